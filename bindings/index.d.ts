@@ -9,4 +9,139 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+export declare class ReflexEngine {
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level. */
+  constructor(options?: EngineOptions | undefined | null)
+  /** The configured block level: low, medium, high or critical. */
+  get blockLevel(): string
+  /** Checks `text`: in-process cache lookup, personal data, injection, routing. */
+  check(text: string, flags?: CheckFlags | undefined | null): CheckResult
+  /** `check` on the libuv thread pool, for large texts. */
+  checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<CheckResult>
+  /** `check` written as the wire's JSON body without its closing brace (see `json.rs`). */
+  checkJson(text: string, flags?: CheckFlags | undefined | null): string
+  /** Finds personal data and redacts it. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode. */
+  redact(text: string, options?: RedactOptions | undefined | null): RedactResult
+  /** The in-process tier's live entry for `key`, or null. */
+  cacheGet(key: string): CachedValue | null
+  /** Stores serialised JSON `value` for `ttlSeconds`; false when it is larger than the tier. */
+  cacheSet(key: string, value: string, ttlSeconds: number): boolean
+  /** Removes `key`; true when a live entry was there. */
+  cacheDelete(key: string): boolean
+  cacheStats(): CacheTierStats
+  /** Takes `cost` (default 1) tokens from `key`'s bucket of `capacity` per `windowMs`. */
+  rateLimit(key: string, capacity: number, windowMs: number, cost?: number | undefined | null): RateLimitDecision
+  checkCounters(): CheckCounters
+}
+
+export interface CachedValue {
+  /** The stored value, serialised JSON. */
+  value: string
+  createdAtMs: number
+  expiresAtMs: number
+}
+
+export interface CacheTierStats {
+  hits: number
+  misses: number
+  entries: number
+  bytes: number
+  evictions: number
+  expirations: number
+}
+
+export interface CheckCounters {
+  checks: number
+  blocked: number
+  piiDetected: number
+  injectionDetected: number
+}
+
+/** Which parts of a check run; each defaults to true. */
+export interface CheckFlags {
+  checkPii?: boolean
+  checkInjection?: boolean
+  useCache?: boolean
+}
+
+export interface CheckResult {
+  cacheKey: string
+  /** The in-process tier's entry for `cacheKey`, when there is one (and `useCache` was set). */
+  cached?: CachedValue
+  piiMatches: Array<PiiMatch>
+  redactedText: string
+  injectionScore: number
+  severity: string
+  injectionMatches: Array<InjectionMatch>
+  blocked: boolean
+  routing: RoutingHint
+}
+
+/** How the engine is sized; every field is optional. */
+export interface EngineOptions {
+  /** Most entries the in-process cache tier holds (default 100000). */
+  cacheMaxEntries?: number
+  /** Most bytes (keys + values) the in-process cache tier holds (default 256 MiB). */
+  cacheMaxBytes?: number
+  /** Most rate-limit buckets kept in memory (default 100000). */
+  rateLimitMaxKeys?: number
+  /** Injection severity at which a check is blocked: low, medium, high (default) or critical. */
+  blockLevel?: string
+}
+
+export interface InjectionMatch {
+  /** `instruction_override`, `prompt_leak`, `jailbreak`, … */
+  type: string
+  start: number
+  end: number
+  matchedText: string
+  /** none, low, medium, high or critical. */
+  severity: string
+  confidence: number
+}
+
+export interface PiiMatch {
+  /** `EMAIL`, `PHONE`, `CREDIT_CARD`, … */
+  type: string
+  /** UTF-16 offsets: `text.slice(start, end) === matchedText`. */
+  start: number
+  end: number
+  matchedText: string
+  confidence: number
+}
+
+export interface RateLimitDecision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Milliseconds until the bucket is full again. */
+  resetMs: number
+  /** Milliseconds until the request could pass; 0 when allowed. */
+  retryAfterMs: number
+}
+
+/** How `redact` replaces what it finds. */
+export interface RedactOptions {
+  /** placeholder (default: `[EMAIL_1]`), mask, redact (`[REDACTED]`), remove or hash. */
+  mode?: string
+  /** With mask: how many trailing alphanumerics stay visible (default 4). */
+  keepLast?: number
+  /** With hash: the salt mixed into each digest (default empty). */
+  salt?: string
+}
+
+export interface RedactResult {
+  redactedText: string
+  piiMatches: Array<PiiMatch>
+}
+
+export interface RoutingHint {
+  /** cache, orchestrator or blocked. */
+  route: string
+  /** simple, moderate or complex. */
+  complexity: string
+  suggestedArms: Array<string>
+}
+
+/** The crate version, so the service can report which addon it loaded. */
 export declare function version(): string

@@ -773,6 +773,7 @@ if (
   }
 }
 
-const { version } = nativeBinding
+const { ReflexEngine, version } = nativeBinding
+export { ReflexEngine }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -1,1 +1,279 @@
+//! The engine: one check of a text composed from the detectors, the cache tier and routing,
+//! plus the rate limiter, behind one object the binding wraps.
+//!
+//! ```
+//! use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+//! let engine = Engine::new(EngineConfig::default());
+//! let out = engine.check("hello", CheckOptions::default(), 0);
+//! assert!(!out.blocked);
+//! ```
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::cache::{Cache, CacheStats, Entry};
+use crate::injection::{self, Family};
+use crate::pii::{self, PiiKind, PiiMatch, RedactMode};
+use crate::ratelimit::{Decision, Limit, RateLimiter};
+use crate::routing::{self, Routing};
+use crate::severity::Severity;
+use crate::utf16::Utf16Map;
+use crate::normalize;
+
+/// Sizes and thresholds fixed at construction.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub cache_max_entries: usize,
+    pub cache_max_bytes: usize,
+    pub ratelimit_max_keys: usize,
+    /// A check whose injection severity reaches this level is blocked.
+    pub block_level: Severity,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            cache_max_entries: 100_000,
+            cache_max_bytes: 256 * 1024 * 1024, // 256 MiB
+            ratelimit_max_keys: 100_000,
+            block_level: Severity::High,
+        }
+    }
+}
+
+/// Which parts of a check run.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    pub check_pii: bool,
+    pub check_injection: bool,
+    pub use_cache: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { check_pii: true, check_injection: true, use_cache: true }
+    }
+}
+
+impl CheckOptions {
+    /// The bit set mixed into the cache key, so differently-flagged checks never share an entry.
+    #[must_use]
+    pub fn key_flags(self) -> u8 {
+        u8::from(self.check_pii) | u8::from(self.check_injection) << 1
+    }
+}
+
+/// A personal-data finding with UTF-16 offsets and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PiiFinding {
+    pub kind: PiiKind,
+    pub start: usize,
+    pub end: usize,
+    pub matched_text: String,
+    pub confidence: f32,
+}
+
+/// An injection finding with UTF-16 offsets and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjectionFinding {
+    pub family: Family,
+    pub start: usize,
+    pub end: usize,
+    pub matched_text: String,
+    pub severity: Severity,
+    pub confidence: f32,
+}
+
+/// Everything one check found; offsets are UTF-16 code units.
+#[derive(Clone, Debug)]
+pub struct CheckOutcome {
+    pub cache_key: String,
+    pub cached: Option<Entry>,
+    pub pii: Vec<PiiFinding>,
+    pub redacted_text: String,
+    pub injection_score: f32,
+    pub injection_severity: Severity,
+    pub injection: Vec<InjectionFinding>,
+    pub blocked: bool,
+    pub routing: Routing,
+}
+
+/// Counters of checks since start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    pub checks: u64,
+    pub blocked: u64,
+    pub pii_detected: u64,
+    pub injection_detected: u64,
+}
+
+/// The engine; shareable across threads (the binding's async forms run on the libuv pool).
+pub struct Engine {
+    config: EngineConfig,
+    cache: Mutex<Cache>,
+    limiter: Mutex<RateLimiter>,
+    checks: AtomicU64,
+    blocked: AtomicU64,
+    pii_detected: AtomicU64,
+    injection_detected: AtomicU64,
+}
+
+/// A poisoned lock only means another thread panicked mid-operation; the structures stay
+/// consistent enough to keep serving, which beats failing every later request.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Engine {
+    #[must_use]
+    pub fn new(config: EngineConfig) -> Self {
+        Engine {
+            cache: Mutex::new(Cache::new(config.cache_max_entries, config.cache_max_bytes)),
+            limiter: Mutex::new(RateLimiter::new(config.ratelimit_max_keys)),
+            config,
+            checks: AtomicU64::new(0),
+            blocked: AtomicU64::new(0),
+            pii_detected: AtomicU64::new(0),
+            injection_detected: AtomicU64::new(0),
+        }
+    }
+
+    #[must_use]
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Checks `text`: cache lookup, personal data, injection, routing.
+    pub fn check(&self, text: &str, options: CheckOptions, now_ms: u64) -> CheckOutcome {
+        let cache_key = normalize::cache_key(text, options.key_flags());
+        let cached = if options.use_cache { lock(&self.cache).get(&cache_key, now_ms) } else { None };
+        let map = Utf16Map::new(text);
+
+        let (pii, redacted_text) = if options.check_pii {
+            let found = pii::detect(text);
+            let redacted = pii::redact(text, &found, &RedactMode::Placeholder);
+            (pii_findings(text, &map, &found), redacted)
+        } else {
+            (Vec::new(), text.to_string())
+        };
+
+        let (injection, injection_score, injection_severity) = if options.check_injection {
+            let report = injection::detect(text);
+            let findings = report
+                .matches
+                .iter()
+                .map(|m| InjectionFinding {
+                    family: m.family,
+                    start: map.offset(m.start),
+                    end: map.offset(m.end),
+                    matched_text: text[m.start..m.end].to_string(),
+                    severity: m.severity,
+                    confidence: m.confidence,
+                })
+                .collect();
+            (findings, report.score, report.severity)
+        } else {
+            (Vec::new(), 0.0, Severity::None)
+        };
+
+        let blocked = injection_severity >= self.config.block_level && injection_severity > Severity::None;
+        let routing = routing::route(text, cached.is_some(), blocked, !pii.is_empty());
+
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        if blocked {
+            self.blocked.fetch_add(1, Ordering::Relaxed);
+        }
+        if !pii.is_empty() {
+            self.pii_detected.fetch_add(1, Ordering::Relaxed);
+        }
+        if !injection.is_empty() {
+            self.injection_detected.fetch_add(1, Ordering::Relaxed);
+        }
+
+        CheckOutcome {
+            cache_key,
+            cached,
+            pii,
+            redacted_text,
+            injection_score,
+            injection_severity,
+            injection,
+            blocked,
+            routing,
+        }
+    }
+
+    /// Finds personal data and redacts it with `mode`.
+    #[must_use]
+    pub fn redact(&self, text: &str, mode: &RedactMode) -> (String, Vec<PiiFinding>) {
+        let found = pii::detect(text);
+        let redacted = pii::redact(text, &found, mode);
+        (redacted, pii_findings(text, &Utf16Map::new(text), &found))
+    }
+
+    pub fn cache_get(&self, key: &str, now_ms: u64) -> Option<Entry> {
+        lock(&self.cache).get(key, now_ms)
+    }
+
+    pub fn cache_set(&self, key: &str, value: &str, ttl_ms: u64, now_ms: u64) -> bool {
+        lock(&self.cache).set(key, value, ttl_ms, now_ms)
+    }
+
+    pub fn cache_delete(&self, key: &str, now_ms: u64) -> bool {
+        lock(&self.cache).delete(key, now_ms)
+    }
+
+    #[must_use]
+    pub fn cache_stats(&self) -> CacheStats {
+        lock(&self.cache).stats()
+    }
+
+    pub fn rate_limit(&self, key: &str, limit: Limit, cost: u32, now_ms: u64) -> Decision {
+        lock(&self.limiter).take(key, limit, cost, now_ms)
+    }
+
+    #[must_use]
+    pub fn check_stats(&self) -> CheckStats {
+        CheckStats {
+            checks: self.checks.load(Ordering::Relaxed),
+            blocked: self.blocked.load(Ordering::Relaxed),
+            pii_detected: self.pii_detected.load(Ordering::Relaxed),
+            injection_detected: self.injection_detected.load(Ordering::Relaxed),
+        }
+    }
+}
+
+fn pii_findings(text: &str, map: &Utf16Map<'_>, found: &[PiiMatch]) -> Vec<PiiFinding> {
+    found
+        .iter()
+        .map(|m| PiiFinding {
+            kind: m.kind,
+            start: map.offset(m.start),
+            end: map.offset(m.end),
+            matched_text: text[m.start..m.end].to_string(),
+            confidence: m.confidence,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CheckOptions, Engine, EngineConfig};
+
+    #[test]
+    fn flags_distinguish_checks() {
+        let all = CheckOptions::default();
+        let pii_only = CheckOptions { check_injection: false, ..all };
+        assert_ne!(all.key_flags(), pii_only.key_flags());
+    }
+
+    #[test]
+    fn a_check_without_detectors_keeps_the_text() {
+        let engine = Engine::new(EngineConfig::default());
+        let opts = CheckOptions { check_pii: false, check_injection: false, use_cache: false };
+        let out = engine.check("plain text", opts, 0);
+        assert_eq!(out.redacted_text, "plain text");
+        assert!(out.pii.is_empty() && out.injection.is_empty() && !out.blocked);
+        assert_eq!(engine.check_stats().checks, 1);
+    }
+}

@@ -1,0 +1,132 @@
+//! `ReflexEngine`: one object holding the core engine (detectors, cache tier, rate limiter).
+//! Each check comes as a sync method and, for large texts, an `AsyncTask` on the libuv pool.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use napi::bindgen_prelude::{AsyncTask, Env, Result, Task};
+use napi_derive::napi;
+use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+use reflex_core::pii::RedactMode;
+use reflex_core::ratelimit::Limit;
+
+use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResult, RateLimitDecision, RedactResult};
+use crate::errors::CodedError;
+use crate::json;
+use crate::options::{check_options, CheckFlags, EngineOptions, RedactOptions};
+
+/// Milliseconds from a JavaScript number; negative, NaN and infinite values become 0.
+#[allow(clippy::cast_sign_loss)] // guarded: only finite positive values are cast
+fn millis(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        ms as u64
+    } else {
+        0
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+#[napi]
+pub struct ReflexEngine {
+    inner: Arc<Engine>,
+}
+
+#[napi]
+impl ReflexEngine {
+    /// Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level.
+    #[napi(constructor)]
+    pub fn new(options: Option<EngineOptions>) -> std::result::Result<Self, CodedError> {
+        let config = EngineConfig::try_from(options.unwrap_or_default())?;
+        Ok(ReflexEngine { inner: Arc::new(Engine::new(config)) })
+    }
+
+    /// The configured block level: low, medium, high or critical.
+    #[napi(getter)]
+    pub fn block_level(&self) -> String {
+        self.inner.config().block_level.as_str().to_string()
+    }
+
+    /// Checks `text`: in-process cache lookup, personal data, injection, routing.
+    #[napi]
+    pub fn check(&self, text: String, flags: Option<CheckFlags>) -> CheckResult {
+        convert::check_result(self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// `check` on the libuv thread pool, for large texts.
+    #[napi(ts_return_type = "Promise<CheckResult>")]
+    pub fn check_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckTask> {
+        AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
+    }
+
+    /// `check` written as the wire's JSON body without its closing brace (see `json.rs`).
+    #[napi]
+    pub fn check_json(&self, text: String, flags: Option<CheckFlags>) -> String {
+        json::check_body(&self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// Finds personal data and redacts it. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode.
+    #[napi]
+    pub fn redact(&self, text: String, options: Option<RedactOptions>) -> std::result::Result<RedactResult, CodedError> {
+        let mode = RedactMode::try_from(options.unwrap_or_default())?;
+        let (redacted_text, found) = self.inner.redact(&text, &mode);
+        Ok(RedactResult { redacted_text, pii_matches: found.into_iter().map(convert::pii_match).collect() })
+    }
+
+    /// The in-process tier's live entry for `key`, or null.
+    #[napi]
+    pub fn cache_get(&self, key: String) -> Option<CachedValue> {
+        self.inner.cache_get(&key, now_ms()).map(convert::cached_value)
+    }
+
+    /// Stores serialised JSON `value` for `ttlSeconds`; false when it is larger than the tier.
+    #[napi]
+    pub fn cache_set(&self, key: String, value: String, ttl_seconds: f64) -> bool {
+        let ttl_ms = millis(ttl_seconds * 1000.0);
+        self.inner.cache_set(&key, &value, ttl_ms, now_ms())
+    }
+
+    /// Removes `key`; true when a live entry was there.
+    #[napi]
+    pub fn cache_delete(&self, key: String) -> bool {
+        self.inner.cache_delete(&key, now_ms())
+    }
+
+    #[napi]
+    pub fn cache_stats(&self) -> CacheTierStats {
+        convert::cache_stats(self.inner.cache_stats())
+    }
+
+    /// Takes `cost` (default 1) tokens from `key`'s bucket of `capacity` per `windowMs`.
+    #[napi]
+    pub fn rate_limit(&self, key: String, capacity: u32, window_ms: f64, cost: Option<u32>) -> RateLimitDecision {
+        let limit = Limit { capacity, window_ms: millis(window_ms).max(1) };
+        convert::decision(self.inner.rate_limit(&key, limit, cost.unwrap_or(1), now_ms()))
+    }
+
+    #[napi]
+    pub fn check_counters(&self) -> CheckCounters {
+        convert::check_counters(self.inner.check_stats())
+    }
+}
+
+pub struct CheckTask {
+    engine: Arc<Engine>,
+    text: String,
+    options: CheckOptions,
+}
+
+impl Task for CheckTask {
+    type Output = CheckResult;
+    type JsValue = CheckResult;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        Ok(convert::check_result(self.engine.check(&self.text, self.options, now_ms())))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
