@@ -1,0 +1,794 @@
+//! Shared by `tests/corpus.rs` and `examples/corpus_report.rs` (each includes it with
+//! `#[path = ...] mod corpus_eval;`): loads the labelled corpora in `test/corpus/`, checks
+//! the corpus itself, runs the detectors over it and renders the figures as Markdown.
+//!
+//! A tiny JSON reader lives here so the evaluation adds no dependency (and no lock-file
+//! change) to `reflex-core`: the corpus lines are flat objects of strings, nulls and arrays.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use reflex_core::injection;
+use reflex_core::pii;
+use reflex_core::severity::Severity;
+
+// ---------------------------------------------------------------------------------------------
+// Minimal JSON
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Parses one JSON document (a corpus line).
+pub fn parse_json(src: &str) -> Result<Json, String> {
+    let mut p = Parser { s: src.as_bytes(), src, i: 0 };
+    let v = p.value()?;
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(format!("trailing characters at byte {}", p.i));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    src: &'a str,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, lit: &str) -> Result<(), String> {
+        if self.s[self.i..].starts_with(lit.as_bytes()) {
+            self.i += lit.len();
+            Ok(())
+        } else {
+            Err(format!("expected `{lit}` at byte {}", self.i))
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, String> {
+        self.ws();
+        match self.s.get(self.i) {
+            None => Err("unexpected end of input".into()),
+            Some(b'n') => self.eat("null").map(|()| Json::Null),
+            Some(b't') => self.eat("true").map(|()| Json::Bool(true)),
+            Some(b'f') => self.eat("false").map(|()| Json::Bool(false)),
+            Some(b'"') => self.string().map(Json::Str),
+            Some(b'[') => {
+                self.i += 1;
+                let mut out = Vec::new();
+                self.ws();
+                if self.s.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                    return Ok(Json::Arr(out));
+                }
+                loop {
+                    out.push(self.value()?);
+                    self.ws();
+                    match self.s.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b']') => {
+                            self.i += 1;
+                            return Ok(Json::Arr(out));
+                        }
+                        _ => return Err(format!("expected , or ] at byte {}", self.i)),
+                    }
+                }
+            }
+            Some(b'{') => {
+                self.i += 1;
+                let mut out = Vec::new();
+                self.ws();
+                if self.s.get(self.i) == Some(&b'}') {
+                    self.i += 1;
+                    return Ok(Json::Obj(out));
+                }
+                loop {
+                    self.ws();
+                    let key = self.string()?;
+                    self.ws();
+                    self.eat(":")?;
+                    let v = self.value()?;
+                    out.push((key, v));
+                    self.ws();
+                    match self.s.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b'}') => {
+                            self.i += 1;
+                            return Ok(Json::Obj(out));
+                        }
+                        _ => return Err(format!("expected , or }} at byte {}", self.i)),
+                    }
+                }
+            }
+            Some(_) => {
+                let start = self.i;
+                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                    self.i += 1;
+                }
+                self.src[start..self.i]
+                    .parse()
+                    .map(Json::Num)
+                    .map_err(|_| format!("bad value at byte {start}"))
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let h = self.src.get(self.i..self.i + 4).ok_or("short \\u escape")?;
+        self.i += 4;
+        u32::from_str_radix(h, 16).map_err(|_| format!("bad \\u escape `{h}`"))
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.eat("\"")?;
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while self.i < self.s.len() && self.s[self.i] != b'"' && self.s[self.i] != b'\\' {
+                self.i += 1;
+            }
+            out.push_str(&self.src[start..self.i]);
+            match self.s.get(self.i) {
+                None => return Err("unterminated string".into()),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(_) => {
+                    let esc = *self.s.get(self.i + 1).ok_or("dangling escape")?;
+                    self.i += 2;
+                    match esc {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let mut cp = self.hex4()?;
+                            if (0xD800..0xDC00).contains(&cp) {
+                                self.eat("\\u")?;
+                                let lo = self.hex4()?;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err("unpaired surrogate".into());
+                                }
+                                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                            }
+                            out.push(char::from_u32(cp).ok_or("invalid code point")?);
+                        }
+                        other => return Err(format!("bad escape \\{}", other as char)),
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus items
+// ---------------------------------------------------------------------------------------------
+
+pub const PII_TYPES: [&str; 14] = [
+    "EMAIL", "PHONE", "CREDIT_CARD", "SSN", "IBAN", "IP_ADDRESS", "MAC_ADDRESS", "CRYPTO_WALLET", "API_KEY",
+    "PRIVATE_KEY", "PASSWORD", "DATE_OF_BIRTH", "UK_NHS", "PASSPORT",
+];
+pub const FAMILIES: [&str; 10] = [
+    "instruction_override", "prompt_leak", "jailbreak", "system_impersonation", "delimiter_spoofing",
+    "embedded_instruction", "tool_abuse", "goal_hijack", "payload_splitting", "encoded_payload",
+];
+pub const OBFUSCATIONS: [&str; 9] = ["none", "zero_width", "homoglyph", "leet", "spaced", "base64", "hex", "rot13", "mixed"];
+
+/// The minimums the corpus itself must meet (checked by the non-ignored validation test).
+pub const MIN_PII_ITEMS: usize = 250;
+pub const MIN_PII_NEGATIVE_ITEMS: usize = 100;
+pub const MIN_PII_ENTITIES_PER_TYPE: usize = 5;
+pub const MIN_INJECTION_ITEMS: usize = 250;
+pub const MIN_ATTACKS: usize = 110;
+pub const MIN_BENIGN: usize = 120;
+pub const MIN_PER_FAMILY: usize = 8;
+pub const MIN_OBFUSCATED_ATTACKS: usize = 30;
+pub const MIN_ATTACK_LANGUAGES_BESIDES_EN: usize = 10;
+
+#[derive(Clone, Debug)]
+pub struct Entity {
+    pub kind: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct PiiItem {
+    pub id: String,
+    pub text: String,
+    pub entities: Vec<Entity>,
+    pub note: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct InjectionItem {
+    pub id: String,
+    pub text: String,
+    pub attack: bool,
+    pub family: Option<String>,
+    pub obfuscation: String,
+    pub lang: String,
+    pub category: Option<String>,
+    pub note: String,
+}
+
+/// `test/corpus/` seen from this crate.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/corpus")
+}
+
+fn lines(path: &Path) -> Result<Vec<(usize, Json)>, String> {
+    let raw = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in raw.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v = parse_json(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        out.push((n + 1, v));
+    }
+    Ok(out)
+}
+
+fn req_str(v: &Json, key: &str, line: usize) -> Result<String, String> {
+    v.get(key)
+        .and_then(Json::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| format!("line {line}: missing string field `{key}`"))
+}
+
+fn opt_str(v: &Json, key: &str, line: usize) -> Result<Option<String>, String> {
+    match v.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Str(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("line {line}: `{key}` must be a string or null")),
+    }
+}
+
+pub fn load_pii(path: &Path) -> Result<Vec<PiiItem>, String> {
+    let mut out = Vec::new();
+    for (line, v) in lines(path)? {
+        let Some(Json::Arr(ents)) = v.get("entities") else {
+            return Err(format!("line {line}: `entities` must be an array"));
+        };
+        let mut entities = Vec::new();
+        for e in ents {
+            entities.push(Entity { kind: req_str(e, "type", line)?, value: req_str(e, "value", line)? });
+        }
+        out.push(PiiItem {
+            id: req_str(&v, "id", line)?,
+            text: req_str(&v, "text", line)?,
+            entities,
+            note: req_str(&v, "note", line)?,
+        });
+    }
+    Ok(out)
+}
+
+pub fn load_injection(path: &Path) -> Result<Vec<InjectionItem>, String> {
+    let mut out = Vec::new();
+    for (line, v) in lines(path)? {
+        let label = req_str(&v, "label", line)?;
+        let attack = match label.as_str() {
+            "attack" => true,
+            "benign" => false,
+            other => return Err(format!("line {line}: label `{other}` is neither attack nor benign")),
+        };
+        out.push(InjectionItem {
+            id: req_str(&v, "id", line)?,
+            text: req_str(&v, "text", line)?,
+            attack,
+            family: opt_str(&v, "family", line)?,
+            obfuscation: req_str(&v, "obfuscation", line)?,
+            lang: req_str(&v, "lang", line)?,
+            category: opt_str(&v, "category", line)?,
+            note: req_str(&v, "note", line)?,
+        });
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus validation
+// ---------------------------------------------------------------------------------------------
+
+/// Everything wrong with the PII corpus (empty when it is sound).
+pub fn validate_pii(items: &[PiiItem]) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mut seen = HashSet::new();
+    let mut per_type: BTreeMap<&str, usize> = BTreeMap::new();
+    for it in items {
+        if !seen.insert(it.id.as_str()) {
+            errs.push(format!("duplicate id {}", it.id));
+        }
+        if it.note.trim().is_empty() {
+            errs.push(format!("{}: empty note", it.id));
+        }
+        for e in &it.entities {
+            if !PII_TYPES.contains(&e.kind.as_str()) {
+                errs.push(format!("{}: unknown type {}", it.id, e.kind));
+            }
+            if e.value.is_empty() || !it.text.contains(&e.value) {
+                errs.push(format!("{}: value {:?} does not occur in the text", it.id, e.value));
+            }
+            *per_type.entry(e.kind.as_str()).or_default() += 1;
+        }
+    }
+    if items.len() < MIN_PII_ITEMS {
+        errs.push(format!("only {} PII items, need {MIN_PII_ITEMS}", items.len()));
+    }
+    let negatives = items.iter().filter(|i| i.entities.is_empty()).count();
+    if negatives < MIN_PII_NEGATIVE_ITEMS {
+        errs.push(format!("only {negatives} PII items without entities, need {MIN_PII_NEGATIVE_ITEMS}"));
+    }
+    for t in PII_TYPES {
+        let n = per_type.get(t).copied().unwrap_or(0);
+        if n < MIN_PII_ENTITIES_PER_TYPE {
+            errs.push(format!("type {t} has {n} labelled entities, need {MIN_PII_ENTITIES_PER_TYPE}"));
+        }
+    }
+    errs
+}
+
+/// Everything wrong with the injection corpus (empty when it is sound).
+pub fn validate_injection(items: &[InjectionItem]) -> Vec<String> {
+    let mut errs = Vec::new();
+    let mut seen = HashSet::new();
+    let mut texts = HashSet::new();
+    let mut per_family: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut langs = BTreeSet::new();
+    for it in items {
+        if !seen.insert(it.id.as_str()) {
+            errs.push(format!("duplicate id {}", it.id));
+        }
+        if !texts.insert(it.text.as_str()) {
+            errs.push(format!("{}: duplicate text", it.id));
+        }
+        if it.text.trim().is_empty() || it.note.trim().is_empty() || it.lang.is_empty() {
+            errs.push(format!("{}: empty text, note or lang", it.id));
+        }
+        if !OBFUSCATIONS.contains(&it.obfuscation.as_str()) {
+            errs.push(format!("{}: unknown obfuscation {}", it.id, it.obfuscation));
+        }
+        match (it.attack, it.family.as_deref(), it.category.as_deref()) {
+            (true, Some(f), _) if FAMILIES.contains(&f) => {
+                *per_family.entry(f).or_default() += 1;
+                if it.lang != "en" {
+                    langs.insert(it.lang.as_str());
+                }
+            }
+            (true, f, _) => errs.push(format!("{}: attack with unknown family {f:?}", it.id)),
+            (false, None, Some(c)) if !c.is_empty() => {}
+            (false, _, _) => errs.push(format!("{}: benign items need family null and a category", it.id)),
+        }
+    }
+    let attacks = items.iter().filter(|i| i.attack).count();
+    let benign = items.len() - attacks;
+    let obfuscated = items.iter().filter(|i| i.attack && i.obfuscation != "none").count();
+    for (what, have, need) in [
+        ("injection items", items.len(), MIN_INJECTION_ITEMS),
+        ("attacks", attacks, MIN_ATTACKS),
+        ("benign items", benign, MIN_BENIGN),
+        ("obfuscated attacks", obfuscated, MIN_OBFUSCATED_ATTACKS),
+        ("non-English attack languages", langs.len(), MIN_ATTACK_LANGUAGES_BESIDES_EN),
+    ] {
+        if have < need {
+            errs.push(format!("only {have} {what}, need {need}"));
+        }
+    }
+    for f in FAMILIES {
+        let n = per_family.get(f).copied().unwrap_or(0);
+        if n < MIN_PER_FAMILY {
+            errs.push(format!("family {f} has {n} attacks, need {MIN_PER_FAMILY}"));
+        }
+    }
+    errs
+}
+
+// ---------------------------------------------------------------------------------------------
+// PII scoring
+// ---------------------------------------------------------------------------------------------
+
+/// Strips surrounding whitespace and punctuation (quotes, brackets, sentence marks) so that
+/// `"(212) 555-0187"` and `212) 555-0187` or `'s3cret'` and `s3cret` compare equal.
+pub fn trim_value(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || "\"'`.,;:!?()[]{}<>«»“”‘’".contains(c))
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    pub tp: usize,
+    pub fp: usize,
+    pub fn_: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, o: Counts) {
+        self.tp += o.tp;
+        self.fp += o.fp;
+        self.fn_ += o.fn_;
+    }
+    pub fn precision(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fp)
+    }
+    pub fn recall(&self) -> f64 {
+        ratio(self.tp, self.tp + self.fn_)
+    }
+    pub fn f1(&self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+}
+
+/// `num / den`, and 1.0 for an empty denominator (no predictions means no wrong predictions).
+pub fn ratio(num: usize, den: usize) -> f64 {
+    if den == 0 {
+        1.0
+    } else {
+        num as f64 / den as f64
+    }
+}
+
+/// One mistake, for the details listing.
+#[derive(Clone, Debug)]
+pub struct PiiError {
+    pub id: String,
+    pub kind: String,
+    pub text: String,
+    pub false_positive: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PiiScores {
+    /// Exact: same type and the predicted text equals the labelled value after `trim_value`.
+    pub strict: BTreeMap<String, Counts>,
+    /// Lenient: same type and the predicted span overlaps an occurrence of the labelled value.
+    pub lenient: BTreeMap<String, Counts>,
+    /// Items labelled with no entity on which the detector reported anything.
+    pub negative_items: usize,
+    pub negative_items_flagged: usize,
+    pub errors: Vec<PiiError>,
+}
+
+impl PiiScores {
+    pub fn micro(map: &BTreeMap<String, Counts>) -> Counts {
+        let mut c = Counts::default();
+        for v in map.values() {
+            c.add(*v);
+        }
+        c
+    }
+}
+
+fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 < b.1 && b.0 < a.1
+}
+
+pub fn score_pii(items: &[PiiItem]) -> PiiScores {
+    let mut s = PiiScores::default();
+    for t in PII_TYPES {
+        s.strict.insert(t.to_string(), Counts::default());
+        s.lenient.insert(t.to_string(), Counts::default());
+    }
+    for it in items {
+        // (type, span, text) of each prediction; a span that is not a valid slice counts as a miss.
+        let preds: Vec<(String, (usize, usize), String)> = pii::detect(&it.text)
+            .into_iter()
+            .map(|m| {
+                let text = it.text.get(m.start..m.end).map_or_else(|| format!("<bad span {}..{}>", m.start, m.end), str::to_string);
+                (m.kind.as_str().to_string(), (m.start, m.end), text)
+            })
+            .collect();
+        if it.entities.is_empty() {
+            s.negative_items += 1;
+            if !preds.is_empty() {
+                s.negative_items_flagged += 1;
+            }
+        }
+
+        // strict
+        let mut used = vec![false; preds.len()];
+        for e in &it.entities {
+            let want = trim_value(&e.value);
+            let hit = preds.iter().enumerate().position(|(i, (k, _, t))| !used[i] && *k == e.kind && trim_value(t) == want);
+            let c = s.strict.entry(e.kind.clone()).or_default();
+            if let Some(i) = hit {
+                used[i] = true;
+                c.tp += 1;
+            } else {
+                c.fn_ += 1;
+                s.errors.push(PiiError { id: it.id.clone(), kind: e.kind.clone(), text: e.value.clone(), false_positive: false });
+            }
+        }
+        for (i, (k, _, t)) in preds.iter().enumerate() {
+            if !used[i] {
+                s.strict.entry(k.clone()).or_default().fp += 1;
+                s.errors.push(PiiError { id: it.id.clone(), kind: k.clone(), text: t.clone(), false_positive: true });
+            }
+        }
+
+        // lenient
+        let mut used = vec![false; preds.len()];
+        for e in &it.entities {
+            let spans: Vec<(usize, usize)> = it.text.match_indices(e.value.as_str()).map(|(at, v)| (at, at + v.len())).collect();
+            let hit = preds
+                .iter()
+                .enumerate()
+                .position(|(i, (k, sp, _))| !used[i] && *k == e.kind && spans.iter().any(|x| overlaps(*x, *sp)));
+            let c = s.lenient.entry(e.kind.clone()).or_default();
+            if let Some(i) = hit {
+                used[i] = true;
+                c.tp += 1;
+            } else {
+                c.fn_ += 1;
+            }
+        }
+        for (i, (k, _, _)) in preds.iter().enumerate() {
+            if !used[i] {
+                s.lenient.entry(k.clone()).or_default().fp += 1;
+            }
+        }
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------------
+// Injection scoring
+// ---------------------------------------------------------------------------------------------
+
+/// One row of a detection table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rate {
+    pub n: usize,
+    /// Items whose report reached `Severity::High` (blocked by default).
+    pub high: usize,
+    /// Items whose report reached `Severity::Medium`.
+    pub medium: usize,
+    /// Attacks only: flagged at ≥ Medium and some match carries the labelled family.
+    pub family_agrees: usize,
+}
+
+impl Rate {
+    pub fn at_high(&self) -> f64 {
+        ratio0(self.high, self.n)
+    }
+    pub fn at_medium(&self) -> f64 {
+        ratio0(self.medium, self.n)
+    }
+}
+
+/// `num / den`, 0 for an empty denominator.
+pub fn ratio0(num: usize, den: usize) -> f64 {
+    if den == 0 {
+        0.0
+    } else {
+        num as f64 / den as f64
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct InjectionScores {
+    pub attacks: Rate,
+    pub benign: Rate,
+    pub per_family: BTreeMap<String, Rate>,
+    pub per_obfuscation: BTreeMap<String, Rate>,
+    pub per_lang: BTreeMap<String, Rate>,
+    pub per_category: BTreeMap<String, Rate>,
+    /// Attacks not blocked and benign items blocked: (id, severity, text).
+    pub missed: Vec<(String, &'static str, String)>,
+    pub false_alarms: Vec<(String, &'static str, String)>,
+}
+
+fn bump(r: &mut Rate, high: bool, medium: bool, agrees: bool) {
+    r.n += 1;
+    r.high += usize::from(high);
+    r.medium += usize::from(medium);
+    r.family_agrees += usize::from(agrees);
+}
+
+pub fn score_injection(items: &[InjectionItem]) -> InjectionScores {
+    let mut s = InjectionScores::default();
+    for f in FAMILIES {
+        s.per_family.insert(f.to_string(), Rate::default());
+    }
+    for it in items {
+        let report = injection::detect(&it.text);
+        let high = report.severity >= Severity::High;
+        let medium = report.severity >= Severity::Medium;
+        if it.attack {
+            let fam = it.family.clone().unwrap_or_default();
+            let agrees = medium && report.matches.iter().any(|m| m.family.as_str() == fam);
+            bump(&mut s.attacks, high, medium, agrees);
+            bump(s.per_family.entry(fam).or_default(), high, medium, agrees);
+            bump(s.per_obfuscation.entry(it.obfuscation.clone()).or_default(), high, medium, agrees);
+            bump(s.per_lang.entry(it.lang.clone()).or_default(), high, medium, agrees);
+            if !high {
+                s.missed.push((it.id.clone(), report.severity.as_str(), it.text.clone()));
+            }
+        } else {
+            bump(&mut s.benign, high, medium, false);
+            bump(s.per_category.entry(it.category.clone().unwrap_or_default()).or_default(), high, medium, false);
+            if high {
+                s.false_alarms.push((it.id.clone(), report.severity.as_str(), it.text.clone()));
+            }
+        }
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floors and rendering
+// ---------------------------------------------------------------------------------------------
+
+/// Quality floors a real detector must meet on this corpus.
+#[derive(Clone, Copy, Debug)]
+pub struct Floors {
+    pub pii_micro_f1: f64,
+    pub injection_tpr_high: f64,
+    pub benign_fpr_high: f64,
+}
+
+pub const DETECTOR_FLOORS: Floors = Floors { pii_micro_f1: 0.90, injection_tpr_high: 0.85, benign_fpr_high: 0.05 };
+
+/// Every floor the scores miss (empty when all are met).
+pub fn floor_failures(pii: &PiiScores, inj: &InjectionScores, floors: Floors) -> Vec<String> {
+    let mut out = Vec::new();
+    let f1 = PiiScores::micro(&pii.strict).f1();
+    if f1 < floors.pii_micro_f1 {
+        out.push(format!("PII micro F1 {f1:.3} < {:.2}", floors.pii_micro_f1));
+    }
+    let tpr = inj.attacks.at_high();
+    if tpr < floors.injection_tpr_high {
+        out.push(format!("injection TPR (>= high) {tpr:.3} < {:.2}", floors.injection_tpr_high));
+    }
+    let fpr = inj.benign.at_high();
+    if fpr > floors.benign_fpr_high {
+        out.push(format!("benign FPR (>= high) {fpr:.3} > {:.2}", floors.benign_fpr_high));
+    }
+    out
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if flat.chars().count() > max {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+pub fn render_pii(s: &PiiScores, details: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "## PII detection\n");
+    let _ = writeln!(o, "Strict: same type and the predicted text equals the labelled value (surrounding spaces and punctuation trimmed). Lenient: same type and the spans overlap.\n");
+    let _ = writeln!(o, "| type | TP | FP | FN | precision | recall | F1 | lenient P | lenient R | lenient F1 |");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let row = |o: &mut String, name: &str, c: Counts, l: Counts| {
+        let _ = writeln!(
+            o,
+            "| {name} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            c.tp,
+            c.fp,
+            c.fn_,
+            c.precision(),
+            c.recall(),
+            c.f1(),
+            l.precision(),
+            l.recall(),
+            l.f1()
+        );
+    };
+    for (k, c) in &s.strict {
+        row(&mut o, k, *c, s.lenient.get(k).copied().unwrap_or_default());
+    }
+    row(&mut o, "**micro**", PiiScores::micro(&s.strict), PiiScores::micro(&s.lenient));
+    let _ = writeln!(
+        o,
+        "\nItems labelled with no entity: {}; of those with any detection: {} ({}).",
+        s.negative_items,
+        s.negative_items_flagged,
+        pct(ratio0(s.negative_items_flagged, s.negative_items))
+    );
+    if details && !s.errors.is_empty() {
+        let _ = writeln!(o, "\n### PII errors (strict)\n");
+        for e in &s.errors {
+            let what = if e.false_positive { "FP" } else { "FN" };
+            let _ = writeln!(o, "- {what} `{}` {}: `{}`", e.id, e.kind, one_line(&e.text, 80));
+        }
+    }
+    o
+}
+
+fn rate_table(o: &mut String, title: &str, col: &str, map: &BTreeMap<String, Rate>, with_family: bool) {
+    let _ = writeln!(o, "\n### {title}\n");
+    if with_family {
+        let _ = writeln!(o, "| {col} | items | ≥ high | ≥ medium | family agrees |");
+        let _ = writeln!(o, "|---|---:|---:|---:|---:|");
+    } else {
+        let _ = writeln!(o, "| {col} | items | ≥ high | ≥ medium |");
+        let _ = writeln!(o, "|---|---:|---:|---:|");
+    }
+    for (k, r) in map {
+        if with_family {
+            let _ = writeln!(o, "| {k} | {} | {} | {} | {} |", r.n, pct(r.at_high()), pct(r.at_medium()), pct(ratio0(r.family_agrees, r.medium)));
+        } else {
+            let _ = writeln!(o, "| {k} | {} | {} | {} |", r.n, pct(r.at_high()), pct(r.at_medium()));
+        }
+    }
+}
+
+pub fn render_injection(s: &InjectionScores, details: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "## Prompt-injection detection\n");
+    let _ = writeln!(
+        o,
+        "Attacks: {} items, detection rate {} at ≥ high (blocked), {} at ≥ medium.  \nBenign: {} items, false-positive rate {} at ≥ high, {} at ≥ medium.",
+        s.attacks.n,
+        pct(s.attacks.at_high()),
+        pct(s.attacks.at_medium()),
+        s.benign.n,
+        pct(s.benign.at_high()),
+        pct(s.benign.at_medium())
+    );
+    rate_table(&mut o, "Detection rate per family (attacks)", "family", &s.per_family, true);
+    rate_table(&mut o, "Detection rate per obfuscation (attacks)", "obfuscation", &s.per_obfuscation, false);
+    rate_table(&mut o, "Detection rate per language (attacks)", "lang", &s.per_lang, false);
+    rate_table(&mut o, "False-positive rate per benign category", "category", &s.per_category, false);
+    let _ = writeln!(o, "\n\"family agrees\": of the attacks flagged at ≥ medium, the share with a match of the labelled family.");
+    if details {
+        let _ = writeln!(o, "\n### Attacks not blocked\n");
+        for (id, sev, t) in &s.missed {
+            let _ = writeln!(o, "- `{id}` ({sev}): {}", one_line(t, 90));
+        }
+        let _ = writeln!(o, "\n### Benign items blocked\n");
+        for (id, sev, t) in &s.false_alarms {
+            let _ = writeln!(o, "- `{id}` ({sev}): {}", one_line(t, 90));
+        }
+    }
+    o
+}
