@@ -7,8 +7,37 @@ mod corpus_eval;
 
 use corpus_eval::{
     corpus_dir, floor_failures, load_injection, load_pii, parse_json, render_injection, render_pii, score_injection,
-    score_pii, trim_value, validate_injection, validate_pii, Json, DETECTOR_FLOORS,
+    score_injection_with, score_pii, score_pii_with, trim_value, validate_injection, validate_pii, Json, PiiItem,
+    PiiScores, DETECTOR_FLOORS, PII_TYPES,
 };
+use reflex_core::injection::{Family, InjectionMatch, InjectionReport};
+use reflex_core::pii::{PiiKind, PiiMatch};
+use reflex_core::severity::Severity;
+
+fn kind(name: &str) -> PiiKind {
+    *PiiKind::ALL.iter().find(|k| k.as_str() == name).unwrap()
+}
+
+/// A detector that reports exactly the labelled entities, each cut short by `shrink` bytes.
+fn pii_oracle(items: &[PiiItem], shrink: usize) -> impl Fn(&str) -> Vec<PiiMatch> + '_ {
+    move |text| {
+        let it = items.iter().find(|i| i.text == text).unwrap();
+        let mut from = std::collections::HashMap::new();
+        it.entities
+            .iter()
+            .map(|e| {
+                let pos = from.entry(e.value.clone()).or_insert(0usize);
+                let start = *pos + text[*pos..].find(&e.value).unwrap();
+                *pos = start + e.value.len();
+                let mut end = start + e.value.len() - shrink;
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                PiiMatch { kind: kind(&e.kind), start, end, confidence: 1.0 }
+            })
+            .collect()
+    }
+}
 
 #[test]
 fn pii_corpus_is_sound() {
@@ -38,6 +67,51 @@ fn value_trimming_ignores_surrounding_punctuation_only() {
     assert_eq!(trim_value(" (212) 555-0187, "), "212) 555-0187");
     assert_eq!(trim_value("'N0tS0S3cret!'"), "N0tS0S3cret");
     assert_eq!(trim_value("a.b@c.d."), "a.b@c.d");
+}
+
+#[test]
+fn scorer_gives_a_perfect_detector_full_marks() {
+    let items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
+    let s = score_pii_with(&items, pii_oracle(&items, 0));
+    let micro = PiiScores::micro(&s.strict);
+    assert_eq!((micro.fp, micro.fn_), (0, 0));
+    assert!((micro.f1() - 1.0).abs() < 1e-9);
+    assert_eq!(s.strict.len(), PII_TYPES.len());
+
+    // Spans cut short by 3 bytes miss the strict match but still overlap (lenient).
+    let s = score_pii_with(&items, pii_oracle(&items, 3));
+    assert_eq!(PiiScores::micro(&s.strict).tp, 0);
+    assert_eq!(PiiScores::micro(&s.lenient).fn_, 0);
+
+    // A detector that flags every text as an EMAIL covering the whole text: each negative counts.
+    let s = score_pii_with(&items, |t: &str| vec![PiiMatch { kind: PiiKind::Email, start: 0, end: t.len(), confidence: 0.5 }]);
+    assert_eq!(s.negative_items_flagged, s.negative_items);
+    assert!(s.strict["EMAIL"].fp >= s.negative_items);
+}
+
+#[test]
+fn scorer_counts_injection_rates() {
+    let items = load_injection(&corpus_dir().join("injection.jsonl")).unwrap();
+    let verdict = |text: &str| {
+        let it = items.iter().find(|i| i.text == text).unwrap();
+        let fam = Family::ALL.iter().copied().find(|f| Some(f.as_str()) == it.family.as_deref());
+        // Attacks are blocked; benign "quote" items reach medium only.
+        let severity = match (it.attack, it.category.as_deref()) {
+            (true, _) => Severity::High,
+            (false, Some("quote")) => Severity::Medium,
+            _ => Severity::None,
+        };
+        let matches = fam
+            .map(|family| vec![InjectionMatch { family, start: 0, end: text.len(), severity, confidence: 0.9 }])
+            .unwrap_or_default();
+        InjectionReport { matches, score: 0.9, severity }
+    };
+    let s = score_injection_with(&items, verdict);
+    assert_eq!(s.attacks.high, s.attacks.n);
+    assert_eq!(s.benign.high, 0);
+    assert_eq!(s.benign.medium, s.per_category["quote"].n);
+    assert!(s.per_family.values().all(|r| r.family_agrees == r.n && r.n >= 8));
+    assert!(s.missed.is_empty() && s.false_alarms.is_empty());
 }
 
 #[test]

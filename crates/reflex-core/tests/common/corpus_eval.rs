@@ -506,6 +506,11 @@ fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
 }
 
 pub fn score_pii(items: &[PiiItem]) -> PiiScores {
+    score_pii_with(items, pii::detect)
+}
+
+/// Scores any detector with the signature of `pii::detect` (the tests feed it oracles).
+pub fn score_pii_with(items: &[PiiItem], detect: impl Fn(&str) -> Vec<pii::PiiMatch>) -> PiiScores {
     let mut s = PiiScores::default();
     for t in PII_TYPES {
         s.strict.insert(t.to_string(), Counts::default());
@@ -513,7 +518,7 @@ pub fn score_pii(items: &[PiiItem]) -> PiiScores {
     }
     for it in items {
         // (type, span, text) of each prediction; a span that is not a valid slice counts as a miss.
-        let preds: Vec<(String, (usize, usize), String)> = pii::detect(&it.text)
+        let preds: Vec<(String, (usize, usize), String)> = detect(&it.text)
             .into_iter()
             .map(|m| {
                 let text = it.text.get(m.start..m.end).map_or_else(|| format!("<bad span {}..{}>", m.start, m.end), str::to_string);
@@ -628,12 +633,17 @@ fn bump(r: &mut Rate, high: bool, medium: bool, agrees: bool) {
 }
 
 pub fn score_injection(items: &[InjectionItem]) -> InjectionScores {
+    score_injection_with(items, injection::detect)
+}
+
+/// Scores any detector with the signature of `injection::detect`.
+pub fn score_injection_with(items: &[InjectionItem], detect: impl Fn(&str) -> injection::InjectionReport) -> InjectionScores {
     let mut s = InjectionScores::default();
     for f in FAMILIES {
         s.per_family.insert(f.to_string(), Rate::default());
     }
     for it in items {
-        let report = injection::detect(&it.text);
+        let report = detect(&it.text);
         let high = report.severity >= Severity::High;
         let medium = report.severity >= Severity::Medium;
         if it.attack {
