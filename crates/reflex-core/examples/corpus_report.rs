@@ -7,8 +7,8 @@
 mod corpus_eval;
 
 use corpus_eval::{
-    corpus_dir, floor_failures, load_injection, load_pii, render_injection, render_pii, score_injection, score_pii,
-    validate_injection, validate_pii, DETECTOR_FLOORS,
+    corpus_dir, floor_failures, load_injection, load_pii, render_injection, render_pii,
+    score_injection, score_pii, validate_injection, validate_pii, DETECTOR_FLOORS,
 };
 
 fn main() {
@@ -47,6 +47,10 @@ fn main() {
         DETECTOR_FLOORS.pii_micro_f1,
         DETECTOR_FLOORS.injection_tpr_high,
         DETECTOR_FLOORS.benign_fpr_high,
-        if failures.is_empty() { "all met".to_string() } else { format!("NOT met ({})", failures.join("; ")) }
+        if failures.is_empty() {
+            "all met".to_string()
+        } else {
+            format!("NOT met ({})", failures.join("; "))
+        }
     );
 }
