@@ -18,6 +18,11 @@ t.test('applies each migration once when four opens race on a fresh schema', { s
     'select table_name from information_schema.tables where table_schema = $1 order by table_name', [schema]);
   t.same(tables.rows.map((r) => r.table_name),
     ['idempotency_keys', 'schema_migrations', 'task_events', 'task_steps', 'tasks']);
+  const vector = await first.query<{ available: boolean; created: boolean }>(
+    `select exists (select 1 from pg_available_extensions where name = 'vector') as available,
+            exists (select 1 from pg_extension where extname = 'vector') as created`);
+  const { available, created } = vector.rows[0]!;
+  t.equal(created, available, `pgvector ${available ? 'created' : 'absent from this server, and the migration still passed'}`);
 });
 
 t.test('rolls a failing migration back whole', { skip: SKIP_PG }, async (t) => {

@@ -1,0 +1,40 @@
+// openSql without DATABASE_URL: PGlite on disk under DATA_DIR, pgvector loaded, state kept across restarts.
+import { mkdtemp, rm, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openSql } from '../../src/stores/open-sql.js';
+import { SqlTaskStore } from '../../src/stores/sql-task-store.js';
+
+t.test('keeps tasks under DATA_DIR across a restart and migrates only once', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ganglion-pglite-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+
+  const first = await openSql({ dataDir });
+  t.equal(first.dialect, 'pglite');
+  const { task } = await new SqlTaskStore(first).create({ task_id: 'persisted-1', goal: 'survive a restart' });
+  const vector = await first.query("select 1 from pg_extension where extname = 'vector'");
+  t.equal(vector.rowCount, 1, 'pgvector is loaded and created on PGlite');
+  await first.close();
+  t.ok((await readdir(dataDir)).includes('pglite'), 'files live in <DATA_DIR>/pglite');
+
+  const second = await openSql({ dataDir });
+  t.teardown(() => second.close());
+  t.same(await new SqlTaskStore(second).get('persisted-1'), task);
+  const { rows } = await second.query<{ n: number }>('select count(*)::int as n from schema_migrations');
+  t.equal(rows[0]?.n, 2, 'the second start applied nothing new');
+});
+
+t.test('serialises transactions on the single connection', async (t) => {
+  const sql = await openSql({ dataDir: 'memory://' });
+  t.teardown(() => sql.close());
+  await sql.exec('create table counter (n int); insert into counter values (0)');
+  // Read-then-write in each transaction: interleaving would lose increments.
+  await Promise.all(Array.from({ length: 20 }, () => sql.transaction(async (tx) => {
+    const { rows } = await tx.query<{ n: number }>('select n from counter');
+    await new Promise((r) => setImmediate(r));
+    await tx.query('update counter set n = $1', [(rows[0]?.n ?? 0) + 1]);
+  })));
+  const { rows } = await sql.query<{ n: number }>('select n from counter');
+  t.equal(rows[0]?.n, 20);
+});
