@@ -1,4 +1,5 @@
 // openSql without DATABASE_URL: PGlite on disk under DATA_DIR, pgvector loaded, state kept across restarts.
+// (Two PGlite boots on disk: slow on a busy machine, so this file holds only this one test.)
 import { mkdtemp, rm, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,18 +24,4 @@ t.test('keeps tasks under DATA_DIR across a restart and migrates only once', asy
   t.same(await new SqlTaskStore(second).get('persisted-1'), task);
   const { rows } = await second.query<{ n: number }>('select count(*)::int as n from schema_migrations');
   t.equal(rows[0]?.n, 2, 'the second start applied nothing new');
-});
-
-t.test('serialises transactions on the single connection', async (t) => {
-  const sql = await openSql({ dataDir: 'memory://' });
-  t.teardown(() => sql.close());
-  await sql.exec('create table counter (n int); insert into counter values (0)');
-  // Read-then-write in each transaction: interleaving would lose increments.
-  await Promise.all(Array.from({ length: 20 }, () => sql.transaction(async (tx) => {
-    const { rows } = await tx.query<{ n: number }>('select n from counter');
-    await new Promise((r) => setImmediate(r));
-    await tx.query('update counter set n = $1', [(rows[0]?.n ?? 0) + 1]);
-  })));
-  const { rows } = await sql.query<{ n: number }>('select n from counter');
-  t.equal(rows[0]?.n, 20);
 });
