@@ -19,11 +19,11 @@ export const TEST_QUEUES: QueueDefinition[] = [
   quick('crash', { expireInSeconds: 1 }),
 ];
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<boolean> {
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 50): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await condition()) return true;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   return false;
 }
@@ -63,7 +63,9 @@ async function behaviours(t: Test, queue: JobQueue, sql: Sql): Promise<void> {
     await store.create({ task_id: kept, goal: 'accepted' }, {
       enqueue: async (tx) => { await queue.send('task.run', { task_id: kept }, { tx }); },
     });
-    t.ok(await until(() => seen.includes(kept)), 'the committed job ran');
+    const sent = Date.now();
+    t.ok(await until(() => seen.includes(kept), 20_000, 5), 'the committed job ran');
+    t.comment(`dispatch after commit: ${Date.now() - sent} ms (NOTIFY wakes the worker; polling is every 500 ms)`);
     await sleep(1500); // room for a duplicate delivery to show up
     t.same(seen, [kept], 'once, and the rolled-back job never');
   });

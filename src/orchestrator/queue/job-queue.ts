@@ -53,6 +53,11 @@ export interface JobQueueOptions {
   superviseIntervalSeconds?: number;
   /** Idle workers poll this often. Default 1 s (pg-boss's minimum is 0.5). */
   pollingIntervalSeconds?: number;
+  /**
+   * Wake idle workers with LISTEN/NOTIFY the moment a job commits instead of on their next poll.
+   * Default true. Costs one held connection on PostgreSQL; on PGlite it is in-process.
+   */
+  listenNotify?: boolean;
   /** PostgreSQL pool size for pg-boss's own connections. Default 10. */
   poolSize?: number;
   /** Errors pg-boss reports from its background work (never thrown at a caller). */
@@ -98,7 +103,9 @@ export class JobQueue {
 
   static async start(options: JobQueueOptions): Promise<JobQueue> {
     const { sql } = options;
+    const notify = options.listenNotify ?? true;
     const common: ConstructorOptions = {
+      useListenNotify: notify,
       schema: options.schema ?? 'pgboss',
       superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,
       // The supervisor looks at each queue at most this often; lease expiry is only as prompt as both.
@@ -121,6 +128,7 @@ export class JobQueue {
           retryDelay: q.retryDelaySeconds,
           retryBackoff: q.retryBackoff,
           expireInSeconds: q.expireInSeconds,
+          notify,
         };
         await boss.createQueue(q.name, settings); // a no-op when it exists…
         await boss.updateQueue(q.name, settings); // …so the settings are applied separately
@@ -158,6 +166,9 @@ export class JobQueue {
       batchSize: 1,
       localConcurrency: options.concurrency ?? 1,
       pollingIntervalSeconds: this.pollingIntervalSeconds,
+      // pg-boss relaxes polling to a 30 s backstop while NOTIFY is on, but only new jobs NOTIFY: a
+      // retry or an expired lease would wait out that backstop. Keep polling at the base rate.
+      notifyPollingIntervalSeconds: this.pollingIntervalSeconds,
     }, async (jobs) => {
       for (const job of jobs) {
         await handler({ id: job.id, queue: job.name, data: job.data, retryCount: job.retryCount, signal: job.signal });
