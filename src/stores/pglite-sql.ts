@@ -10,6 +10,7 @@
  * into it. The flip side: code inside `transaction(fn)` must use `tx`, never the outer `Sql`, or it
  * waits for itself forever.
  */
+import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { assertSchemaName, type JobBackend, type Sql, type SqlResult } from './sql.js';
@@ -63,6 +64,8 @@ export class PgliteSql implements Sql {
 
   static async open(options: PgliteSqlOptions = {}): Promise<PgliteSql> {
     const schema = assertSchemaName(options.schema ?? 'public');
+    // PGlite creates its own directory but not the ones above it (a fresh DATA_DIR=./data).
+    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
     const db = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { vector } });
     // One session for the life of the instance, so a session-level search_path holds for every query.
     await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}", public`);

@@ -8,8 +8,9 @@ import { openSql } from '../../src/stores/open-sql.js';
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js';
 
 t.test('keeps tasks under DATA_DIR across a restart and migrates only once', async (t) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'ganglion-pglite-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const root = await mkdtemp(join(tmpdir(), 'ganglion-pglite-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const dataDir = join(root, 'not', 'yet', 'there'); // a fresh DATA_DIR need not exist
 
   const first = await openSql({ dataDir });
   t.equal(first.dialect, 'pglite');
