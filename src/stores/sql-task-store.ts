@@ -72,13 +72,13 @@ interface TaskRow {
   steps: StepJson[];
 }
 
+// Timestamps arrive as strings inside the jsonb plan and as Date from a plain `returning *`.
 interface StepJson extends Omit<TaskStep, 'started_at' | 'completed_at'> {
-  started_at: string | null;
-  completed_at: string | null;
+  started_at: Date | string | null;
+  completed_at: Date | string | null;
 }
 
 interface StepRow extends StepJson {
-  started_at: string | null;
   executions: number;
 }
 
