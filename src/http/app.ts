@@ -55,7 +55,7 @@ export interface RouteOptions<B> {
 export type StreamHandler = (ctx: Ctx, res: Response) => void | Promise<void>
 
 export interface HttpApp {
-  route<B = unknown>(method: HttpMethod, path: string, handler: Handler<B>, opts?: RouteOptions<B>): void
+  route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, opts?: RouteOptions<B>): void
   stream(method: HttpMethod, path: string, handler: StreamHandler): void
   /** Resolves with the port actually bound (useful with port 0). Default host 0.0.0.0. */
   listen(port: number, host?: string): Promise<number>
@@ -181,7 +181,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   })
 
   return {
-    route<B = unknown>(method: HttpMethod, path: string, handler: Handler<B>, routeOpts: RouteOptions<B> = {}): void {
+    route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B> = {}): void {
       const schema = routeOpts.schema
       const wantsJson =
         routeOpts.body === 'json' ||

@@ -1,0 +1,21 @@
+import t from 'tap'
+import { startApp } from './fixtures/start-app.js'
+
+t.test('aborts ctx.signal when the client disconnects before the reply', async (t) => {
+  let aborted: () => void = () => {}
+  const abortedSeen = new Promise<void>((resolve) => (aborted = resolve))
+  const { url } = await startApp(t, (app) =>
+    app.route('GET', '/slow', (ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted())
+      return new Promise((resolve) => setTimeout(() => resolve({ body: { late: true } }), 2000))
+    }),
+  )
+
+  const client = new AbortController()
+  const pending = fetch(`${url}/slow`, { signal: client.signal }).catch((err: unknown) => err)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  client.abort()
+  await pending
+  await abortedSeen
+  t.pass('the handler saw the abort')
+})
