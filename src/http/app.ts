@@ -220,6 +220,9 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         const ctx = new RequestContext(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
         if (bodyLength(req) > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
         res.header(REQUEST_ID_HEADER, ctx.requestId)
+        // Watch for disconnects from the start: hyper-express stops noticing them once the
+        // status line is out, and writing to a socket uWS has dropped throws.
+        void ctx.signal
         const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
         try {
           const out = handler(ctx, res)
