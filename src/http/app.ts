@@ -98,7 +98,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     if (res.completed) return
     if (res.initiated) {
       // A stream already sent its status line: all that is left is to cut it short.
-      res.close()
+      try {
+        res.close()
+      } catch {
+        // uWS already dropped the connection
+      }
       return
     }
     const e = toHttpError(err)
