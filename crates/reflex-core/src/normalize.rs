@@ -103,7 +103,10 @@ mod tests {
 
     #[test]
     fn ascii_is_lowered_collapsed_and_trimmed() {
-        assert_eq!(normalize_for_key("  Hello,\t\tWORLD \r\n again\u{b}\u{c} "), "hello, world again");
+        assert_eq!(
+            normalize_for_key("  Hello,\t\tWORLD \r\n again\u{b}\u{c} "),
+            "hello, world again"
+        );
         assert_eq!(normalize_for_key(""), "");
         assert_eq!(normalize_for_key(" \t\n "), "");
         assert_eq!(normalize_for_key("x"), "x");
@@ -114,7 +117,10 @@ mod tests {
         // Full-width letters, a ligature, a roman numeral and a no-break space fold to ASCII.
         assert_eq!(normalize_for_key("ＨＥＬＬＯ\u{a0}ﬁle Ⅻ"), "hello file xii");
         // Decomposed and composed é agree; ideographic space and NEL are white space.
-        assert_eq!(normalize_for_key("Cafe\u{301}\u{3000}\u{85}Bar"), "café bar");
+        assert_eq!(
+            normalize_for_key("Cafe\u{301}\u{3000}\u{85}Bar"),
+            "café bar"
+        );
         assert_eq!(normalize_for_key("CAFÉ  ÜBER"), "café über");
         assert_eq!(normalize_for_key("\u{2003}Ωmega\u{2029}"), "ωmega");
     }
@@ -147,7 +153,11 @@ mod tests {
         for text in ["", "a", "ünïcödé", &"long text ".repeat(500)] {
             let key = cache_key(text, 7);
             assert_eq!(key.len(), 32);
-            assert!(key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)), "{key}");
+            assert!(
+                key.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "{key}"
+            );
         }
     }
 

@@ -34,7 +34,13 @@ pub(crate) struct LruMap<V> {
 
 impl<V> LruMap<V> {
     pub(crate) fn new() -> Self {
-        LruMap { index: HashMap::new(), slots: Vec::new(), free: Vec::new(), head: NIL, tail: NIL }
+        LruMap {
+            index: HashMap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            head: NIL,
+            tail: NIL,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -80,7 +86,12 @@ impl<V> LruMap<V> {
     pub(crate) fn insert(&mut self, key: &str, value: V) -> Slot {
         debug_assert!(self.find(key).is_none(), "insert of a present key");
         let key: Arc<str> = Arc::from(key);
-        let node = Node { key: Arc::clone(&key), value, prev: NIL, next: NIL };
+        let node = Node {
+            key: Arc::clone(&key),
+            value,
+            prev: NIL,
+            next: NIL,
+        };
         let slot = if let Some(slot) = self.free.pop() {
             self.slots[slot as usize] = Some(node);
             slot
@@ -96,7 +107,9 @@ impl<V> LruMap<V> {
 
     pub(crate) fn remove(&mut self, slot: Slot) -> V {
         self.unlink(slot);
-        let node = self.slots[slot as usize].take().expect("remove of a live slot");
+        let node = self.slots[slot as usize]
+            .take()
+            .expect("remove of a live slot");
         self.index.remove(&node.key);
         self.free.push(slot);
         node.value

@@ -9,10 +9,20 @@ fn get_returns_what_set_stored_with_its_timing() {
     let mut cache = Cache::new(10, 1_000);
     assert!(cache.set("k", "v1", 500, 1_000));
     let entry = cache.get("k", 1_200).unwrap();
-    assert_eq!(entry, Entry { value: Arc::from("v1"), created_at_ms: 1_000, expires_at_ms: 1_500 });
+    assert_eq!(
+        entry,
+        Entry {
+            value: Arc::from("v1"),
+            created_at_ms: 1_000,
+            expires_at_ms: 1_500
+        }
+    );
     assert_eq!(value(&mut cache, "nope", 1_200), None);
     let stats = cache.stats();
-    assert_eq!((stats.hits, stats.misses, stats.entries, stats.bytes), (1, 1, 1, 3));
+    assert_eq!(
+        (stats.hits, stats.misses, stats.entries, stats.bytes),
+        (1, 1, 1, 3)
+    );
 }
 
 #[test]
@@ -20,10 +30,18 @@ fn expired_entries_are_never_returned_and_count_as_expirations() {
     let mut cache = Cache::new(10, 1_000);
     cache.set("k", "v", 100, 0);
     assert_eq!(value(&mut cache, "k", 99).as_deref(), Some("v"));
-    assert_eq!(value(&mut cache, "k", 100), None, "expires at created + ttl");
+    assert_eq!(
+        value(&mut cache, "k", 100),
+        None,
+        "expires at created + ttl"
+    );
     assert_eq!(value(&mut cache, "k", 101), None);
     let stats = cache.stats();
-    assert_eq!((stats.hits, stats.misses, stats.expirations), (1, 2, 1), "found expired once, then gone");
+    assert_eq!(
+        (stats.hits, stats.misses, stats.expirations),
+        (1, 2, 1),
+        "found expired once, then gone"
+    );
     assert_eq!((stats.entries, stats.bytes), (0, 0));
 }
 
@@ -35,7 +53,11 @@ fn set_of_an_existing_key_replaces_it_and_updates_bytes() {
     cache.set("key", "a longer value", 50, 10);
     let entry = cache.get("key", 20).unwrap();
     assert_eq!(&*entry.value, "a longer value");
-    assert_eq!((entry.created_at_ms, entry.expires_at_ms), (10, 60), "ttl restarts");
+    assert_eq!(
+        (entry.created_at_ms, entry.expires_at_ms),
+        (10, 60),
+        "ttl restarts"
+    );
     let stats = cache.stats();
     assert_eq!((stats.entries, stats.bytes, stats.evictions), (1, 17, 0));
 }
@@ -53,7 +75,10 @@ fn least_recently_used_is_evicted_at_max_entries() {
         assert!(cache.get(key, 3).is_some(), "{key}");
     }
     let stats = cache.stats();
-    assert_eq!((stats.entries, stats.evictions, stats.expirations), (3, 1, 0));
+    assert_eq!(
+        (stats.entries, stats.evictions, stats.expirations),
+        (3, 1, 0)
+    );
 }
 
 #[test]
@@ -87,11 +112,22 @@ fn growing_a_value_in_place_can_evict_others() {
 fn an_entry_larger_than_max_bytes_is_refused() {
     let mut cache = Cache::new(10, 12);
     assert!(cache.set("x", "1", 1_000, 0));
-    assert!(cache.set("k", "123456789", 1_000, 0), "filling max_bytes exactly fits");
+    assert!(
+        cache.set("k", "123456789", 1_000, 0),
+        "filling max_bytes exactly fits"
+    );
     assert_eq!(cache.stats().bytes, 12);
     assert!(!cache.set("k", "123456789012", 1_000, 1));
-    assert_eq!(value(&mut cache, "k", 2), None, "refused replace drops the stale value");
-    assert_eq!(value(&mut cache, "x", 2).as_deref(), Some("1"), "others untouched");
+    assert_eq!(
+        value(&mut cache, "k", 2),
+        None,
+        "refused replace drops the stale value"
+    );
+    assert_eq!(
+        value(&mut cache, "x", 2).as_deref(),
+        Some("1"),
+        "others untouched"
+    );
     let stats = cache.stats();
     assert_eq!((stats.entries, stats.bytes, stats.evictions), (1, 2, 0));
 }
@@ -110,7 +146,10 @@ fn zero_ttl_and_zero_capacity_store_nothing() {
 fn ttl_max_never_expires() {
     let mut cache = Cache::new(10, 100);
     cache.set("k", "v", u64::MAX, 5);
-    assert_eq!(cache.get("k", u64::MAX - 1).unwrap().expires_at_ms, u64::MAX);
+    assert_eq!(
+        cache.get("k", u64::MAX - 1).unwrap().expires_at_ms,
+        u64::MAX
+    );
 }
 
 #[test]
@@ -133,7 +172,10 @@ fn expired_entries_at_the_lru_end_count_as_expirations_not_evictions() {
     cache.set("long", "v", 1_000, 0);
     cache.set("new", "v", 1_000, 20);
     let stats = cache.stats();
-    assert_eq!((stats.evictions, stats.expirations, stats.entries), (0, 1, 2));
+    assert_eq!(
+        (stats.evictions, stats.expirations, stats.entries),
+        (0, 1, 2)
+    );
     cache.set("newer", "v", 1_000, 30);
     assert_eq!(cache.stats().evictions, 1);
 }
@@ -162,7 +204,8 @@ fn purge_drops_only_expired_entries_and_their_bytes() {
 #[test]
 fn stats_stay_exact_through_a_mixed_workload() {
     let mut cache = Cache::new(30, 800);
-    let mut model: std::collections::HashMap<String, (String, u64)> = std::collections::HashMap::new();
+    let mut model: std::collections::HashMap<String, (String, u64)> =
+        std::collections::HashMap::new();
     let mut now = 0;
     for i in 0u64..2_000 {
         now += 3;
@@ -182,7 +225,10 @@ fn stats_stay_exact_through_a_mixed_workload() {
                 // Eviction can only lose entries, never invent or resurrect one.
                 if let Some(entry) = cache.get(&key, now) {
                     let (val, expires) = &model[&key];
-                    assert_eq!((&*entry.value, entry.expires_at_ms), (val.as_str(), *expires));
+                    assert_eq!(
+                        (&*entry.value, entry.expires_at_ms),
+                        (val.as_str(), *expires)
+                    );
                     assert!(now < *expires);
                 }
             }
