@@ -1,6 +1,19 @@
 //! Routing hints: where a checked request should go next and which arms it probably needs.
 //!
 //! CONTRACT: pure function of the text and the check's verdicts.
+//!
+//! ```
+//! use reflex_core::routing::{route, Complexity, Route};
+//! let hint = route("Search the docs for the rate limit, then write a script to test it.", false, false, false);
+//! assert_eq!(hint.route, Route::Orchestrator);
+//! assert_eq!(hint.complexity, Complexity::Moderate);
+//! assert_eq!(hint.suggested_arms, ["planner", "retriever", "coder", "judge"]);
+//! ```
+//!
+//! One pass over the bytes, no regex, no allocation but the arms list: words are matched
+//! against small keyword tables (ASCII case-folded, so "SEARCH" counts), and cheap shape
+//! signals are counted on the way. The hints only steer the planner, so they favour being
+//! cheap and predictable over being clever.
 
 /// Where the request goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,9 +61,12 @@ impl Complexity {
 }
 
 /// Suggests a route, a complexity and arms for `text`.
+///
+/// Arms come in a fixed order: planner (for moderate and complex requests), then retriever,
+/// executor, coder, judge, guardian as their keywords appear; guardian also when `pii_found`.
+/// They are computed whatever the route, so a caller can log what a blocked request wanted.
 #[must_use]
 pub fn route(text: &str, cache_hit: bool, blocked: bool, pii_found: bool) -> Routing {
-    let _ = (text, pii_found);
     let route = if blocked {
         Route::Blocked
     } else if cache_hit {
@@ -58,5 +74,384 @@ pub fn route(text: &str, cache_hit: bool, blocked: bool, pii_found: bool) -> Rou
     } else {
         Route::Orchestrator
     };
-    Routing { route, complexity: Complexity::Simple, suggested_arms: Vec::new() }
+    let signals = Signals::scan(text);
+    let complexity = signals.complexity();
+    let mut suggested_arms = Vec::with_capacity(6);
+    if complexity != Complexity::Simple {
+        suggested_arms.push("planner");
+    }
+    for (arm, wanted) in [
+        ("retriever", signals.retriever),
+        ("executor", signals.executor),
+        ("coder", signals.coder),
+        ("judge", signals.judge),
+        ("guardian", signals.guardian || pii_found),
+    ] {
+        if wanted {
+            suggested_arms.push(arm);
+        }
+    }
+    Routing {
+        route,
+        complexity,
+        suggested_arms,
+    }
+}
+
+/// What one pass over the text counted.
+#[derive(Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag per arm is the plainest shape here
+struct Signals {
+    bytes: usize,
+    sentences: u32,
+    clauses: u32,
+    sequencing: u32,
+    list_items: u32,
+    code_fences: u32,
+    retriever: bool,
+    executor: bool,
+    coder: bool,
+    judge: bool,
+    guardian: bool,
+}
+
+/// Words the scan cares about; everything else is `Other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    Retriever,
+    Executor,
+    Coder,
+    Judge,
+    Guardian,
+    /// "then", "finally", …: the request is a sequence of steps.
+    Sequence,
+    // Halves of two-word phrases.
+    Look,
+    Up,
+    Fix,
+    Bug,
+    Article,
+    Personal,
+    Data,
+    After,
+    That,
+    Other,
+}
+
+/// Longer words are never keywords, so the case-folding buffer stays on the stack.
+const MAX_KEYWORD: usize = 16;
+
+fn classify(word: &[u8]) -> Word {
+    if word.len() > MAX_KEYWORD {
+        return Word::Other;
+    }
+    let mut buf = [0u8; MAX_KEYWORD];
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    match &*lower {
+        b"search" | b"searches" | b"searching" | b"find" | b"finds" | b"finding" | b"lookup"
+        | b"knowledge" | b"retrieve" | b"research" => Word::Retriever,
+        b"run" | b"runs" | b"running" | b"execute" | b"executes" | b"executing" | b"execution"
+        | b"shell" | b"command" | b"commands" | b"compute" | b"computing" | b"calculate"
+        | b"calculates" | b"calculating" | b"calculation" | b"bash" => Word::Executor,
+        b"code" | b"coding" | b"function" | b"functions" | b"script" | b"scripts"
+        | b"implement" | b"implements" | b"implementing" | b"implementation" | b"refactor"
+        | b"debug" | b"bugfix" => Word::Coder,
+        b"validate" | b"validates" | b"validating" | b"validation" | b"check" | b"checks"
+        | b"checking" | b"verify" | b"verifies" | b"verifying" | b"verification" | b"test"
+        | b"tests" | b"testing" => Word::Judge,
+        b"redact" | b"redacts" | b"redacting" | b"redaction" | b"pii" | b"sanitize"
+        | b"sanitise" | b"sanitizing" | b"sanitising" | b"anonymize" | b"anonymise" => {
+            Word::Guardian
+        }
+        b"then" | b"afterwards" | b"afterward" | b"finally" | b"subsequently" | b"lastly" => {
+            Word::Sequence
+        }
+        b"look" | b"looks" | b"looking" => Word::Look,
+        b"up" => Word::Up,
+        b"fix" | b"fixes" | b"fixing" => Word::Fix,
+        b"bug" | b"bugs" => Word::Bug,
+        b"the" | b"a" | b"this" | b"that's" | b"my" => Word::Article,
+        b"personal" => Word::Personal,
+        b"data" | b"details" | b"information" | b"info" => Word::Data,
+        b"after" => Word::After,
+        b"that" => Word::That,
+        _ => Word::Other,
+    }
+}
+
+/// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'\'' || b >= 0x80
+}
+
+fn is_space_or_end(bytes: &[u8], i: usize) -> bool {
+    bytes.get(i).copied().unwrap_or(b' ').is_ascii_whitespace()
+}
+
+impl Signals {
+    fn scan(text: &str) -> Signals {
+        let bytes = text.as_bytes();
+        let mut s = Signals {
+            bytes: bytes.len(),
+            ..Signals::default()
+        };
+        let mut line_start = true;
+        let mut open_sentence = false;
+        // The two previous words, for "look up", "fix (the) bug", "after that".
+        let (mut prev, mut prev2) = (Word::Other, Word::Other);
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if line_start {
+                if b == b' ' || b == b'\t' {
+                    i += 1;
+                    continue;
+                }
+                line_start = false;
+                if let Some(marker_len) = list_marker(&bytes[i..]) {
+                    // A new item ends the previous one even without a full stop.
+                    s.sentences += u32::from(open_sentence);
+                    open_sentence = false;
+                    s.list_items += 1;
+                    i += marker_len;
+                    continue;
+                }
+                if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
+                    s.code_fences += 1;
+                    i += 3;
+                    continue;
+                }
+            }
+            if is_word_byte(b) {
+                let end = bytes[i..]
+                    .iter()
+                    .position(|&c| !is_word_byte(c))
+                    .map_or(bytes.len(), |n| i + n);
+                let word = classify(&bytes[i..end]);
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+                open_sentence = true;
+                i = end;
+                continue;
+            }
+            match b {
+                b'\n' => line_start = true,
+                b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, i + 1) => {
+                    s.sentences += 1;
+                    open_sentence = false;
+                }
+                b',' | b';' | b':' => s.clauses += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        if open_sentence {
+            s.sentences += 1;
+        }
+        s
+    }
+
+    fn note(&mut self, word: Word, prev: Word, prev2: Word) {
+        match word {
+            Word::Retriever => self.retriever = true,
+            Word::Executor => self.executor = true,
+            Word::Coder => self.coder = true,
+            Word::Judge => self.judge = true,
+            Word::Guardian => self.guardian = true,
+            Word::Sequence => self.sequencing += 1,
+            Word::Up if prev == Word::Look => self.retriever = true,
+            Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => {
+                self.coder = true;
+            }
+            Word::Data if prev == Word::Personal => self.guardian = true,
+            // "and then after that" is one step, not two.
+            Word::That if prev == Word::After && prev2 != Word::Sequence => self.sequencing += 1,
+            _ => {}
+        }
+    }
+
+    fn complexity(&self) -> Complexity {
+        let arms = [
+            self.retriever,
+            self.executor,
+            self.coder,
+            self.judge,
+            self.guardian,
+        ]
+        .iter()
+        .filter(|&&wanted| wanted)
+        .count();
+        let score = tier(self.bytes, 300, 1_000)
+            + tier(self.sentences as usize, 3, 6)
+            + tier(self.clauses as usize, 3, usize::MAX)
+            + tier(self.sequencing as usize, 1, 2)
+            + tier(self.list_items as usize, 2, 4)
+            + tier(self.code_fences as usize, 1, usize::MAX)
+            + tier(arms, 2, 3);
+        match score {
+            0 | 1 => Complexity::Simple,
+            2 | 3 => Complexity::Moderate,
+            _ => Complexity::Complex,
+        }
+    }
+}
+
+/// 0 below `one`, 1 from `one`, 2 from `two`.
+fn tier(value: usize, one: usize, two: usize) -> u32 {
+    u32::from(value >= one) + u32::from(value >= two)
+}
+
+/// The length of a list marker at the start of a line ("- ", "* ", "+ ", "1. ", "12) "), if any.
+fn list_marker(line: &[u8]) -> Option<usize> {
+    if let [b'-' | b'*' | b'+', b' ', ..] = line {
+        return Some(2);
+    }
+    let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
+    let after = line.get(digits..digits + 2)?;
+    ((1..=3).contains(&digits) && matches!(after, [b'.' | b')', b' '])).then_some(digits + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arms(text: &str) -> Vec<&'static str> {
+        route(text, false, false, false).suggested_arms
+    }
+
+    fn complexity(text: &str) -> Complexity {
+        route(text, false, false, false).complexity
+    }
+
+    #[test]
+    fn route_follows_the_verdicts_with_blocked_first() {
+        assert_eq!(route("hi", false, false, false).route, Route::Orchestrator);
+        assert_eq!(route("hi", true, false, false).route, Route::Cache);
+        assert_eq!(route("hi", true, true, false).route, Route::Blocked);
+        assert_eq!(route("hi", false, true, true).route, Route::Blocked);
+    }
+
+    #[test]
+    fn short_questions_are_simple() {
+        assert_eq!(
+            complexity("What is the capital of France?"),
+            Complexity::Simple
+        );
+        assert_eq!(complexity(""), Complexity::Simple);
+        assert_eq!(complexity("Hello. How are you?"), Complexity::Simple);
+        assert!(arms("What is the capital of France?").is_empty());
+    }
+
+    #[test]
+    fn sequenced_or_multi_intent_requests_are_moderate() {
+        assert_eq!(
+            complexity("Download the report and then summarise it. After that email it to Bob."),
+            Complexity::Moderate
+        );
+        assert_eq!(
+            complexity("Find the latest release notes and run the test suite."),
+            Complexity::Moderate
+        );
+    }
+
+    #[test]
+    fn lists_code_and_length_make_a_request_complex() {
+        let plan = "Please do the following:\n\
+                    1. Search the knowledge base for the outage report.\n\
+                    2. Run the diagnostics command on each host.\n\
+                    3) Fix the bug in the retry function, then verify it.\n\
+                    4. Finally, redact personal data from the summary.\n";
+        assert_eq!(complexity(plan), Complexity::Complex);
+        assert_eq!(
+            arms(plan),
+            [
+                "planner",
+                "retriever",
+                "executor",
+                "coder",
+                "judge",
+                "guardian"
+            ]
+        );
+
+        let with_code =
+            "Refactor this:\n```rust\nfn main() { println!(\"hi\"); }\n```\nthen test it.";
+        assert_eq!(complexity(with_code), Complexity::Moderate);
+        let long = "word ".repeat(250) + ". Then again. And again. And once more. Done. Really.";
+        assert_eq!(complexity(&long), Complexity::Complex);
+    }
+
+    #[test]
+    fn list_markers_and_fences_are_counted_at_line_starts_only() {
+        let s = Signals::scan(
+            "- a\n  * b\n+ c\n10) d\n1.5 is not a marker\nx - y\n```\n~~~\nnot ``` here",
+        );
+        assert_eq!((s.list_items, s.code_fences), (4, 2));
+        // A numbered marker's dot does not end a sentence.
+        assert_eq!(Signals::scan("1. one\n2. two").sentences, 2);
+        assert_eq!(Signals::scan("Pi is 3.14 roughly. e.g. this").sentences, 3);
+    }
+
+    #[test]
+    fn intent_keywords_pick_arms_in_a_fixed_order() {
+        assert_eq!(arms("search for hotels in Rome"), ["retriever"]);
+        assert_eq!(arms("Look up the population of Peru"), ["retriever"]);
+        assert_eq!(arms("please COMPUTE 17 * 23"), ["executor"]);
+        assert_eq!(arms("execute ls in a shell"), ["executor"]);
+        assert_eq!(arms("write a function that reverses a string"), ["coder"]);
+        assert_eq!(arms("fix the bug in my parser"), ["coder"]);
+        assert_eq!(arms("fix bug 123"), ["coder"]);
+        assert_eq!(arms("verify this proof"), ["judge"]);
+        assert_eq!(arms("sanitize my notes"), ["guardian"]);
+        assert_eq!(arms("strip personal data out"), ["guardian"]);
+        assert_eq!(arms("PII please"), ["guardian"]);
+        // Halves of phrases alone mean nothing.
+        assert!(arms("look at this bug, the data is up").is_empty());
+    }
+
+    #[test]
+    fn pii_found_adds_the_guardian() {
+        assert_eq!(
+            route("tell me a joke", false, false, true).suggested_arms,
+            ["guardian"]
+        );
+        assert_eq!(
+            route("redact this", false, false, true).suggested_arms,
+            ["guardian"]
+        );
+    }
+
+    #[test]
+    fn planner_leads_whenever_the_request_is_not_simple() {
+        let hint = route(
+            "Search for flights, then calculate the cheapest, then check the dates.",
+            true,
+            false,
+            false,
+        );
+        assert_eq!(hint.route, Route::Cache);
+        assert_ne!(hint.complexity, Complexity::Simple);
+        assert_eq!(
+            hint.suggested_arms,
+            ["planner", "retriever", "executor", "judge"]
+        );
+    }
+
+    #[test]
+    fn non_ascii_text_is_scanned_without_panicking() {
+        let hint = route(
+            "Ｓｅａｒｃｈ naïve café — ünïcode 🚀? Then ✓ test.",
+            false,
+            false,
+            false,
+        );
+        assert_eq!(
+            hint.suggested_arms,
+            ["judge"],
+            "full-width letters are not folded here"
+        );
+        assert_eq!(Signals::scan("naïve café. 🚀 done!").sentences, 2);
+    }
 }
