@@ -57,7 +57,7 @@ fn bench_cache(c: &mut Criterion) {
         });
     });
     group.bench_function("get miss", |b| {
-        b.iter(|| black_box(cache.get(black_box(&missing), 1_000)))
+        b.iter(|| black_box(cache.get(black_box(&missing), 1_000)));
     });
     group.bench_function("set replace", |b| {
         b.iter(|| {
@@ -120,7 +120,7 @@ fn bench_route(c: &mut Criterion) {
          command and fix the bug in the retry function. Finally verify it.\n- step\n",
     );
     c.bench_function("route 1KB", |b| {
-        b.iter(|| route(black_box(&text), false, false, false))
+        b.iter(|| route(black_box(&text), false, false, false));
     });
 }
 

@@ -16,6 +16,7 @@
 //! upgrades; it is not a defence against chosen collisions, which a cache key does not need
 //! (a collision only ever maps two of one caller's own texts to one entry).
 
+use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -61,30 +62,126 @@ fn normalize_into(text: &str, out: &mut String) {
         out.make_ascii_lowercase();
         return;
     }
-    let mut pending_space = false;
-    let mut emit = |c: char| {
-        if c.is_whitespace() {
-            // Leading white space is dropped here, trailing white space by never flushing.
-            pending_space = !out.is_empty();
-        } else {
-            if pending_space {
-                out.push(' ');
-                pending_space = false;
+    let mut sink = Sink {
+        out,
+        pending_space: false,
+    };
+    // NFKC runs only over the segments that need it. A segment starts at a "stable" char
+    // (combining class 0 and NFKC quick check Yes): nothing before such a char can combine
+    // with it or reorder across it, so normalising segment by segment equals normalising the
+    // whole text (UAX #15 §9), and text that is mostly NFKC already skips the decomposer.
+    let mut segment_start = 0;
+    let mut last_stable = None;
+    let mut segment_needs_nfkc = false;
+    for (at, c) in text.char_indices() {
+        if let Some(folded) = stable_form(c) {
+            if segment_needs_nfkc {
+                sink.nfkc(&text[segment_start..at]);
+                segment_needs_nfkc = false;
+            } else if let Some(stable) = last_stable {
+                sink.push(stable);
             }
-            if c.is_ascii() {
-                out.push(c.to_ascii_lowercase());
+            last_stable = Some(folded);
+            segment_start = at;
+        } else {
+            segment_needs_nfkc = true;
+        }
+    }
+    if segment_needs_nfkc {
+        sink.nfkc(&text[segment_start..]);
+    } else if let Some(stable) = last_stable {
+        sink.push(stable);
+    }
+}
+
+/// `Some(NFKC of c)` when `c` starts a segment: it is stable, or its NFKC is one stable ASCII
+/// char (full-width ASCII, the compatibility spaces), the commonest reasons for text not to be
+/// NFKC already. The segment itself is still normalised from the original text, so a
+/// combining mark after such a char composes exactly as NFKC says.
+fn stable_form(c: char) -> Option<char> {
+    if is_stable(c) {
+        Some(c)
+    } else if matches!(c, '\u{ff01}'..='\u{ff5e}') {
+        char::from_u32(c as u32 - 0xfee0)
+    } else if is_non_ascii_space(c) {
+        Some(' ')
+    } else {
+        None
+    }
+}
+
+fn is_stable(c: char) -> bool {
+    // Ranges known stable skip two table look-ups: ASCII, Latin-1 letters, kana, CJK
+    // ideographs and Hangul syllables.
+    matches!(
+        c,
+        '\0'..='\u{7f}'
+            | '\u{c0}'..='\u{ff}'
+            | '\u{3041}'..='\u{3096}'
+            | '\u{30a1}'..='\u{30fa}'
+            | '\u{4e00}'..='\u{9fff}'
+            | '\u{ac00}'..='\u{d7a3}'
+    ) || (canonical_combining_class(c) == 0
+        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
+}
+
+/// `char::is_whitespace` for non-ASCII chars, spelled out: the `White_Space` set has been
+/// fixed since Unicode 6.3 and a `match` beats the table look-up on the hot path.
+fn is_non_ascii_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{85}' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+    )
+}
+
+/// Lower-cases and collapses white space into `out` as chars arrive.
+struct Sink<'a> {
+    out: &'a mut String,
+    pending_space: bool,
+}
+
+impl Sink<'_> {
+    fn nfkc(&mut self, segment: &str) {
+        segment.nfkc().for_each(|c| self.push(c));
+    }
+
+    fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            if is_ascii_space(c) {
+                // Leading white space is dropped here, trailing white space by never flushing.
+                self.pending_space = !self.out.is_empty();
+                return;
+            }
+            self.flush_space();
+            self.out.push(c.to_ascii_lowercase());
+        } else if is_non_ascii_space(c) {
+            self.pending_space = !self.out.is_empty();
+        } else {
+            self.flush_space();
+            if has_no_lowercase_mapping(c) {
+                self.out.push(c);
+            } else if matches!(c, '\u{c0}'..='\u{de}') && c != '\u{d7}' {
+                // Latin-1 capitals: the lower case is 0x20 up, as in ASCII.
+                self.out.push(char::from_u32(c as u32 + 0x20).unwrap_or(c));
             } else {
-                out.extend(c.to_lowercase());
+                self.out.extend(c.to_lowercase());
             }
         }
-    };
-    // Most non-ASCII text (accents, CJK, emoji) is already NFKC; the quick check is far
-    // cheaper than running the decomposer over it.
-    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
-        text.chars().for_each(&mut emit);
-    } else {
-        text.nfkc().for_each(&mut emit);
     }
+
+    fn flush_space(&mut self) {
+        if self.pending_space {
+            self.out.push(' ');
+            self.pending_space = false;
+        }
+    }
+}
+
+/// A cheap test that skips `char::to_lowercase` (a table search) for the commonest non-ASCII
+/// chars: letters already lower case, and the caseless kana, CJK and Hangul blocks.
+fn has_no_lowercase_mapping(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{9fff}' | '\u{ac00}'..='\u{d7a3}') || c.is_lowercase()
 }
 
 fn to_hex(hash: u128) -> String {
@@ -123,6 +220,98 @@ mod tests {
         );
         assert_eq!(normalize_for_key("CAFÉ  ÜBER"), "café über");
         assert_eq!(normalize_for_key("\u{2003}Ωmega\u{2029}"), "ωmega");
+    }
+
+    /// The definition, without the segmenting and case shortcuts.
+    fn reference(text: &str) -> String {
+        let folded: String = text.nfkc().flat_map(char::to_lowercase).collect();
+        folded
+            .split(char::is_whitespace)
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn segmented_folding_matches_the_definition() {
+        let samples = [
+            "e\u{301}\u{323} A\u{30a}ngstro\u{308}m", // marks composing with ASCII bases
+            "\u{1100}\u{1161}\u{11a8} 가각",          // conjoining jamo compose to Hangul
+            "ｶﾞｷﾞ ﾊﾟ ㍿ ㌔ ①⑩ ½ ﬃ ſt",                   // half-width kana, squares, fractions
+            "ǅemal ᾈ ΣΑΣ İstanbul ẞ Ⓐ Ⅻ ＡＢＣ",      // titlecase, Greek, dotted I, circled
+            "q\u{307}\u{323} \u{f900}\u{2f800} ẛ\u{323}", // reordering, CJK compatibility
+            "𐐀𐐨 Ꭰ ꭰ 東京の天気は？ ὈΔΥΣΣΕΎΣ",         // Deseret, Cherokee, full-width ?
+            "\u{300}starts with a mark\u{301}\u{302}",
+            "tab\tnbsp\u{a0}em\u{2003}ideo\u{3000}nel\u{85}end\u{2028}",
+        ];
+        for text in samples {
+            assert_eq!(normalize_for_key(text), reference(text), "{text:?}");
+        }
+        // Every char of the Latin, Greek, Cyrillic, Hangul-jamo and compatibility blocks, alone
+        // and after a base letter.
+        let ranges = [
+            0x80..0x700,
+            0x1100..0x1200,
+            0x1e00..0x2000,
+            0x2000..0x2200,
+            0x3000..0x3100,
+            0x3300..0x3400,
+            0xfb00..0xfb50,
+            0xff00..0xfff0,
+        ];
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("a{c}b"), format!("Z{c}\u{301}")] {
+                assert_eq!(
+                    normalize_for_key(&text),
+                    reference(&text),
+                    "{text:?} U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shortcuts_agree_with_the_unicode_tables() {
+        for c in (0x80..=0x10_ffff).filter_map(char::from_u32) {
+            assert_eq!(
+                is_non_ascii_space(c),
+                c.is_whitespace(),
+                "U+{:04X}",
+                c as u32
+            );
+            if has_no_lowercase_mapping(c) {
+                assert!(
+                    c.to_lowercase().eq(std::iter::once(c)),
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+            let tables = canonical_combining_class(c) == 0
+                && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes;
+            assert_eq!(is_stable(c), tables, "U+{:04X}", c as u32);
+            match stable_form(c) {
+                Some(folded) if folded == c => assert!(tables, "U+{:04X}", c as u32),
+                Some(folded) => {
+                    assert!(folded.is_ascii() && canonical_combining_class(c) == 0);
+                    assert!(
+                        c.to_string().nfkc().eq(std::iter::once(folded)),
+                        "U+{:04X}",
+                        c as u32
+                    );
+                }
+                None => assert!(!tables, "U+{:04X}", c as u32),
+            }
+        }
+        for c in '\u{c0}'..='\u{de}' {
+            let mut out = String::new();
+            Sink {
+                out: &mut out,
+                pending_space: false,
+            }
+            .push(c);
+            assert_eq!(out, c.to_lowercase().to_string(), "U+{:04X}", c as u32);
+        }
     }
 
     #[test]

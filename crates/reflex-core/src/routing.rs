@@ -138,47 +138,184 @@ enum Word {
     Other,
 }
 
-/// Longer words are never keywords, so the case-folding buffer stays on the stack.
+/// Keywords by what they signal. Longer than 16 bytes is never a keyword, so a word packs into
+/// one `u128` and classifying it is a binary search over integers (no string compares).
+const KEYWORDS: &[(&[u8], Word)] = &[
+    (b"search", Word::Retriever),
+    (b"searches", Word::Retriever),
+    (b"searching", Word::Retriever),
+    (b"find", Word::Retriever),
+    (b"finds", Word::Retriever),
+    (b"finding", Word::Retriever),
+    (b"lookup", Word::Retriever),
+    (b"knowledge", Word::Retriever),
+    (b"retrieve", Word::Retriever),
+    (b"research", Word::Retriever),
+    (b"run", Word::Executor),
+    (b"runs", Word::Executor),
+    (b"running", Word::Executor),
+    (b"execute", Word::Executor),
+    (b"executes", Word::Executor),
+    (b"executing", Word::Executor),
+    (b"execution", Word::Executor),
+    (b"shell", Word::Executor),
+    (b"command", Word::Executor),
+    (b"commands", Word::Executor),
+    (b"compute", Word::Executor),
+    (b"computing", Word::Executor),
+    (b"calculate", Word::Executor),
+    (b"calculates", Word::Executor),
+    (b"calculating", Word::Executor),
+    (b"calculation", Word::Executor),
+    (b"bash", Word::Executor),
+    (b"code", Word::Coder),
+    (b"coding", Word::Coder),
+    (b"function", Word::Coder),
+    (b"functions", Word::Coder),
+    (b"script", Word::Coder),
+    (b"scripts", Word::Coder),
+    (b"implement", Word::Coder),
+    (b"implements", Word::Coder),
+    (b"implementing", Word::Coder),
+    (b"implementation", Word::Coder),
+    (b"refactor", Word::Coder),
+    (b"debug", Word::Coder),
+    (b"bugfix", Word::Coder),
+    (b"validate", Word::Judge),
+    (b"validates", Word::Judge),
+    (b"validating", Word::Judge),
+    (b"validation", Word::Judge),
+    (b"check", Word::Judge),
+    (b"checks", Word::Judge),
+    (b"checking", Word::Judge),
+    (b"verify", Word::Judge),
+    (b"verifies", Word::Judge),
+    (b"verifying", Word::Judge),
+    (b"verification", Word::Judge),
+    (b"test", Word::Judge),
+    (b"tests", Word::Judge),
+    (b"testing", Word::Judge),
+    (b"redact", Word::Guardian),
+    (b"redacts", Word::Guardian),
+    (b"redacting", Word::Guardian),
+    (b"redaction", Word::Guardian),
+    (b"pii", Word::Guardian),
+    (b"sanitize", Word::Guardian),
+    (b"sanitise", Word::Guardian),
+    (b"sanitizing", Word::Guardian),
+    (b"sanitising", Word::Guardian),
+    (b"anonymize", Word::Guardian),
+    (b"anonymise", Word::Guardian),
+    (b"then", Word::Sequence),
+    (b"afterwards", Word::Sequence),
+    (b"afterward", Word::Sequence),
+    (b"finally", Word::Sequence),
+    (b"subsequently", Word::Sequence),
+    (b"lastly", Word::Sequence),
+    (b"look", Word::Look),
+    (b"looks", Word::Look),
+    (b"looking", Word::Look),
+    (b"up", Word::Up),
+    (b"fix", Word::Fix),
+    (b"fixes", Word::Fix),
+    (b"fixing", Word::Fix),
+    (b"bug", Word::Bug),
+    (b"bugs", Word::Bug),
+    (b"the", Word::Article),
+    (b"a", Word::Article),
+    (b"this", Word::Article),
+    (b"my", Word::Article),
+    (b"personal", Word::Personal),
+    (b"data", Word::Data),
+    (b"details", Word::Data),
+    (b"information", Word::Data),
+    (b"info", Word::Data),
+    (b"after", Word::After),
+    (b"that", Word::That),
+];
+
+/// Longer words are never keywords.
 const MAX_KEYWORD: usize = 16;
 
-fn classify(word: &[u8]) -> Word {
-    if word.len() > MAX_KEYWORD {
-        return Word::Other;
+/// A lower-case word of at most 16 bytes as one integer, first byte lowest; words cannot hold
+/// NUL, so distinct words pack to distinct keys.
+const fn pack(word: &[u8]) -> u128 {
+    let mut key = 0u128;
+    let mut i = 0;
+    while i < word.len() {
+        key |= (word[i] as u128) << (8 * i);
+        i += 1;
     }
-    let mut buf = [0u8; MAX_KEYWORD];
-    let lower = &mut buf[..word.len()];
-    lower.copy_from_slice(word);
-    lower.make_ascii_lowercase();
-    match &*lower {
-        b"search" | b"searches" | b"searching" | b"find" | b"finds" | b"finding" | b"lookup"
-        | b"knowledge" | b"retrieve" | b"research" => Word::Retriever,
-        b"run" | b"runs" | b"running" | b"execute" | b"executes" | b"executing" | b"execution"
-        | b"shell" | b"command" | b"commands" | b"compute" | b"computing" | b"calculate"
-        | b"calculates" | b"calculating" | b"calculation" | b"bash" => Word::Executor,
-        b"code" | b"coding" | b"function" | b"functions" | b"script" | b"scripts"
-        | b"implement" | b"implements" | b"implementing" | b"implementation" | b"refactor"
-        | b"debug" | b"bugfix" => Word::Coder,
-        b"validate" | b"validates" | b"validating" | b"validation" | b"check" | b"checks"
-        | b"checking" | b"verify" | b"verifies" | b"verifying" | b"verification" | b"test"
-        | b"tests" | b"testing" => Word::Judge,
-        b"redact" | b"redacts" | b"redacting" | b"redaction" | b"pii" | b"sanitize"
-        | b"sanitise" | b"sanitizing" | b"sanitising" | b"anonymize" | b"anonymise" => {
-            Word::Guardian
+    key
+}
+
+/// Slots in the keyword hash table: a power of two, under half full.
+const TABLE_SIZE: usize = 256;
+
+fn slot_of(key: u128) -> usize {
+    const_slot_of(key)
+}
+
+const fn const_slot_of(key: u128) -> usize {
+    // Fibonacci hashing of the folded halves: the top 8 bits index the table.
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// [`KEYWORDS`] packed into an open-addressing table (linear probing), built at compile time.
+/// A key of 0 marks an empty slot: no word packs to 0.
+static TABLE: [(u128, Word); TABLE_SIZE] = {
+    assert!(KEYWORDS.len() * 2 < TABLE_SIZE, "keyword table too full");
+    let mut table = [(0u128, Word::Other); TABLE_SIZE];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let word = KEYWORDS[i].0;
+        assert!(
+            !word.is_empty() && word.len() <= MAX_KEYWORD,
+            "keyword length"
+        );
+        let key = pack(word);
+        let mut slot = const_slot_of(key);
+        while table[slot].0 != 0 {
+            assert!(table[slot].0 != key, "duplicate keyword");
+            slot = (slot + 1) % TABLE_SIZE;
         }
-        b"then" | b"afterwards" | b"afterward" | b"finally" | b"subsequently" | b"lastly" => {
-            Word::Sequence
-        }
-        b"look" | b"looks" | b"looking" => Word::Look,
-        b"up" => Word::Up,
-        b"fix" | b"fixes" | b"fixing" => Word::Fix,
-        b"bug" | b"bugs" => Word::Bug,
-        b"the" | b"a" | b"this" | b"that's" | b"my" => Word::Article,
-        b"personal" => Word::Personal,
-        b"data" | b"details" | b"information" | b"info" => Word::Data,
-        b"after" => Word::After,
-        b"that" => Word::That,
-        _ => Word::Other,
+        table[slot] = (key, KEYWORDS[i].1);
+        i += 1;
     }
+    table
+};
+
+fn lookup(key: u128) -> Word {
+    let mut slot = slot_of(key);
+    loop {
+        let (stored, word) = TABLE[slot];
+        if stored == key {
+            return word;
+        }
+        if stored == 0 {
+            return Word::Other;
+        }
+        slot = (slot + 1) % TABLE_SIZE;
+    }
+}
+
+/// Reads the word starting at `bytes[0]`; returns its length and what it is.
+fn read_word(bytes: &[u8]) -> (usize, Word) {
+    let mut key = 0u128;
+    let mut len = 0;
+    while len < bytes.len() && is_word_byte(bytes[len]) {
+        if len < MAX_KEYWORD {
+            key |= u128::from(bytes[len].to_ascii_lowercase()) << (8 * len);
+        }
+        len += 1;
+    }
+    let word = if len == 0 || len > MAX_KEYWORD {
+        Word::Other
+    } else {
+        lookup(key)
+    };
+    (len, word)
 }
 
 /// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).
@@ -225,15 +362,11 @@ impl Signals {
                 }
             }
             if is_word_byte(b) {
-                let end = bytes[i..]
-                    .iter()
-                    .position(|&c| !is_word_byte(c))
-                    .map_or(bytes.len(), |n| i + n);
-                let word = classify(&bytes[i..end]);
+                let (len, word) = read_word(&bytes[i..]);
                 s.note(word, prev, prev2);
                 (prev2, prev) = (prev, word);
                 open_sentence = true;
-                i = end;
+                i += len;
                 continue;
             }
             match b {
@@ -437,6 +570,36 @@ mod tests {
             hint.suggested_arms,
             ["planner", "retriever", "executor", "judge"]
         );
+    }
+
+    #[test]
+    fn every_keyword_is_found_and_near_misses_are_not() {
+        for &(word, kind) in KEYWORDS {
+            assert_eq!(
+                read_word(word),
+                (word.len(), kind),
+                "{}",
+                String::from_utf8_lossy(word)
+            );
+            let upper = word.to_ascii_uppercase();
+            assert_eq!(read_word(&upper).1, kind);
+        }
+        for miss in [
+            &b"searchx"[..],
+            b"tes",
+            b"implementations",
+            b"xthen",
+            b"",
+            b"runsrunsrunsrunsruns",
+        ] {
+            assert_eq!(
+                read_word(miss).1,
+                Word::Other,
+                "{}",
+                String::from_utf8_lossy(miss)
+            );
+        }
+        assert_eq!(read_word(b"then, more"), (4, Word::Sequence));
     }
 
     #[test]
