@@ -27,9 +27,9 @@ use xxhash_rust::xxh3::xxh3_128;
 /// vertical tab, which `u8::is_ascii_whitespace` leaves out.
 #[must_use]
 pub fn normalize_for_key(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    normalize_into(text, &mut out);
-    out
+    // `fold` writes only whole UTF-8 sequences, so the fallback is never taken.
+    String::from_utf8(fold(text, 0))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The cache key of `text` checked with `flags` (a bit set of the check options, so a PII-only
@@ -37,9 +37,7 @@ pub fn normalize_for_key(text: &str) -> String {
 #[must_use]
 pub fn cache_key(text: &str, flags: u8) -> String {
     // One spare byte so appending the flags never reallocates.
-    let mut folded = String::with_capacity(text.len() + 1);
-    normalize_into(text, &mut folded);
-    let mut bytes = folded.into_bytes();
+    let mut bytes = fold(text, 1);
     bytes.push(flags);
     to_hex(xxh3_128(&bytes))
 }
@@ -49,19 +47,76 @@ fn is_ascii_space(c: char) -> bool {
     matches!(c, '\t'..='\r' | ' ')
 }
 
-fn normalize_into(text: &str, out: &mut String) {
+/// The normalised UTF-8 bytes of `text`, with room for `spare` more.
+fn fold(text: &str, spare: usize) -> Vec<u8> {
     if text.is_ascii() {
-        // ASCII is already NFKC and lower-casing it is byte-wise, so copy the words and fold
-        // the case in place: no per-char decoding.
-        for word in text.split(is_ascii_space).filter(|w| !w.is_empty()) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
-        }
-        out.make_ascii_lowercase();
-        return;
+        return fold_ascii(text.as_bytes(), spare);
     }
+    let mut out = String::with_capacity(text.len() + spare);
+    fold_unicode(text, &mut out);
+    out.into_bytes()
+}
+
+/// ASCII is already NFKC and lower-casing it is byte-wise: one pass over a buffer sized up
+/// front, eight bytes at a time wherever a chunk needs no white-space collapsing.
+fn fold_ascii(bytes: &[u8], spare: usize) -> Vec<u8> {
+    // Output never outruns input, so a chunk always fits; `spare` is capacity for the caller.
+    let mut out = vec![0u8; bytes.len() + spare];
+    let mut len = 0;
+    // True at the start, so leading white space writes nothing.
+    let mut after_blank = true;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        if let Some(lower) = plain_chunk(word, after_blank) {
+            out[len..len + 8].copy_from_slice(&lower.to_le_bytes());
+            len += 8;
+            after_blank = chunk[7] == b' ';
+        } else {
+            fold_ascii_bytes(chunk, &mut out, &mut len, &mut after_blank);
+        }
+    }
+    fold_ascii_bytes(chunks.remainder(), &mut out, &mut len, &mut after_blank);
+    // A trailing run left one space.
+    if after_blank && len > 0 {
+        len -= 1;
+    }
+    out.truncate(len);
+    out
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Eight ASCII bytes lower-cased, when they can be copied as they are: no control or white
+/// space byte but single spaces, none next to another (nor first after a blank). SWAR tests
+/// are exact here because every byte is below 0x80, so no addition carries into the next.
+fn plain_chunk(word: u64, after_blank: bool) -> Option<u64> {
+    // Bytes below 0x20 (tab, new line, other controls): b + 0x60 stays below 0x80.
+    let control = !word.wrapping_add(0x60 * ONES) & HIGHS;
+    let diff = word ^ (0x20 * ONES);
+    // Bytes equal to a space: the exact zero-byte test on `diff`.
+    let spaces = !(((diff & !HIGHS).wrapping_add(!HIGHS)) | diff | !HIGHS);
+    let doubled = spaces & (spaces >> 8);
+    if control != 0 || doubled != 0 || (after_blank && spaces & 0x80 != 0) {
+        return None;
+    }
+    // 'A'..='Z': b + 0x3f reaches 0x80, b + 0x25 does not.
+    let upper = word.wrapping_add(0x3f * ONES) & !word.wrapping_add(0x25 * ONES) & HIGHS;
+    Some(word | (upper >> 2))
+}
+
+fn fold_ascii_bytes(bytes: &[u8], out: &mut [u8], len: &mut usize, after_blank: &mut bool) {
+    for &b in bytes {
+        let blank = is_ascii_space(char::from(b));
+        // Each byte lands at `len`; only the first white space of a run advances past it.
+        out[*len] = if blank { b' ' } else { b.to_ascii_lowercase() };
+        *len += usize::from(!(blank && *after_blank));
+        *after_blank = blank;
+    }
+}
+
+fn fold_unicode(text: &str, out: &mut String) {
     let mut sink = Sink {
         out,
         pending_space: false,
@@ -268,6 +323,76 @@ mod tests {
                     c as u32
                 );
             }
+        }
+    }
+
+    #[test]
+    fn ascii_fast_path_matches_the_definition_on_every_short_string() {
+        let alphabet = ['a', 'Z', ' ', '\t', '\u{b}', '\n', '.'];
+        let mut text = String::new();
+        for mut n in 0..alphabet.len().pow(6) {
+            text.clear();
+            while n > 0 {
+                text.push(alphabet[n % alphabet.len()]);
+                n /= alphabet.len();
+            }
+            assert_eq!(normalize_for_key(&text), reference(&text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn plain_chunks_are_detected_exactly() {
+        let chunk = |text: &[u8; 8]| u64::from_le_bytes(*text);
+        assert_eq!(
+            plain_chunk(chunk(b"Hello Wo"), false),
+            Some(chunk(b"hello wo"))
+        );
+        assert_eq!(
+            plain_chunk(chunk(b"ABC XYZ "), false),
+            Some(chunk(b"abc xyz "))
+        );
+        assert_eq!(plain_chunk(chunk(b"Hi  ther"), false), None, "double space");
+        assert_eq!(
+            plain_chunk(chunk(b" leading"), true),
+            None,
+            "space after a blank"
+        );
+        assert_eq!(
+            plain_chunk(chunk(b" leading"), false),
+            Some(chunk(b" leading"))
+        );
+        for b in 0..0x80u8 {
+            for at in 0..8 {
+                let mut text = *b"abcdefgh";
+                text[at] = b;
+                match plain_chunk(chunk(&text), false) {
+                    Some(lower) => {
+                        assert!(b >= 0x20, "{b:#x}");
+                        text[at] = b.to_ascii_lowercase();
+                        assert_eq!(lower, chunk(&text), "{b:#x} at {at}");
+                    }
+                    None => assert!(b < 0x20, "{b:#x} at {at}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_chunks_match_the_definition_on_long_strings() {
+        // Mostly letters and single spaces, as real text, with the odd blank run and the bytes
+        // either side of the ranges the chunk tests look for.
+        let pool =
+            b"aZmQ09 _.\t\n\r\x0b\x0c\x01@[`{~ ab cd EF gh IJ kl mn OP qr st uv WX yz Abc dEf";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for len in 0..400 {
+            let mut text = String::new();
+            for _ in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                text.push(char::from(pool[(seed % pool.len() as u64) as usize]));
+            }
+            assert_eq!(normalize_for_key(&text), reference(&text), "{text:?}");
         }
     }
 
