@@ -302,26 +302,42 @@ fn lookup(key: u128) -> Word {
 
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
 fn read_word(bytes: &[u8]) -> (usize, Word) {
-    let mut key = 0u128;
-    let mut len = 0;
-    while len < bytes.len() && is_word_byte(bytes[len]) {
-        if len < MAX_KEYWORD {
-            key |= u128::from(bytes[len].to_ascii_lowercase()) << (8 * len);
-        }
-        len += 1;
+    let len = bytes
+        .iter()
+        .position(|&b| !is_word_byte(b))
+        .unwrap_or(bytes.len());
+    if len == 0 || len > MAX_KEYWORD {
+        return (len, Word::Other);
     }
-    let word = if len == 0 || len > MAX_KEYWORD {
-        Word::Other
+    // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
+    // are all lower-case letters, so a table hit is still an exact case-insensitive match.
+    let key = if let Some(head) = bytes.first_chunk::<16>() {
+        let mask = u128::MAX >> (8 * (MAX_KEYWORD - len));
+        (u128::from_le_bytes(*head) | (0x20 * (u128::MAX / 0xff))) & mask
     } else {
-        lookup(key)
+        bytes[..len]
+            .iter()
+            .rev()
+            .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
     };
-    (len, word)
+    (len, lookup(key))
 }
 
 /// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'\'' || b >= 0x80
+    WORD_BYTES[usize::from(b)]
 }
+
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'\'' || byte >= 0x80;
+        b += 1;
+    }
+    table
+};
 
 fn is_space_or_end(bytes: &[u8], i: usize) -> bool {
     bytes.get(i).copied().unwrap_or(b' ').is_ascii_whitespace()
@@ -360,6 +376,10 @@ impl Signals {
                     i += 3;
                     continue;
                 }
+            }
+            if b == b' ' {
+                i += 1;
+                continue;
             }
             if is_word_byte(b) {
                 let (len, word) = read_word(&bytes[i..]);
@@ -575,6 +595,12 @@ mod tests {
     #[test]
     fn every_keyword_is_found_and_near_misses_are_not() {
         for &(word, kind) in KEYWORDS {
+            // Both key builders: a short tail, and a 16-byte window with text after the word.
+            let mut padded = word.to_vec();
+            padded.extend_from_slice(b" and some more text after it");
+            assert_eq!(read_word(&padded), (word.len(), kind));
+            padded[..word.len()].make_ascii_uppercase();
+            assert_eq!(read_word(&padded), (word.len(), kind));
             assert_eq!(
                 read_word(word),
                 (word.len(), kind),
@@ -598,6 +624,9 @@ mod tests {
                 "{}",
                 String::from_utf8_lossy(miss)
             );
+            let mut padded = miss.to_vec();
+            padded.extend_from_slice(b" and some more text after it");
+            assert_eq!(read_word(&padded).1, Word::Other);
         }
         assert_eq!(read_word(b"then, more"), (4, Word::Sequence));
     }
