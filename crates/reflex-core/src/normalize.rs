@@ -16,7 +16,7 @@
 //! upgrades; it is not a defence against chosen collisions, which a cache key does not need
 //! (a collision only ever maps two of one caller's own texts to one entry).
 
-use unicode_normalization::char::canonical_combining_class;
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -126,17 +126,24 @@ fn fold_unicode(text: &str, out: &mut String) {
     // with it or reorder across it, so normalising segment by segment equals normalising the
     // whole text (UAX #15 §9), and text that is mostly NFKC already skips the decomposer.
     let mut segment_start = 0;
-    let mut last_stable = None;
+    let mut last_head = None;
     let mut segment_needs_nfkc = false;
     for (at, c) in text.char_indices() {
-        if let Some(folded) = stable_form(c) {
+        let head = if let Some(folded) = stable_form(c) {
+            Some(Head::Char(folded))
+        } else if decomposes_to_stable(c) {
+            Some(Head::Decomposed(c))
+        } else {
+            None
+        };
+        if let Some(head) = head {
             if segment_needs_nfkc {
                 sink.nfkc(&text[segment_start..at]);
                 segment_needs_nfkc = false;
-            } else if let Some(stable) = last_stable {
-                sink.push(stable);
+            } else if let Some(previous) = last_head {
+                sink.head(previous);
             }
-            last_stable = Some(folded);
+            last_head = Some(head);
             segment_start = at;
         } else {
             segment_needs_nfkc = true;
@@ -144,9 +151,35 @@ fn fold_unicode(text: &str, out: &mut String) {
     }
     if segment_needs_nfkc {
         sink.nfkc(&text[segment_start..]);
-    } else if let Some(stable) = last_stable {
-        sink.push(stable);
+    } else if let Some(previous) = last_head {
+        sink.head(previous);
     }
+}
+
+/// The char a segment starts with, and its NFKC when nothing follows it in the segment.
+#[derive(Clone, Copy)]
+enum Head {
+    /// NFKC is this one char.
+    Char(char),
+    /// NFKC is the compatibility decomposition of this char (ligatures, roman numerals,
+    /// circled digits, squared words): every char of it is stable, so nothing composes.
+    Decomposed(char),
+}
+
+/// A starter whose full compatibility decomposition is all stable chars: it can start a
+/// segment (its first char composes with nothing before it) and, alone, normalises to that
+/// decomposition without running the composer.
+fn decomposes_to_stable(c: char) -> bool {
+    if canonical_combining_class(c) != 0 {
+        return false;
+    }
+    let mut all_stable = true;
+    let mut count = 0;
+    decompose_compatible(c, |d| {
+        all_stable &= is_stable(d);
+        count += 1;
+    });
+    all_stable && count > 0
 }
 
 /// `Some(NFKC of c)` when `c` starts a segment: it is stable, or its NFKC is one stable ASCII
@@ -154,10 +187,13 @@ fn fold_unicode(text: &str, out: &mut String) {
 /// NFKC already. The segment itself is still normalised from the original text, so a
 /// combining mark after such a char composes exactly as NFKC says.
 fn stable_form(c: char) -> Option<char> {
-    if is_stable(c) {
+    // Cheap range tests before the table look-ups.
+    if is_stable_range(c) {
         Some(c)
     } else if matches!(c, '\u{ff01}'..='\u{ff5e}') {
         char::from_u32(c as u32 - 0xfee0)
+    } else if is_stable_by_tables(c) {
+        Some(c)
     } else if is_non_ascii_space(c) {
         Some(' ')
     } else {
@@ -166,8 +202,12 @@ fn stable_form(c: char) -> Option<char> {
 }
 
 fn is_stable(c: char) -> bool {
-    // Ranges known stable skip two table look-ups: ASCII, Latin-1 letters, kana, CJK
-    // ideographs and Hangul syllables.
+    is_stable_range(c) || is_stable_by_tables(c)
+}
+
+/// Ranges known stable, which skip two table look-ups: ASCII, Latin-1 letters, kana, CJK
+/// ideographs and Hangul syllables.
+fn is_stable_range(c: char) -> bool {
     matches!(
         c,
         '\0'..='\u{7f}'
@@ -176,8 +216,11 @@ fn is_stable(c: char) -> bool {
             | '\u{30a1}'..='\u{30fa}'
             | '\u{4e00}'..='\u{9fff}'
             | '\u{ac00}'..='\u{d7a3}'
-    ) || (canonical_combining_class(c) == 0
-        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes)
+    )
+}
+
+fn is_stable_by_tables(c: char) -> bool {
+    canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
 }
 
 /// `char::is_whitespace` for non-ASCII chars, spelled out: the `White_Space` set has been
@@ -197,6 +240,13 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
+    fn head(&mut self, head: Head) {
+        match head {
+            Head::Char(c) => self.push(c),
+            Head::Decomposed(c) => decompose_compatible(c, |d| self.push(d)),
+        }
+    }
+
     fn nfkc(&mut self, segment: &str) {
         segment.nfkc().for_each(|c| self.push(c));
     }
@@ -309,6 +359,7 @@ mod tests {
             0x1100..0x1200,
             0x1e00..0x2000,
             0x2000..0x2200,
+            0x2400..0x2500,
             0x3000..0x3100,
             0x3300..0x3400,
             0xfb00..0xfb50,
@@ -398,7 +449,11 @@ mod tests {
 
     #[test]
     fn shortcuts_agree_with_the_unicode_tables() {
-        for c in (0x80..=0x10_ffff).filter_map(char::from_u32) {
+        // Planes 0-3 and 14 hold every assigned char but the private-use planes.
+        for c in (0x80..0x4_0000)
+            .chain(0xe_0000..0xe_1000)
+            .filter_map(char::from_u32)
+        {
             assert_eq!(
                 is_non_ascii_space(c),
                 c.is_whitespace(),
@@ -426,6 +481,16 @@ mod tests {
                     );
                 }
                 None => assert!(!tables, "U+{:04X}", c as u32),
+            }
+            if decomposes_to_stable(c) {
+                let mut decomposed = String::new();
+                decompose_compatible(c, |d| decomposed.push(d));
+                assert_eq!(
+                    c.to_string().nfkc().collect::<String>(),
+                    decomposed,
+                    "U+{:04X}",
+                    c as u32
+                );
             }
         }
         for c in '\u{c0}'..='\u{de}' {
