@@ -4,6 +4,41 @@
 //! free to change): `detect` returns matches sorted by `start`, non-overlapping, with byte
 //! offsets into `text`; every validator-backed type (cards, SSN, IBAN, wallets…) only reports
 //! numbers that pass their checksum or rules.
+//!
+//! ```
+//! use reflex_core::pii::{detect, redact, RedactMode};
+//! let text = "card 4111 1111 1111 1111, mail ada@example.com";
+//! let found = detect(text);
+//! assert_eq!(redact(text, &found, &RedactMode::Placeholder), "card [CREDIT_CARD_1], mail [EMAIL_1]");
+//! ```
+//!
+//! How it stays fast: one pass over the bytes. Only word starts (after a non-word byte) and a
+//! handful of trigger bytes (`@ = : - + (`) are looked at; each detector first checks a cheap
+//! shape (a digit, a known prefix, two letters and two digits…) and only then validates.
+//! Context words ("phone", "ssn", "born"…) are looked up in a small window before a candidate,
+//! never across the whole text. Clean text allocates nothing.
+//!
+//! Overlaps: every detector reports freely, then [`resolve`] keeps one match per span, preferring
+//! the more specific kind (see `rank`), then the longer match, then the earlier one. So a JWT or
+//! a provider key assigned to `password=` is reported as `API_KEY`, not `PASSWORD`; an e-mail's
+//! domain is never also something else; an NHS number with its context beats the phone shape it
+//! also has.
+
+mod card;
+mod dob;
+mod email;
+mod iban;
+mod ip;
+mod mac;
+mod nhs;
+mod passport;
+mod password;
+mod phone;
+mod redact;
+mod scan;
+mod secrets;
+mod ssn;
+mod wallet;
 
 /// The kinds of personal data reported; `as_str` gives the upper-snake name used over HTTP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,13 +126,119 @@ pub enum RedactMode {
 /// Finds personal data in `text`.
 #[must_use]
 pub fn detect(text: &str) -> Vec<PiiMatch> {
-    let _ = text;
-    Vec::new()
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if scan::is_word(c) {
+            word_start(b, i, &mut out);
+            i += 1;
+            while i < b.len() && scan::is_word(b[i]) {
+                i += 1;
+            }
+            continue;
+        }
+        match c {
+            b'@' => email::find(b, i, &mut out),
+            b'=' => password::find(b, i, &mut out),
+            b':' => {
+                password::find(b, i, &mut out);
+                if scan::at(b, i + 1) == b':' {
+                    push(&mut out, ip::v6(b, i));
+                }
+            }
+            b'-' => push(&mut out, secrets::private_key(b, i)),
+            b'+' | b'(' => push(&mut out, phone::find(b, i)),
+            _ => {}
+        }
+        i += 1;
+    }
+    resolve(out)
+}
+
+#[inline]
+fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
+    if let Some(m) = m {
+        out.push(m);
+    }
+}
+
+/// Runs the detectors that can start at the word beginning at `i`.
+fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    let c = b[i];
+    if c.is_ascii_digit() {
+        if scan::inside_cluster(b, i) {
+            return;
+        }
+        push(out, ip::v4(b, i));
+        push(out, ip::v6(b, i));
+        push(out, mac::find(b, i));
+        push(out, card::find(b, i));
+        push(out, ssn::find(b, i));
+        push(out, phone::find(b, i));
+        push(out, nhs::find(b, i));
+        push(out, dob::numeric(b, i));
+        push(out, passport::find(b, i));
+        push(out, wallet::find(b, i));
+    } else if c.is_ascii_uppercase() {
+        push(out, secrets::api_key(b, i));
+        push(out, iban::find(b, i));
+        push(out, wallet::find(b, i));
+        push(out, dob::named(b, i));
+        push(out, passport::find(b, i));
+        if c <= b'F' && !scan::inside_cluster(b, i) {
+            push(out, mac::find(b, i));
+            push(out, ip::v6(b, i));
+        }
+    } else {
+        push(out, secrets::api_key(b, i));
+        push(out, wallet::find(b, i));
+        if (b'a'..=b'f').contains(&c) && !scan::inside_cluster(b, i) {
+            push(out, mac::find(b, i));
+            push(out, ip::v6(b, i));
+        }
+    }
+}
+
+/// How specific a kind is: on overlap the higher rank wins (validated, structured formats over
+/// shape-only guesses; a credential value loses to the provider key or e-mail it contains).
+fn rank(kind: PiiKind) -> u8 {
+    match kind {
+        PiiKind::PrivateKey => 10,
+        PiiKind::ApiKey | PiiKind::CryptoWallet => 9,
+        PiiKind::CreditCard | PiiKind::Iban | PiiKind::Email => 8,
+        PiiKind::Ssn | PiiKind::UkNhs | PiiKind::MacAddress => 7,
+        PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
+        PiiKind::Passport => 5,
+        PiiKind::Password => 4,
+        PiiKind::Phone => 3,
+    }
+}
+
+/// Keeps one match per span: by rank, then length, then position; returns them sorted by start.
+fn resolve(mut found: Vec<PiiMatch>) -> Vec<PiiMatch> {
+    if found.len() > 1 {
+        found.sort_by(|a, b| {
+            rank(b.kind)
+                .cmp(&rank(a.kind))
+                .then((b.end - b.start).cmp(&(a.end - a.start)))
+                .then(a.start.cmp(&b.start))
+        });
+        let mut kept: Vec<PiiMatch> = Vec::with_capacity(found.len());
+        for m in found {
+            if kept.iter().all(|k| m.end <= k.start || m.start >= k.end) {
+                kept.push(m);
+            }
+        }
+        found = kept;
+        found.sort_by_key(|m| m.start);
+    }
+    found
 }
 
 /// Replaces every match (as returned by [`detect`] on the same text) according to `mode`.
 #[must_use]
 pub fn redact(text: &str, matches: &[PiiMatch], mode: &RedactMode) -> String {
-    let _ = (matches, mode);
-    text.to_string()
+    redact::apply(text, matches, mode)
 }
