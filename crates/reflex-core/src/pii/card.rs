@@ -63,7 +63,7 @@ pub(super) fn luhn(d: &[u8]) -> bool {
         .enumerate()
         .map(|(i, &x)| {
             let x = u32::from(x);
-            if i % 2 == 1 {
+            if i & 1 == 1 {
                 let y = x * 2;
                 if y > 9 { y - 9 } else { y }
             } else {
@@ -71,7 +71,7 @@ pub(super) fn luhn(d: &[u8]) -> bool {
             }
         })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 #[cfg(test)]

@@ -34,24 +34,24 @@ fn day_month_ok(d: u32, m: u32) -> bool {
 
 /// `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY` (also with `.` or `-`), or `15 January 1990`.
 pub(super) fn numeric(b: &[u8], start: usize) -> Option<PiiMatch> {
-    let (a, la) = number(b, start, 4);
-    let sep = at(b, start + la);
-    if sep == b' ' && la <= 2 {
-        return day_month_year(b, start, a, start + la);
+    let (first, first_len) = number(b, start, 4);
+    let sep = at(b, start + first_len);
+    if sep == b' ' && first_len <= 2 {
+        return day_month_year(b, start, first, start + first_len);
     }
     if !matches!(sep, b'-' | b'/' | b'.') {
         return None;
     }
-    let (m, lm) = number(b, start + la + 1, 2);
-    let i = start + la + 1 + lm;
-    if lm == 0 || at(b, i) != sep {
+    let (mid, mid_len) = number(b, start + first_len + 1, 2);
+    let second_sep = start + first_len + 1 + mid_len;
+    if mid_len == 0 || at(b, second_sep) != sep {
         return None;
     }
-    let (c, lc) = number(b, i + 1, 4);
-    let end = i + 1 + lc;
-    let ok = match (la, lc) {
-        (4, 1 | 2) => year_ok(a) && day_month_ok(c, m),
-        (1 | 2, 4) => year_ok(c) && (day_month_ok(a, m) || day_month_ok(m, a)),
+    let (last, last_len) = number(b, second_sep + 1, 4);
+    let end = second_sep + 1 + last_len;
+    let ok = match (first_len, last_len) {
+        (4, 1 | 2) => year_ok(first) && day_month_ok(last, mid),
+        (1 | 2, 4) => year_ok(last) && (day_month_ok(first, mid) || day_month_ok(mid, first)),
         _ => false,
     };
     if !ok || !clean_end(b, end) {

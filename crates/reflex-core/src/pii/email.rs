@@ -24,9 +24,7 @@ pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
     let mut last_dot = 0;
     while e < b.len() && e - at <= 255 {
         let c = b[e];
-        if c.is_ascii_alphanumeric() {
-            e += 1;
-        } else if c == b'-' && e > label_start {
+        if c.is_ascii_alphanumeric() || (c == b'-' && e > label_start) {
             e += 1;
         } else if c == b'.' && e > label_start && b[e - 1] != b'-' && b.get(e + 1).is_some_and(u8::is_ascii_alphanumeric) {
             last_dot = e;

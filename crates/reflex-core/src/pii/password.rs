@@ -53,23 +53,23 @@ enum Key {
 
 /// The key just before `sep` (skipping spaces and one closing quote), if it names a credential.
 fn key_before(b: &[u8], sep: usize) -> Option<Key> {
-    let mut j = sep;
-    while j > 0 && matches!(b[j - 1], b' ' | b'\t') {
-        j -= 1;
+    let mut from = sep;
+    while from > 0 && matches!(b[from - 1], b' ' | b'\t') {
+        from -= 1;
     }
-    if j > 0 && matches!(b[j - 1], b'"' | b'\'') {
-        j -= 1;
+    if from > 0 && matches!(b[from - 1], b'"' | b'\'') {
+        from -= 1;
     }
-    let end = j;
-    while j > 0 && end - j < 48 && (b[j - 1].is_ascii_alphanumeric() || matches!(b[j - 1], b'_' | b'-' | b'.')) {
-        j -= 1;
+    let end = from;
+    while from > 0 && end - from < 48 && (b[from - 1].is_ascii_alphanumeric() || matches!(b[from - 1], b'_' | b'-' | b'.')) {
+        from -= 1;
     }
-    if j == end || (j > 0 && b[j - 1].is_ascii_alphanumeric()) {
+    if from == end || (from > 0 && b[from - 1].is_ascii_alphanumeric()) {
         return None;
     }
     let mut buf = [0u8; 48];
-    let key = &mut buf[..end - j];
-    key.copy_from_slice(&b[j..end]);
+    let key = &mut buf[..end - from];
+    key.copy_from_slice(&b[from..end]);
     key.make_ascii_lowercase();
     let key = &*key;
     let strong = STRONG.iter().any(|w| key.windows(w.len()).any(|x| x == *w));
@@ -84,14 +84,14 @@ fn key_before(b: &[u8], sep: usize) -> Option<Key> {
 /// The value starting at `i`: quoted (to the closing quote on the same line) or bare (to
 /// whitespace or a delimiter, less a sentence's trailing `.`/`,`). Returns (start, end, quoted).
 fn value(b: &[u8], i: usize) -> Option<(usize, usize, bool)> {
-    let q = at(b, i);
-    if q == b'"' || q == b'\'' || q == b'`' {
-        let s = i + 1;
-        let mut e = s;
-        while e < b.len() && b[e] != q && b[e] != b'\n' {
+    let quote = at(b, i);
+    if matches!(quote, b'"' | b'\'' | b'`') {
+        let open = i + 1;
+        let mut e = open;
+        while e < b.len() && b[e] != quote && b[e] != b'\n' {
             e += if b[e] == b'\\' && e + 1 < b.len() && b[e + 1] != b'\n' { 2 } else { 1 };
         }
-        return (e < b.len() && b[e] == q && e > s).then_some((s, e, true));
+        return (e < b.len() && b[e] == quote && e > open).then_some((open, e, true));
     }
     let mut e = i;
     while e < b.len() && !b[e].is_ascii_whitespace() && !matches!(b[e], b',' | b';' | b'&' | b'"' | b'\'' | b'<' | b'>' | b')' | b'}' | b']') {

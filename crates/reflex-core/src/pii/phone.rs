@@ -23,6 +23,8 @@ const NOT_PHONE: &[&[u8]] = &[
 ];
 
 const MAX_DIGITS: usize = 15;
+const DOT: u8 = 1;
+const DASH: u8 = 2;
 
 struct Parsed {
     digits: [u8; MAX_DIGITS],
@@ -31,8 +33,8 @@ struct Parsed {
     ngroups: usize,
     plus: bool,
     paren: bool,
-    dot: bool,
-    dash: bool,
+    /// Separators seen: `DOT`, `DASH` bits.
+    seps: u8,
     end: usize,
 }
 
@@ -52,7 +54,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let p = parse(b, start)?;
     let g = &p.groups[..p.ngroups];
     let d = &p.digits[..p.len];
-    if p.len < 7 || looks_like_date(&p, g) || (p.dot && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
+    if p.len < 7 || looks_like_date(&p, g) || (p.seps & DOT != 0 && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
         return None;
     }
     let context = keyword_before(b, start, 32, CONTEXT);
@@ -93,8 +95,7 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
         ngroups: 0,
         plus: false,
         paren: false,
-        dot: false,
-        dash: false,
+        seps: 0,
         end: start,
     };
     let mut i = start;
@@ -153,15 +154,18 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
         let sep = at(b, i);
         let next = at(b, i + 1);
         if matches!(sep, b' ' | b'-' | b'.') && (next.is_ascii_digit() || (next == b'(' && p.plus)) {
-            p.dot |= sep == b'.';
-            p.dash |= sep == b'-';
+            p.seps |= match sep {
+                b'.' => DOT,
+                b'-' => DASH,
+                _ => 0,
+            };
             i += 1;
         } else {
             break;
         }
     }
     let next = at(b, p.end);
-    if next.is_ascii_alphanumeric() || next == b'_' || (p.dot && p.dash) {
+    if next.is_ascii_alphanumeric() || next == b'_' || p.seps == DOT | DASH {
         return None;
     }
     Some(p)

@@ -67,6 +67,10 @@ fn mask(out: &mut String, value: &str, keep_last: usize) {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
+    use sha2::{Digest, Sha256};
+
     use crate::pii::{detect, redact, PiiKind, PiiMatch, RedactMode};
 
     #[test]
@@ -97,16 +101,18 @@ mod tests {
 
     #[test]
     fn hash_is_salted_sha256_prefix() {
-        let t = "mail ada@example.com";
-        let m = detect(t);
-        let a = redact(t, &m, &RedactMode::Hash { salt: "s1".into() });
-        let b = redact(t, &m, &RedactMode::Hash { salt: "s2".into() });
-        // sha256("s1ada@example.com"), first 6 bytes.
-        use sha2::{Digest, Sha256};
-        let d = Sha256::digest(b"s1ada@example.com");
-        let hex: String = d[..6].iter().map(|x| format!("{x:02x}")).collect();
-        assert_eq!(a, format!("mail [EMAIL:{hex}]"));
-        assert_ne!(a, b);
+        let text = "mail ada@example.com";
+        let found = detect(text);
+        let one = redact(text, &found, &RedactMode::Hash { salt: "s1".into() });
+        let two = redact(text, &found, &RedactMode::Hash { salt: "s2".into() });
+        // sha256("s1" || "ada@example.com"), first 6 bytes = 12 hex digits.
+        let digest = Sha256::digest(b"s1ada@example.com");
+        let hex = digest[..6].iter().fold(String::new(), |mut s, x| {
+            let _ = write!(s, "{x:02x}");
+            s
+        });
+        assert_eq!(one, format!("mail [EMAIL:{hex}]"));
+        assert_ne!(one, two);
     }
 
     #[test]

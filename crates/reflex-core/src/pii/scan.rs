@@ -13,7 +13,7 @@ pub(crate) fn hit(kind: PiiKind, start: usize, end: usize, confidence: f32) -> P
 /// Reads up to `N` digits, each optionally separated from the next group by one byte of `seps`;
 /// the separator must be the same every time. Returns the digits (as values), the group lengths
 /// and the end offset. Stops before a separator that is not followed by a digit.
-pub(crate) struct Digits<const N: usize> {
+pub(crate) struct DigitRun<const N: usize> {
     pub digits: [u8; N],
     pub len: usize,
     pub groups: [u8; 8],
@@ -24,8 +24,8 @@ pub(crate) struct Digits<const N: usize> {
     pub overflow: bool,
 }
 
-pub(crate) fn read_digits<const N: usize>(b: &[u8], start: usize, seps: &[u8]) -> Digits<N> {
-    let mut d = Digits { digits: [0; N], len: 0, groups: [0; 8], ngroups: 0, sep: 0, end: start, overflow: false };
+pub(crate) fn read_digits<const N: usize>(b: &[u8], start: usize, seps: &[u8]) -> DigitRun<N> {
+    let mut d = DigitRun { digits: [0; N], len: 0, groups: [0; 8], ngroups: 0, sep: 0, end: start, overflow: false };
     let mut i = start;
     loop {
         let g0 = i;

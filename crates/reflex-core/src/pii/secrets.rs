@@ -128,14 +128,13 @@ pub(super) fn private_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !(header.ends_with(b"PRIVATE KEY-----") || header.ends_with(b"PRIVATE KEY BLOCK-----")) {
         return None;
     }
-    let end = match memmem::find(&b[line_end..], b"-----END ") {
-        Some(k) => {
-            let e = line_end + k + 9;
-            // Through the closing dashes of the END line.
-            memmem::find(&b[e..], b"-----").map_or(b.len(), |k| e + k + 5)
-        }
+    let end = if let Some(k) = memmem::find(&b[line_end..], b"-----END ") {
+        let e = line_end + k + 9;
+        // Through the closing dashes of the END line.
+        memmem::find(&b[e..], b"-----").map_or(b.len(), |k| e + k + 5)
+    } else {
         // Truncated block: take the header and the base64 body that follows it.
-        None => {
+        {
             let mut e = line_end;
             while e < b.len() && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'+' | b'/' | b'=' | b'\n' | b'\r' | b':' | b' ' | b',' | b'-')) {
                 e += 1;

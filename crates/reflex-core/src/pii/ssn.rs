@@ -19,8 +19,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let context = keyword_before(b, start, 40, CONTEXT);
     let confidence = match (shaped && d.sep == b'-', context) {
         (true, true) => 0.97,
-        (true, false) => 0.85,
-        (false, true) => 0.85,
+        (true, false) | (false, true) => 0.85,
         (false, false) => return None,
     };
     Some(hit(PiiKind::Ssn, start, d.end, confidence))
