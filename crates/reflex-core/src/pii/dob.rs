@@ -93,6 +93,12 @@ pub(super) fn named(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !matches!(b[start], b'J' | b'F' | b'M' | b'A' | b'S' | b'O' | b'N' | b'D') {
         return None;
     }
+    // Cheap shape first: a word of 3–9 letters, then `Jan. 1` or `January 1`.
+    let word = (start..b.len().min(start + 10)).take_while(|&k| b[k].is_ascii_alphabetic()).count();
+    let gap = usize::from(at(b, start + word) == b'.');
+    if !(3..=9).contains(&word) || at(b, start + word + gap) != b' ' || !at(b, start + word + gap + 1).is_ascii_digit() {
+        return None;
+    }
     let ml = month_at(b, start)?;
     let mut k = start + ml;
     if at(b, k) == b'.' {

@@ -131,12 +131,31 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if scan::is_word(c) {
-            word_start(b, i, &mut out);
+        let class = scan::CLASS[usize::from(c)];
+        if class == scan::WORD {
+            // Skip the word, noting whether it is plain prose (`the`, `The`): letters only, no
+            // capital after the first. Every detector that can start on a letter needs a digit,
+            // an underscore, a capital inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it
+            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check.
+            let start = i;
+            let mut plain = c.is_ascii_alphabetic();
             i += 1;
             while i < b.len() && scan::is_word(b[i]) {
+                plain &= b[i].is_ascii_lowercase();
                 i += 1;
             }
+            let next = scan::at(b, i);
+            if plain && next != b':' && next != b'-' && !(next == b'.' && i - start == 4) {
+                if c.is_ascii_uppercase() {
+                    push(&mut out, dob::named(b, start));
+                }
+            } else {
+                word_start(b, start, &mut out);
+            }
+            continue;
+        }
+        if class == 0 {
+            i += 1;
             continue;
         }
         match c {
@@ -168,7 +187,9 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
     if c.is_ascii_digit() {
-        if scan::inside_cluster(b, i) {
+        // Inside a longer token, or inside a number already reported (the `1111` groups of a
+        // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
+        if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.start < i && i < m.end) {
             return;
         }
         push(out, ip::v4(b, i));

@@ -55,10 +55,30 @@ pub(crate) fn read_digits<const N: usize>(b: &[u8], start: usize, seps: &[u8]) -
     }
 }
 
+/// Byte classes for the main scan: one table load per byte instead of a chain of comparisons.
+pub(crate) const WORD: u8 = 1;
+pub(crate) const TRIGGER: u8 = 2;
+pub(crate) static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if b.is_ascii_alphanumeric() || b == b'_' {
+            WORD
+        } else if matches!(b, b'@' | b'=' | b':' | b'-' | b'+' | b'(') {
+            TRIGGER
+        } else {
+            0
+        };
+        c += 1;
+    }
+    t
+};
+
 /// `[A-Za-z0-9_]`: the bytes the main scanner treats as one word.
 #[inline]
 pub(crate) fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    CLASS[usize::from(c)] == WORD
 }
 
 /// Byte at `i`, or 0 past the end (0 is in no class the detectors look for).
@@ -100,27 +120,21 @@ pub(crate) fn clean_end(b: &[u8], end: usize) -> bool {
 }
 
 /// Looks for one of `words` (lowercase ASCII) in the `window` bytes before `pos`, starting on a
-/// word boundary. Case-insensitive. Only called on candidates, so a naive search is fine.
+/// word boundary. Case-insensitive. Visits each word start once and compares only keywords with
+/// the same first letter, so a call costs well under 100 ns.
 pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]]) -> bool {
-    const MAX: usize = 64;
-    let window = window.min(MAX);
     let from = pos.saturating_sub(window);
-    let src = &b[from..pos];
-    let mut buf = [0u8; MAX];
-    for (d, s) in buf.iter_mut().zip(src) {
-        *d = s.to_ascii_lowercase();
+    for k in from..pos {
+        let c = b[k].to_ascii_lowercase();
+        if !c.is_ascii_lowercase() || (k > 0 && b[k - 1].is_ascii_alphabetic()) {
+            continue;
+        }
+        let rest = &b[k..pos];
+        if words.iter().any(|w| w[0] == c && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)) {
+            return true;
+        }
     }
-    let hay = &buf[..src.len()];
-    words.iter().any(|w| find_word(hay, w))
-}
-
-/// `word` occurs in `hay` starting at a non-letter boundary.
-fn find_word(hay: &[u8], word: &[u8]) -> bool {
-    if word.is_empty() || hay.len() < word.len() {
-        return false;
-    }
-    (0..=hay.len() - word.len())
-        .any(|k| &hay[k..k + word.len()] == word && (k == 0 || !hay[k - 1].is_ascii_alphabetic()))
+    false
 }
 
 /// The word (letters only, lowercased into `buf`) that ends just before `pos`, skipping spaces

@@ -50,6 +50,11 @@ const RULES: &[Rule] = &[
 ];
 
 pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
+    // Gate on the first two bytes so ordinary words cost one comparison, not a table walk.
+    match (b[start], at(b, start + 1)) {
+        (b'A', b'K' | b'S' | b'I') | (b'g', b'h' | b'i') | (b'x', b'o') | (b's' | b'r' | b'p', b'k') | (b'e', b'y') => {}
+        _ => return None,
+    }
     let rest = &b[start..];
     if rest.starts_with(b"eyJ") {
         return jwt(b, start);
