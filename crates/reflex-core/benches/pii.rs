@@ -1,7 +1,7 @@
 //! `detect` on 1 KB of ordinary English, clean and with a few PII items. The budget for the
 //! whole reflex check of 1 KB is 20 µs; PII detection should stay well under 8 µs of it.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{black_box, criterion_group, Criterion, Throughput};
 use reflex_core::pii;
 
 const PROSE: &str = "The quarterly planning meeting covered the roadmap for the next two releases. \

@@ -3,11 +3,13 @@
 //! the match covers the VALUE only (quotes excluded). An AWS secret access key assigned to an
 //! `aws…secret…` key is reported as `API_KEY`.
 
-use super::scan::{at, hit};
+use super::scan::{at, hit, keyword_before};
 use super::{PiiKind, PiiMatch};
 
 /// Key words that make any key a credential wherever they appear (`dbpassword`, `userPasswd`).
-const STRONG: &[&[u8]] = &[b"password", b"passwd", b"passphrase", b"passcode"];
+const STRONG: &[&[u8]] = &[
+    b"password", b"passwd", b"passphrase", b"passcode", b"apikey", b"api_key", b"api-key", b"access_token", b"auth_token",
+];
 /// Key words that must stand as their own part of the key (`pwd`, `db_pass`, not `bypass`).
 const PARTS: &[&[u8]] = &[b"pwd", b"pass", b"secret", b"pw"];
 
@@ -78,7 +80,9 @@ fn key_before(b: &[u8], sep: usize) -> Option<Key> {
         return None;
     }
     let has = |w: &[u8]| key.windows(w.len()).any(|x| x == w);
-    Some(if has(b"aws") && has(b"secret") { Key::Aws } else { Key::Credential })
+    // `aws_secret_access_key = …`, or `AWS secret: …` where "aws" is a word before the key.
+    let aws = has(b"aws") || keyword_before(b, from, 16, &[b"aws"]);
+    Some(if aws && has(b"secret") { Key::Aws } else { Key::Credential })
 }
 
 /// The value starting at `i`: quoted (to the closing quote on the same line) or bare (to
@@ -149,6 +153,7 @@ mod tests {
             ("userPassword: letmein.", "letmein"),
             ("db_pass = p@ss w0rd", "p@ss"),
             ("url?user=ann&password=Zx9%21q&x=1", "Zx9%21q"),
+            ("API_KEY=0a1b2c3d4e5f", "0a1b2c3d4e5f"),
         ] {
             assert_eq!(creds(text), vec![(PiiKind::Password, value)], "{text}");
         }
@@ -175,6 +180,11 @@ mod tests {
     fn aws_secret_is_an_api_key() {
         let t = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
         assert_eq!(creds(t), vec![(PiiKind::ApiKey, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")]);
+        let t = "our AWS secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(creds(t), vec![(PiiKind::ApiKey, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")]);
+        // The same value under a non-AWS secret key is a plain credential.
+        let t = "secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(creds(t), vec![(PiiKind::Password, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")]);
     }
 
     #[test]

@@ -115,7 +115,8 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
                 }
                 continue;
             }
-            if p.ngroups != 0 || p.plus {
+            // "(415) 555-2671" opens a national number; "+1 (415) 555-2671" follows the code.
+            if !((p.ngroups == 0 && !p.plus) || (p.ngroups == 1 && p.plus)) {
                 return None;
             }
             p.paren = true;
@@ -137,7 +138,7 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
         p.groups[p.ngroups] = (i - s) as u8;
         p.ngroups += 1;
         if closing {
-            if at(b, i) != b')' || i - s != 3 {
+            if at(b, i) != b')' || !(1..=4).contains(&(i - s)) {
                 return None;
             }
             i += 1;
@@ -199,6 +200,8 @@ mod tests {
             "+49 30 1234567",
             "+91 98765 43210",
             "+81.3.1234.5678",
+            "+1 (415) 555-2671",
+            "+49 (0) 30 1234567",
         ] {
             assert_eq!(phones(&format!("reach {n} now")), vec![n], "{n}");
         }
