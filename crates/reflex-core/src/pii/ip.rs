@@ -85,6 +85,9 @@ pub(super) fn v6(b: &[u8], start: usize) -> Option<PiiMatch> {
             break;
         }
         groups += 1;
+        if groups > 8 {
+            return None;
+        }
         hex_digits += len;
         has_decimal |= b[s..i].iter().any(u8::is_ascii_digit);
         if at(b, i) == b':' && at(b, i + 1) == b':' {

@@ -65,7 +65,9 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         }
     }
     let nanp = |d: &[u8]| d.len() == 10 && d[0] >= 2 && d[3] >= 2 && !(d[1] == 1 && d[2] == 1);
-    let confidence = if p.plus {
+    // (without context, with a context word just before): literal values, so they cross to
+    // JSON as written rather than as 0.90000004.
+    let (plain, boosted) = if p.plus {
         if p.len < 8 && !context {
             return None;
         }
@@ -73,17 +75,17 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         if d[0] == 1 && p.len == 11 && !nanp(&d[1..]) {
             return None;
         }
-        0.88
+        (0.88, 0.95)
     } else if (nanp(d) && (p.paren || g == [3, 3, 4])) || (p.len == 11 && d[0] == 1 && g == [1, 3, 3, 4] && nanp(&d[1..])) {
-        0.8
+        (0.8, 0.9)
     } else if d[0] == 0 && d[1] != 0 && (9..=11).contains(&p.len) && g.len() >= 2 && !p.paren {
-        0.72
+        (0.72, 0.85)
     } else if context && (g.len() >= 2 || (10..=11).contains(&p.len) || d[0] == 0) {
-        0.7
+        (0.8, 0.8)
     } else {
         return None;
     };
-    let confidence = if context { (confidence + 0.1f32).min(0.97) } else { confidence };
+    let confidence = if context { boosted } else { plain };
     Some(hit(PiiKind::Phone, start, p.end, confidence))
 }
 

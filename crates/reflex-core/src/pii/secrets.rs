@@ -133,7 +133,9 @@ pub(super) fn private_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !(header.ends_with(b"PRIVATE KEY-----") || header.ends_with(b"PRIVATE KEY BLOCK-----")) {
         return None;
     }
-    let end = if let Some(k) = memmem::find(&b[line_end..], b"-----END ") {
+    // Keys are a few KB; looking no further keeps many unterminated headers from going quadratic.
+    let limit = b.len().min(line_end + 16 * 1024);
+    let end = if let Some(k) = memmem::find(&b[line_end..limit], b"-----END ") {
         let e = line_end + k + 9;
         // Through the closing dashes of the END line.
         memmem::find(&b[e..], b"-----").map_or(b.len(), |k| e + k + 5)
@@ -141,7 +143,7 @@ pub(super) fn private_key(b: &[u8], start: usize) -> Option<PiiMatch> {
         // Truncated block: take the header and the base64 body that follows it.
         {
             let mut e = line_end;
-            while e < b.len() && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'+' | b'/' | b'=' | b'\n' | b'\r' | b':' | b' ' | b',' | b'-')) {
+            while e < limit && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'+' | b'/' | b'=' | b'\n' | b'\r')) {
                 e += 1;
             }
             b[..e].trim_ascii_end().len()
@@ -211,5 +213,8 @@ mod tests {
         let openssh = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----";
         assert_eq!(keys(openssh), vec![(PiiKind::PrivateKey, openssh)]);
         assert!(keys("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----").is_empty());
+        // Truncated (no END line): header and base64 body.
+        let cut = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpY\nRjVBRrgnHZxZ";
+        assert_eq!(keys(&format!("{cut}\n\n-- sent from phone")), vec![(PiiKind::PrivateKey, cut)]);
     }
 }
