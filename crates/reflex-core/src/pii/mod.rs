@@ -317,6 +317,14 @@ mod tests {
     }
 
     #[test]
+    fn values_right_after_a_label_colon() {
+        assert_eq!(spans("card:4111111111111111"), vec![(PiiKind::CreditCard, "4111111111111111")]);
+        assert_eq!(spans("ip:10.0.0.1"), vec![(PiiKind::IpAddress, "10.0.0.1")]);
+        assert_eq!(spans("SSN:078-05-1120"), vec![(PiiKind::Ssn, "078-05-1120")]);
+        assert_eq!(spans("at 10:30:45"), vec![]);
+    }
+
+    #[test]
     fn resolve_prefers_rank_then_length() {
         let m = |kind, start, end| PiiMatch { kind, start, end, confidence: 0.5 };
         let out = resolve(vec![m(PiiKind::Phone, 0, 12), m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 25), m(PiiKind::Phone, 20, 30)]);

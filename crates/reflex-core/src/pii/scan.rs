@@ -105,7 +105,14 @@ pub(crate) fn inside_cluster(b: &[u8], i: usize) -> bool {
     if is_word(prev) || prev == b'+' {
         return true;
     }
-    matches!(prev, b'-' | b'/' | b'.' | b':' | b',' | b'#') && i >= 2 && b[i - 2].is_ascii_alphanumeric()
+    // After `:` only a digit makes a fragment (`10:30`, `db8:1`): `card:4111…`, `ip:10.0.0.1`
+    // and `SSN:078-05-1120` are labels followed by the value.
+    i >= 2
+        && match prev {
+            b'-' | b'/' | b'.' | b',' | b'#' => b[i - 2].is_ascii_alphanumeric(),
+            b':' => b[i - 2].is_ascii_digit(),
+            _ => false,
+        }
 }
 
 /// True when `end` is a clean right edge for a number: not followed by a word byte, nor by a
