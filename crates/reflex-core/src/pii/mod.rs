@@ -192,16 +192,46 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.start < i && i < m.end) {
             return;
         }
-        push(out, ip::v4(b, i));
-        push(out, ip::v6(b, i));
-        push(out, mac::find(b, i));
-        push(out, card::find(b, i));
-        push(out, ssn::find(b, i));
-        push(out, phone::find(b, i));
-        push(out, nhs::find(b, i));
-        push(out, dob::numeric(b, i));
-        push(out, passport::find(b, i));
-        push(out, wallet::find(b, i));
+        // Route on the leading digit run and the byte after it, so that timestamps, ids and
+        // durations in digit-heavy text (logs) reach only the one or two detectors they could
+        // possibly satisfy.
+        let run = scan::run_len(b, i, 20, |c| c.is_ascii_digit());
+        let next = scan::at(b, i + run);
+        let letter = next.is_ascii_alphabetic();
+        let hex_letter = letter && next.is_ascii_hexdigit();
+        let space_or_dash = next == b' ' || next == b'-';
+        if run <= 3 && next == b'.' {
+            push(out, ip::v4(b, i));
+        }
+        if run <= 4 && (next == b':' || hex_letter) {
+            push(out, ip::v6(b, i));
+        }
+        if run <= 4 && (matches!(next, b':' | b'-' | b'.') || hex_letter) {
+            push(out, mac::find(b, i));
+        }
+        if !letter && next != b'_' {
+            if run >= 12 || (run == 4 && space_or_dash) {
+                push(out, card::find(b, i));
+            }
+            if run == 9 || (run == 3 && space_or_dash) {
+                push(out, ssn::find(b, i));
+                push(out, nhs::find(b, i));
+            } else if run == 10 {
+                push(out, nhs::find(b, i));
+            }
+            if run >= 7 || space_or_dash || next == b'.' {
+                push(out, phone::find(b, i));
+            }
+            if (run == 4 || run <= 2) && matches!(next, b'-' | b'/' | b'.' | b' ') {
+                push(out, dob::numeric(b, i));
+            }
+        }
+        if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
+            push(out, passport::find(b, i));
+        }
+        if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
+            push(out, wallet::find(b, i));
+        }
     } else if c.is_ascii_uppercase() {
         push(out, secrets::api_key(b, i));
         push(out, iban::find(b, i));

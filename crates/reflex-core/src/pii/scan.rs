@@ -131,9 +131,11 @@ pub(crate) fn clean_end(b: &[u8], end: usize) -> bool {
 /// the same first letter, so a call costs well under 100 ns.
 pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]]) -> bool {
     let from = pos.saturating_sub(window);
+    // Bit n set when some keyword starts with the n-th letter: most word starts fail this test.
+    let firsts = words.iter().fold(0u32, |m, w| m | 1 << (w[0] - b'a'));
     for k in from..pos {
-        let c = b[k].to_ascii_lowercase();
-        if !c.is_ascii_lowercase() || (k > 0 && b[k - 1].is_ascii_alphabetic()) {
+        let c = b[k] | 0x20;
+        if !c.is_ascii_lowercase() || firsts & (1 << (c - b'a')) == 0 || (k > 0 && b[k - 1].is_ascii_alphabetic()) {
             continue;
         }
         let rest = &b[k..pos];
