@@ -189,7 +189,8 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     if c.is_ascii_digit() {
         // Inside a longer token, or inside a number already reported (the `1111` groups of a
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
-        if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.start < i && i < m.end) {
+        // A credential value is the exception: a card or wallet inside it outranks it.
+        if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
             return;
         }
         // Route on the leading digit run and the byte after it, so that timestamps, ids and
@@ -342,6 +343,10 @@ mod tests {
         // A private key block swallows the key-looking lines inside it.
         let pem = "-----BEGIN PRIVATE KEY-----\nAKIAIOSFODNN7EXAMPLE\n-----END PRIVATE KEY-----";
         assert_eq!(spans(pem), vec![(PiiKind::PrivateKey, pem)]);
+        // So does a card or a wallet address.
+        assert_eq!(spans("password=4111 1111 1111 1111"), vec![(PiiKind::CreditCard, "4111 1111 1111 1111")]);
+        let eth = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+        assert_eq!(spans(&format!("pwd: {eth}")), vec![(PiiKind::CryptoWallet, eth)]);
         // An e-mail as a password value stays an e-mail.
         assert_eq!(spans("pass: bob@example.org"), vec![(PiiKind::Email, "bob@example.org")]);
     }
