@@ -200,30 +200,34 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         let next = scan::at(b, i + run);
         let letter = next.is_ascii_alphabetic();
         let hex_letter = letter && next.is_ascii_hexdigit();
-        let space_or_dash = next == b' ' || next == b'-';
-        if run <= 3 && next == b'.' {
+        // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
+        let after = scan::at(b, i + run + 1);
+        let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
+        if run <= 3 && next == b'.' && after.is_ascii_digit() {
             push(out, ip::v4(b, i));
         }
         if run <= 4 && (next == b':' || hex_letter) {
             push(out, ip::v6(b, i));
         }
-        if run <= 4 && (matches!(next, b':' | b'-' | b'.') || hex_letter) {
+        if run <= 4 && ((matches!(next, b':' | b'-' | b'.') && after.is_ascii_hexdigit()) || hex_letter) {
             push(out, mac::find(b, i));
         }
         if !letter && next != b'_' {
-            if run >= 12 || (run == 4 && space_or_dash) {
+            if run >= 12 || (run == 4 && grouped) {
                 push(out, card::find(b, i));
             }
-            if run == 9 || (run == 3 && space_or_dash) {
+            if run == 9 || (run == 3 && grouped) {
                 push(out, ssn::find(b, i));
                 push(out, nhs::find(b, i));
             } else if run == 10 {
                 push(out, nhs::find(b, i));
             }
-            if run >= 7 || space_or_dash || next == b'.' {
+            if run >= 7 || grouped || (next == b'.' && after.is_ascii_digit()) {
                 push(out, phone::find(b, i));
             }
-            if (run == 4 || run <= 2) && matches!(next, b'-' | b'/' | b'.' | b' ') {
+            let date_sep = matches!(next, b'-' | b'/' | b'.') && after.is_ascii_digit();
+            let month_next = next == b' ' && after.is_ascii_alphabetic();
+            if (run == 4 || run <= 2) && (date_sep || month_next) {
                 push(out, dob::numeric(b, i));
             }
         }
