@@ -174,9 +174,10 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
     Some(p)
 }
 
-/// `2024-01-15`, `15/01/2024` (the `/` stops the parser), `15.01.2024`, `2024 01 15`.
+/// `2024-01-15`, `15/01/2024` (the `/` stops the parser), `15.01.2024`, `2024 01 15`, also
+/// when a time follows (`2024-01-15 10:30` parses as groups 4-2-2-2).
 fn looks_like_date(p: &Parsed, g: &[u8]) -> bool {
-    if p.plus || p.paren || g.len() != 3 {
+    if p.plus || p.paren || g.len() < 3 {
         return false;
     }
     (g[0] == 4 && g[1] <= 2 && g[2] <= 2) || (g[0] <= 2 && g[1] <= 2 && g[2] == 4)
@@ -243,6 +244,8 @@ mod tests {
             "it is 415-155-2671",
             "it is 155-555-2671",
             "2024 01 15",
+            "2024-01-15 10:30:45 INFO",
+            "on 15.01.2024 12:00",
             "x+44 20 7946 0958",
         ] {
             assert!(phones(t).is_empty(), "{t}: {:?}", phones(t));
