@@ -92,6 +92,20 @@ mod tests {
     }
 
     #[test]
+    fn mask_with_more_to_keep_than_there_is_shows_all() {
+        let t = "ip 10.0.0.1";
+        assert_eq!(redact(t, &detect(t), &RedactMode::Mask { keep_last: 99 }), t);
+    }
+
+    #[test]
+    fn placeholders_restart_each_call() {
+        let t = "a@x.com";
+        let m = detect(t);
+        assert_eq!(redact(t, &m, &RedactMode::Placeholder), "[EMAIL_1]");
+        assert_eq!(redact(t, &m, &RedactMode::Placeholder), "[EMAIL_1]");
+    }
+
+    #[test]
     fn redact_and_remove() {
         let t = "ip 10.0.0.1, ok";
         let m = detect(t);
