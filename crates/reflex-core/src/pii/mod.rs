@@ -18,11 +18,13 @@
 //! Context words ("phone", "ssn", "born"…) are looked up in a small window before a candidate,
 //! never across the whole text. Clean text allocates nothing.
 //!
-//! Overlaps: every detector reports freely, then [`resolve`] keeps one match per span, preferring
-//! the more specific kind (see `rank`), then the longer match, then the earlier one. So a JWT or
-//! a provider key assigned to `password=` is reported as `API_KEY`, not `PASSWORD`; an e-mail's
+//! Overlaps: every detector reports freely, then `resolve` keeps one match per span, preferring
+//! the more specific kind, then the longer match, then the earlier one. Rank, high to low:
+//! PRIVATE_KEY > API_KEY = CRYPTO_WALLET > CREDIT_CARD = IBAN = EMAIL > SSN = UK_NHS =
+//! MAC_ADDRESS > IP_ADDRESS = DATE_OF_BIRTH > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
+//! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
 //! domain is never also something else; an NHS number with its context beats the phone shape it
-//! also has.
+//! also has; a PEM block swallows whatever key-like lines it contains.
 
 mod card;
 mod dob;
