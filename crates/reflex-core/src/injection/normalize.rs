@@ -21,7 +21,7 @@
 use unicode_normalization::char::decompose_compatible;
 
 /// The normalised text and, for each of its bytes, the original byte range of the character it
-/// came from.
+/// came from. Both maps are empty when the map is the identity (plain ASCII, nothing joined).
 pub(crate) struct Normalized {
     pub text: String,
     starts: Vec<u32>,
@@ -32,6 +32,9 @@ impl Normalized {
     /// Maps the normalised byte range `start..end` (non-empty, on char boundaries) to the
     /// original text.
     pub fn original_span(&self, start: usize, end: usize) -> (usize, usize) {
+        if self.starts.is_empty() {
+            return (start, end);
+        }
         let last = end.max(start + 1) - 1;
         (self.starts[start] as usize, self.ends[last] as usize)
     }
@@ -39,6 +42,9 @@ impl Normalized {
     /// The normalised position of the first character that came from original byte `pos` or
     /// later.
     pub fn normalized_pos(&self, pos: usize) -> usize {
+        if self.starts.is_empty() {
+            return pos.min(self.text.len());
+        }
         self.starts.partition_point(|&s| (s as usize) < pos)
     }
 }
@@ -55,12 +61,14 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
     let need_join;
     if text.is_ascii() {
-        // The common case: no decomposition, no invisibles; only count spaced-letter runs.
         let bytes = text.as_bytes();
+        need_join = has_spaced_run(bytes.iter().map(|&b| b as char));
+        if !need_join {
+            return ascii_in_place(bytes);
+        }
         for (i, &b) in bytes.iter().enumerate() {
             units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
         }
-        need_join = has_spaced_run(bytes.iter().map(|&b| b as char));
     } else {
         for (i, c) in text.char_indices() {
             let end = (i + c.len_utf8()) as u32;
@@ -72,6 +80,43 @@ pub(crate) fn normalize(text: &str) -> Normalized {
         join_spaced(&mut units);
     }
     fold_words(&units, text.len())
+}
+
+/// The common case: ASCII with nothing to join. Every step is one byte for one byte, so the
+/// map is the identity and is not built.
+fn ascii_in_place(bytes: &[u8]) -> Normalized {
+    let mut out = bytes.to_ascii_lowercase();
+    let mut i = 0;
+    while i < out.len() {
+        let b = out[i];
+        if !is_word(b as char) {
+            if b == b'\t' || b == b'\r' {
+                out[i] = b' ';
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut letters, mut leets, mut digits) = (0usize, 0usize, 0usize);
+        while i < out.len() && is_word(out[i] as char) {
+            match out[i] {
+                b'a'..=b'z' => letters += 1,
+                b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'9' | b'@' | b'$' => leets += 1,
+                _ => digits += 1,
+            }
+            i += 1;
+        }
+        if leets > 0 && letters >= 1 && digits == 0 && i - start <= 24 {
+            let mut prev = None;
+            for b in &mut out[start..i] {
+                let c = leet(*b as char, prev).unwrap_or(*b as char);
+                *b = c as u8;
+                prev = Some(c);
+            }
+        }
+    }
+    let text = String::from_utf8(out).expect("ASCII stays ASCII");
+    Normalized { text, starts: Vec::new(), ends: Vec::new() }
 }
 
 fn is_invisible(c: char) -> bool {

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::Regex;
 
 use super::Family;
@@ -21,8 +21,17 @@ pub(crate) struct Rule {
     pub severity: Severity,
     pub confidence: f32,
     triggers: &'static [&'static str],
+    /// When not empty, one of these must occur too: keeps rows whose triggers are common
+    /// words ("your", "new", "ai") off clean text.
+    needs: &'static [&'static str],
     pattern: &'static str,
     raw: bool,
+}
+
+impl Rule {
+    const fn and(self, needs: &'static [&'static str]) -> Rule {
+        Rule { needs, ..self }
+    }
 }
 
 const fn rule(
@@ -32,7 +41,7 @@ const fn rule(
     triggers: &'static [&'static str],
     pattern: &'static str,
 ) -> Rule {
-    Rule { family, severity, confidence, triggers, pattern, raw: false }
+    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false }
 }
 
 const fn raw(
@@ -42,7 +51,7 @@ const fn raw(
     triggers: &'static [&'static str],
     pattern: &'static str,
 ) -> Rule {
-    Rule { family, severity, confidence, triggers, pattern, raw: true }
+    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: true }
 }
 
 use Family::{
@@ -81,8 +90,8 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.85, OVERRIDE_VERBS, concat!(verb!(), r" your ", obj!(), r"\b")),
     rule(Over, M, 0.5, OVERRIDE_VERBS, concat!(verb!(), r" (?:the |these |those )?", obj!(), r"\b")),
     rule(Over, H, 0.88, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:everything|all|anything|whatever) (?:(?:that |which )?(?:was |is |were |you were |i )?(?:said |written |stated |mentioned |told |given |wrote |typed )?(?:to you )?)?(?:above|before|previously|earlier|prior|so far|until now|up to now|up until now)\b"),
-    rule(Over, H, 0.8, &["new"], concat!(r"\b(?:your )?new ", obj!(), r"(?: are| is|:)")),
-    rule(Over, H, 0.85, &["follow", "obey"], concat!(r"\b(?:do not|don't|dont|stop|cease|no longer) (?:follow|following|obey|obeying) (?:your |the |any )", qual!(), r"? ?", obj!(), r"\b")),
+    rule(Over, H, 0.8, &["new"], concat!(r"\b(?:your )?new ", obj!(), r"(?: are| is|:)")).and(&[":", " is", " are"]),
+    rule(Over, H, 0.85, &["not follow", "not obey", "dont", "don't", "stop", "cease", "longer"], concat!(r"\b(?:do not|don't|dont|stop|cease|no longer) (?:follow|following|obey|obeying) (?:your |the |any )", qual!(), r"? ?", obj!(), r"\b")),
     rule(Over, H, 0.85, &["void", "null", "cancel", "revoked", "obsolete", "invalid", "longer"], concat!(r"\b(?:previous|prior|above|all|earlier|old|original) ", obj!(), r" (?:are|is|were|have been) (?:now )?(?:void|null|cancell?ed|revoked|obsolete|invalid|no longer valid)")),
     // ── instruction override, other languages (accents already stripped) ─────────────────
     // es
@@ -115,17 +124,17 @@ static RULES: &[Rule] = &[
     // ar
     rule(Over, H, 0.9, &["تجاهل", "انس", "إنس", "اهمل", "أهمل"], r"(?:تجاهل|انس|إنس|اهمل|أهمل)(?:ي|وا)? (?:كل |جميع )?(?:التعليمات|الأوامر|الاوامر|الإرشادات|الارشادات|القواعد)"),
     // ── prompt leak ──────────────────────────────────────────────────────────────────────
-    rule(Leak, H, 0.9, &["prompt", "instruction", "message", "directive", "rules"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|paste|echo|return|list|type out) (?:me |us )?(?:all |back )?(?:of )?(?:your|the|its|this)? ?(?:entire |full |complete |exact |whole |verbatim |real )?(?:system|initial|hidden|original|secret|developer|internal|pre|base|confidential) ?(?:prompt|instructions|message|directives|rules)\b"),
-    rule(Leak, H, 0.85, &["prompt", "instruction", "rules", "directive", "guideline"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your (?:\w+ )?(?:prompt|instructions|rules|directives|guidelines)\b"),
-    rule(Leak, H, 0.8, &["prompt", "instruction"], r"\b(?:what|which) (?:is|was|are|were) (?:your|the) (?:\w+ )?(?:system|initial|original|hidden|secret|first|developer) (?:prompt|instructions)"),
+    rule(Leak, H, 0.9, &["system", "initial", "hidden", "original", "secret", "developer", "internal", "pre", "base", "confidential"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|paste|echo|return|list|type out) (?:me |us )?(?:all |back )?(?:of )?(?:your|the|its|this)? ?(?:entire |full |complete |exact |whole |verbatim |real )?(?:system|initial|hidden|original|secret|developer|internal|pre|base|confidential) ?(?:prompt|instructions|message|directives|rules)\b").and(&["prompt", "instruction", "message", "directive", "rules"]),
+    rule(Leak, H, 0.85, &["your"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your (?:\w+ )?(?:prompt|instructions|rules|directives|guidelines)\b").and(&["prompt", "instruction", "rules", "directive", "guideline"]),
+    rule(Leak, H, 0.8, &["system", "initial", "original", "hidden", "secret", "first", "developer"], r"\b(?:what|which) (?:is|was|are|were) (?:your|the) (?:\w+ )?(?:system|initial|original|hidden|secret|first|developer) (?:prompt|instructions)").and(&["prompt", "instruction"]),
     rule(Leak, M, 0.6, &["told", "instructed", "programmed"], r"\bwhat (?:were|are|have) you (?:been )?(?:told|instructed|programmed) (?:to do|to say|before|initially|at the start)?"),
     rule(Leak, H, 0.8, &["repeat", "print", "output", "copy"], r"\b(?:repeat|print|output|copy) (?:the |all )?(?:text|words|everything|content) (?:above|before this|so far|preceding)\b"),
     // ── jailbreak / persona ──────────────────────────────────────────────────────────────
     rule(Jail, H, 0.9, &["dan", "anything now"], r"\b(?:dan mode|you are (?:now )?dan|act as (?:a )?dan|pretend to be dan|do anything now)\b"),
     rule(Jail, H, 0.85, &["developer"], r"\b(?:developer mode (?:is )?(?:now )?(?:enabled|activated|on)|(?:you are|you're) (?:now )?in developer mode|(?:enable|activate|enter) developer mode (?:now|immediately|and))"),
     rule(Jail, M, 0.5, &["developer"], r"\bdeveloper mode\b"),
-    rule(Jail, H, 0.85, &["free", "unrestricted", "unfiltered", "uncensored", "unbound", "liberated", "jailbroken"], r"\b(?:you are|you're) (?:now )?(?:completely |totally |fully )?(?:free|unrestricted|unfiltered|uncensored|unbound|liberated|jailbroken)\b"),
-    rule(Jail, H, 0.9, &["without", "no ", "free of", "free from"], r"\b(?:you are|you're) now (?:a |an )?(?:\w+ ){0,4}(?:without|with no|free of|free from) (?:any )?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|boundaries|ethics|morals)"),
+    rule(Jail, H, 0.85, &["you are", "you're", "youre", "youare"], r"\b(?:you are|you're) (?:now )?(?:completely |totally |fully )?(?:free|unrestricted|unfiltered|uncensored|unbound|liberated|jailbroken)\b").and(&["free", "unrestricted", "unfiltered", "uncensored", "unbound", "liberated", "jailbroken"]),
+    rule(Jail, H, 0.9, &["you are now", "you're now", "youarenow"], r"\b(?:you are|you're) now (?:a |an )?(?:\w+ ){0,4}(?:without|with no|free of|free from) (?:any )?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|boundaries|ethics|morals)"),
     rule(Jail, H, 0.9, &["pretend", "imagine", "act as", "behave", "assume"], r"\b(?:pretend|imagine|act as if|act like|behave as if|assume) (?:that )?you (?:have|had|are|were) (?:no|not bound by|without|free from|free of) (?:any )?(?:\w+ ){0,2}(?:guidelines|restrictions|rules|filters|limits|limitations|policies|ethics|morals|censorship|content policy)"),
     rule(Jail, H, 0.85, &["filter", "guardrail", "safeguard", "restriction", "censorship", "safety"], r"\b(?:disable|bypass|turn off|remove|deactivate|switch off|ignore) (?:all |any )?your (?:safety |content |ethical )?(?:filters|guardrails|safeguards|safety features|restrictions|censorship|safety)\b"),
     rule(Jail, M, 0.55, &["filter", "guardrail", "safeguard", "censorship"], r"\b(?:disable|bypass|turn off|deactivate|switch off) (?:all |any |the )?(?:safety |content |ethical )?(?:filters|guardrails|safeguards|censorship)\b"),
@@ -141,7 +150,7 @@ static RULES: &[Rule] = &[
     rule(Sys, M, 0.6, &["mode"], r"\b(?:enable|activate|enter|switch to) (?:admin|administrator|debug|god|root|sudo|maintenance) mode\b"),
     raw(Sys, H, 0.8, &["override", "update", "alert", "notice"], r"\b(?:system|admin|security)\s(?:override|update|alert|notice)\s?:"),
     rule(Sys, M, 0.6, &["message from"], r"\bmessage from (?:the )?(?:system|developers?|openai|anthropic|admin(?:istrator)?)\b"),
-    rule(Sys, M, 0.55, &["i am", "i'm"], r"\b(?:i am|i'm) (?:your|the) (?:developer|creator|administrator|admin|owner|system administrator)\b"),
+    rule(Sys, M, 0.55, &["i am", "i'm", "im your", "im the"], r"\b(?:i am|i'm) (?:your|the) (?:developer|creator|administrator|admin|owner|system administrator)\b"),
     // ── chat-template and delimiter spoofing ─────────────────────────────────────────────
     raw(Delim, H, 0.9, &["<|"], r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn)\|>"),
     raw(Delim, H, 0.85, &["[inst", "[/inst"], r"\[/?inst\]"),
@@ -152,27 +161,27 @@ static RULES: &[Rule] = &[
     raw(Delim, H, 0.8, &["assistant"], r"(?ms)^[\s>*#]*(?:human|user)\s?:.{0,2000}?^[\s>*#]*(?:assistant|ai)\s?:"),
     rule(Delim, M, 0.6, &["end of"], r"\b(?:end of (?:system )?(?:prompt|instructions|context|user input|document)|begin(?:ning of)? (?:new )?(?:system )?instructions)\b"),
     // ── instructions addressed to an assistant reading the text ──────────────────────────
-    rule(Embed, H, 0.85, &["ai", "llm", "model", "assistant", "chatbot", "gpt", "claude", "bot"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)\b"),
-    rule(Embed, H, 0.8, &["note", "message", "instruction", "attention"], r"\b(?:note|message|instructions?|attention|hey|psst) (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|language model|chatbot|gpt|claude|bot)s?\b(?: (?:team|department|community|group|committee|lab|project)\b)?"),
-    rule(Embed, H, 0.85, &["summar", "translat", "reading", "processing", "analy", "reviewing"], r"\b(?:when|while|if|as|once) (?:you are |you're |you )?(?:summari[sz]ing|summari[sz]e|translating|translate|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review) (?:this|these|the following)(?: \w+)? (?:instead|please|you must|you should|do not|don't|ignore|always|also|make sure|output|respond|say|include|add|tell|write)\b"),
+    rule(Embed, H, 0.85, &["reading", "processing", "parsing", "summari", "viewing", "analy", "reviewing"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)\b").and(&["ai", "llm", "model", "assistant", "chatbot", "gpt", "claude", "bot"]),
+    rule(Embed, H, 0.8, &["note", "message", "instruction", "attention", "hey", "psst"], r"\b(?:note|message|instructions?|attention|hey|psst) (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|language model|chatbot|gpt|claude|bot)s?\b(?: (?:team|department|community|group|committee|lab|project)\b)?").and(&["ai", "llm", "assistant", "language model", "chatbot", "gpt", "claude", "bot"]),
+    rule(Embed, H, 0.85, &["summar", "translat", "reading", "processing", "analy", "reviewing"], r"\b(?:when|while|if|as|once) (?:you are |you're |you )?(?:summari[sz]ing|summari[sz]e|translating|translate|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review) (?:this|these|the following)(?: \w+)? (?:instead|please|you must|you should|do not|don't|ignore|always|also|make sure|output|respond|say|include|add|tell|write)\b").and(&["this", "these", "following"]),
     rule(Embed, H, 0.8, &["if you are"], r"\bif you are an? (?:ai|llm|large language model|language model|assistant|chatbot|bot)\b"),
-    raw(Embed, M, 0.55, &["ai", "assistant", "llm", "chatbot", "gpt", "claude"], r"\b(?:dear|attention|hello|hi|hey) (?:ai|assistant|llm|chatbot|gpt|claude)\b\s?[,:!]"),
-    rule(Embed, H, 0.8, &["instruction"], r"\b(?:hidden|secret) instructions? (?:for|to) (?:the )?(?:ai|assistant|model|llm|chatbot)\b"),
+    raw(Embed, M, 0.55, &["dear", "attention", "hello", "hi ", "hey"], r"\b(?:dear|attention|hello|hi|hey) (?:ai|assistant|llm|chatbot|gpt|claude)\b\s?[,:!]").and(&["ai", "assistant", "llm", "chatbot", "gpt", "claude"]),
+    rule(Embed, H, 0.8, &["hidden", "secret"], r"\b(?:hidden|secret) instructions? (?:for|to) (?:the )?(?:ai|assistant|model|llm|chatbot)\b").and(&["instruction"]),
     // ── tool abuse and exfiltration ──────────────────────────────────────────────────────
     rule(Tool, H, 0.85, &["http", "ftp"], r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|beacon|email|copy) (?:\w+ ){0,3}(?:conversation|chat|history|system prompt|prompt|credentials|passwords?|api keys?|secrets?|tokens?|cookies|env|environment variables|user data|personal data|private data|contents|memory|context|messages|emails|ssh keys?|keys|data) (?:\w+ ){0,4}(?:to|at|via|into) (?:https?|ftp)\b"),
     rule(Tool, M, 0.55, &["http", "ftp"], r"\b(?:send|post|upload|forward|transmit|exfiltrate|beacon) (?:\w+ ){0,8}(?:to|at|via|into) (?:https?|ftp)\b"),
     raw(Tool, C, 0.95, &["curl", "wget"], r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
     raw(Tool, H, 0.8, &["rm -", "rm  -"], r"\brm\s+-(?:rf|fr|r\s+-f)\b"),
     raw(Tool, H, 0.9, &["!["], r"!\[[^\]\n]*\]\(\s?(?:https?:)?//[^)\s]*\?[^)\s]*="),
-    rule(Tool, M, 0.6, &["tool", "function", "plugin", "api", "action"], r"\b(?:call|invoke|use|run|execute|trigger) (?:the )?(?:\w+ )?(?:tool|function|plugin|api|action) (?:\w+ ){0,3}with\b"),
+    rule(Tool, M, 0.6, &["call", "invoke", "use", "run", "execute", "trigger"], r"\b(?:call|invoke|use|run|execute|trigger) (?:the )?(?:\w+ )?(?:tool|function|plugin|api|action) (?:\w+ ){0,3}with\b").and(&["tool", "function", "plugin", "api", "action"]),
     raw(Tool, H, 0.8, &["/etc/", ".env", ".ssh", ".aws"], r"\b(?:cat|type|print|read|send|upload)\s+(?:~/)?(?:\.env\b|\.ssh/|\.aws/|/etc/(?:passwd|shadow))"),
     raw(Tool, M, 0.6, &["drop"], r"\bdrop\s+(?:table|database)\b"),
     // ── goal hijack ──────────────────────────────────────────────────────────────────────
-    rule(Goal, H, 0.85, &["task", "goal", "objective", "mission", "purpose", "job", "role", "instruction", "directive", "priority"], r"\byour (?:new|real|actual|true|only|primary|updated|next) (?:task|goal|objective|mission|purpose|job|role|instructions?|directive|priority)(?: is| are| will be| now|:)"),
+    rule(Goal, H, 0.85, &["your new", "your real", "your actual", "your true", "your only", "your primary", "your updated", "your next"], r"\byour (?:new|real|actual|true|only|primary|updated|next) (?:task|goal|objective|mission|purpose|job|role|instructions?|directive|priority)(?: is| are| will be| now|:)"),
     rule(Goal, H, 0.75, &["instead"], r"\binstead of (?:that|this|doing (?:that|this)|the (?:above|task|summary|translation|original task)|your (?:task|instructions|job)|summari[sz]ing|translating|answering),? (?:you (?:should|must|will) |please |just )?(?:do|write|say|output|print|respond|tell|reply|answer|send|generate|give|reveal)\b"),
-    rule(Goal, M, 0.45, &["instead"], r"(?:^|[.!?:] )instead,? (?:you (?:should|must|will) |please |just )?(?:do|say|output|print|respond|reply|send|reveal)\b"),
-    rule(Goal, H, 0.8, &["task", "goal", "objective", "mission", "assignment"], r"\b(?:forget|drop|abandon|stop|ignore) (?:about )?(?:your|the) (?:current |original |previous |assigned )?(?:task|goal|objective|mission|assignment)\b"),
-    rule(Goal, H, 0.75, &["task", "goal", "instruction", "request"], r"\bthe (?:real|actual|true) (?:task|goal|instruction|request) is\b"),
+    rule(Goal, M, 0.45, &["instead"], r"\binstead,? (?:you (?:should|must|will) |please |just )?(?:do|say|output|print|respond|reply|send|reveal)\b"),
+    rule(Goal, H, 0.8, &["forget", "drop", "abandon", "stop", "ignor"], r"\b(?:forget|drop|abandon|stop|ignore) (?:about )?(?:your|the) (?:current |original |previous |assigned )?(?:task|goal|objective|mission|assignment)\b").and(&["task", "goal", "objective", "mission", "assignment"]),
+    rule(Goal, H, 0.75, &["the real", "the actual", "the true"], r"\bthe (?:real|actual|true) (?:task|goal|instruction|request) is\b"),
     rule(Goal, M, 0.55, &["from now on"], r"\bfrom now on,? (?:you (?:will|must|shall|are going to|are to)|always|only|respond|reply|answer|act)\b"),
     // ── payload splitting (the literal rescan lives in mod.rs) ───────────────────────────
     raw(Split, M, 0.6, &["combin", "concaten", "join", "merg", "append", "put together"], r"\b(?:combine|concatenate|join|merge|append|put together)\b[^.\n]{0,40}?\b\w{1,12}\s?\+\s?\w{1,12}"),
@@ -193,11 +202,14 @@ pub(crate) struct Table {
     ac: AhoCorasick,
     /// For each Aho-Corasick pattern id, what it arms.
     arms: Vec<Arm>,
+    /// The rows that also need one of their `needs` words.
+    with_needs: [u64; 2],
 }
 
 #[derive(Clone)]
 enum Arm {
-    Rules(Vec<u16>),
+    /// (row, whether the word is one of the row's `needs` rather than its triggers)
+    Rules(Vec<(u16, bool)>),
     Rot13,
     Assign,
 }
@@ -233,11 +245,16 @@ impl Table {
         let mut words: Vec<String> = Vec::new();
         let mut arms: Vec<Arm> = Vec::new();
         let mut rules = Vec::with_capacity(RULES.len());
+        let mut with_needs = [0u64; 2];
         for (i, r) in RULES.iter().enumerate() {
             let src = if r.raw { r.pattern.to_string() } else { r.pattern.replace(' ', r"[\W_]*") };
             let re = Regex::new(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
             rules.push((r, re));
-            for t in r.triggers {
+            if !r.needs.is_empty() {
+                with_needs[i / 64] |= 1 << (i % 64);
+            }
+            let words_of = r.triggers.iter().map(|t| (t, false)).chain(r.needs.iter().map(|t| (t, true)));
+            for (t, need) in words_of {
                 let at = words.iter().position(|w| w == t);
                 let at = at.unwrap_or_else(|| {
                     words.push((*t).to_string());
@@ -245,7 +262,7 @@ impl Table {
                     words.len() - 1
                 });
                 if let Arm::Rules(v) = &mut arms[at] {
-                    v.push(i as u16);
+                    v.push((i as u16, need));
                 }
             }
         }
@@ -259,25 +276,32 @@ impl Table {
         }
         let ac = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
+            // A few hundred short words: the DFA is small and scans a byte per step.
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)
             .expect("trigger automaton");
-        Table { rules, ac, arms }
+        Table { rules, ac, arms, with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
     pub fn arm(&self, text: &str) -> Armed {
         let mut armed = Armed::default();
+        let mut needs = [0u64; 2];
         for m in self.ac.find_overlapping_iter(text) {
             match &self.arms[m.pattern().as_usize()] {
                 Arm::Rules(v) => {
-                    for &i in v {
-                        armed.bits[usize::from(i) / 64] |= 1 << (i % 64);
+                    for &(i, need) in v {
+                        let bits = if need { &mut needs } else { &mut armed.bits };
+                        bits[usize::from(i) / 64] |= 1 << (i % 64);
                     }
                 }
                 Arm::Rot13 => armed.rot13 = true,
                 Arm::Assign => armed.assign = true,
             }
+        }
+        for k in 0..2 {
+            armed.bits[k] &= needs[k] | !self.with_needs[k];
         }
         armed
     }

@@ -306,3 +306,49 @@ fn matches_are_sorted_and_scored() {
     assert_eq!(detect("").matches.len(), 0);
     assert_eq!(detect("hello world").score, 0.0);
 }
+
+/// CPU time of this thread in nanoseconds, so a loaded machine does not inflate the figures.
+fn cpu_ns() -> u64 {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    s.split_whitespace().next().and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+#[ignore = "timing probe, run with --release --ignored --nocapture"]
+fn timing_probe() {
+    let base = "Our team is planning the quarterly review for the logistics platform. Please summarise the attached notes and list the main risks for the new warehouse system. The previous report covered shipping delays, the cost of fuel, and the staffing plan for the holiday season. The instructions for the template are on the wiki; follow the usual rules for headings. If anything is unclear, send a message to Dan or to the operations channel before Friday. ";
+    let text = base.repeat(3);
+    let n = 20_000u32;
+    let t = cpu_ns();
+    for _ in 0..n {
+        std::hint::black_box(super::normalize::normalize(std::hint::black_box(&text)));
+    }
+    eprintln!("normalize {} ns", (cpu_ns() - t) / u64::from(n));
+    let norm = super::normalize::normalize(&text);
+    let table = super::patterns::table();
+    let t = cpu_ns();
+    for _ in 0..n {
+        std::hint::black_box(table.arm(std::hint::black_box(&norm.text)));
+    }
+    eprintln!("arm {} ns", (cpu_ns() - t) / u64::from(n));
+    let armed = table.arm(&norm.text);
+    for i in armed.rules() {
+        let re = &table.rules[i].1;
+        let t = cpu_ns();
+        for _ in 0..n {
+            std::hint::black_box(re.find_iter(&norm.text).count());
+        }
+        eprintln!("rule {i} {:?} {} ns", table.rules[i].0.family, (cpu_ns() - t) / u64::from(n));
+    }
+    let mut budget = 1 << 14;
+    let t = cpu_ns();
+    for _ in 0..n {
+        std::hint::black_box(super::decode::payloads(std::hint::black_box(&text), &mut budget));
+    }
+    eprintln!("payloads {} ns", (cpu_ns() - t) / u64::from(n));
+    let t = cpu_ns();
+    for _ in 0..n {
+        std::hint::black_box(detect(std::hint::black_box(&text)));
+    }
+    eprintln!("detect {} ns for {} bytes", (cpu_ns() - t) / u64::from(n), text.len());
+}
