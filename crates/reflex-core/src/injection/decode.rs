@@ -16,8 +16,20 @@ pub(crate) struct Payload {
     pub text: String,
 }
 
+/// Bytes of the base64 alphabets (standard and URL-safe, with padding); hex is a subset.
+const B64: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_');
+        i += 1;
+    }
+    t
+};
+
 fn is_b64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+    B64[usize::from(b)]
 }
 
 /// Finds and decodes candidate runs in `text`, spending at most `*budget` decoded bytes.
@@ -49,11 +61,10 @@ pub(crate) fn payloads(text: &str, budget: &mut usize) -> Vec<Payload> {
 
 fn decode_run(run: &str) -> Option<String> {
     let b = run.as_bytes();
-    if b.iter().all(u8::is_ascii_hexdigit) {
-        if b.len() % 2 == 0 {
-            if let Some(t) = hex(b).and_then(printable) {
-                return Some(t);
-            }
+    // Hex needs whole bytes; `& 1` rather than `is_multiple_of`, which is newer than the MSRV.
+    if b.len() & 1 == 0 && b.iter().all(u8::is_ascii_hexdigit) {
+        if let Some(t) = hex(b).and_then(printable) {
+            return Some(t);
         }
     }
     // Base64 of text mixes cases; a run of one case with no digits is a word or a name.

@@ -62,10 +62,10 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     let need_join;
     if text.is_ascii() {
         let bytes = text.as_bytes();
-        need_join = has_spaced_run(bytes.iter().map(|&b| b as char));
-        if !need_join {
-            return ascii_in_place(bytes);
+        if let Some(done) = ascii_in_place(bytes) {
+            return done;
         }
+        need_join = true;
         for (i, &b) in bytes.iter().enumerate() {
             units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
         }
@@ -83,18 +83,28 @@ pub(crate) fn normalize(text: &str) -> Normalized {
 }
 
 /// The common case: ASCII with nothing to join. Every step is one byte for one byte, so the
-/// map is the identity and is not built.
-fn ascii_in_place(bytes: &[u8]) -> Normalized {
+/// map is the identity and is not built. `None` when spaced-out letters need the slow path.
+fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
     let mut out = bytes.to_ascii_lowercase();
     let mut i = 0;
+    // Spaced-letter detection, as in `has_spaced_run`: single letters in a row, short gaps.
+    let mut singles = 0u32;
+    let mut gap_start = 0usize;
+    let mut gap_bad = true;
     while i < out.len() {
         let b = out[i];
         if !is_word(b as char) {
+            if !is_spacer(b as char) || i - gap_start >= 5 {
+                gap_bad = true;
+            }
             if b == b'\t' || b == b'\r' {
                 out[i] = b' ';
             }
             i += 1;
             continue;
+        }
+        if gap_bad {
+            singles = 0;
         }
         let start = i;
         let (mut letters, mut leets, mut digits) = (0usize, 0usize, 0usize);
@@ -106,6 +116,16 @@ fn ascii_in_place(bytes: &[u8]) -> Normalized {
             }
             i += 1;
         }
+        if i - start == 1 {
+            singles += 1;
+            if singles >= 4 {
+                return None;
+            }
+        } else {
+            singles = 0;
+        }
+        gap_start = i;
+        gap_bad = false;
         if leets > 0 && letters >= 1 && digits == 0 && i - start <= 24 {
             let mut prev = None;
             for b in &mut out[start..i] {
@@ -116,7 +136,7 @@ fn ascii_in_place(bytes: &[u8]) -> Normalized {
         }
     }
     let text = String::from_utf8(out).expect("ASCII stays ASCII");
-    Normalized { text, starts: Vec::new(), ends: Vec::new() }
+    Some(Normalized { text, starts: Vec::new(), ends: Vec::new() })
 }
 
 fn is_invisible(c: char) -> bool {

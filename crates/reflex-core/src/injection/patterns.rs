@@ -90,7 +90,7 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.85, OVERRIDE_VERBS, concat!(verb!(), r" your ", obj!(), r"\b")),
     rule(Over, M, 0.5, OVERRIDE_VERBS, concat!(verb!(), r" (?:the |these |those )?", obj!(), r"\b")),
     rule(Over, H, 0.88, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:everything|all|anything|whatever) (?:(?:that |which )?(?:was |is |were |you were |i )?(?:said |written |stated |mentioned |told |given |wrote |typed )?(?:to you )?)?(?:above|before|previously|earlier|prior|so far|until now|up to now|up until now)\b"),
-    rule(Over, H, 0.8, &["new"], concat!(r"\b(?:your )?new ", obj!(), r"(?: are| is|:)")).and(&[":", " is", " are"]),
+    rule(Over, H, 0.8, &["new instruction", "new rule", "new directive", "new guideline", "new prompt", "new command", "new system", "new polic", "new order", "new setting", "new direction"], concat!(r"\b(?:your )?new ", obj!(), r"(?: are| is|:)")),
     rule(Over, H, 0.85, &["not follow", "not obey", "dont", "don't", "stop", "cease", "longer"], concat!(r"\b(?:do not|don't|dont|stop|cease|no longer) (?:follow|following|obey|obeying) (?:your |the |any )", qual!(), r"? ?", obj!(), r"\b")),
     rule(Over, H, 0.85, &["void", "null", "cancel", "revoked", "obsolete", "invalid", "longer"], concat!(r"\b(?:previous|prior|above|all|earlier|old|original) ", obj!(), r" (?:are|is|were|have been) (?:now )?(?:void|null|cancell?ed|revoked|obsolete|invalid|no longer valid)")),
     // ── instruction override, other languages (accents already stripped) ─────────────────
@@ -124,7 +124,7 @@ static RULES: &[Rule] = &[
     // ar
     rule(Over, H, 0.9, &["تجاهل", "انس", "إنس", "اهمل", "أهمل"], r"(?:تجاهل|انس|إنس|اهمل|أهمل)(?:ي|وا)? (?:كل |جميع )?(?:التعليمات|الأوامر|الاوامر|الإرشادات|الارشادات|القواعد)"),
     // ── prompt leak ──────────────────────────────────────────────────────────────────────
-    rule(Leak, H, 0.9, &["system", "initial", "hidden", "original", "secret", "developer", "internal", "pre", "base", "confidential"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|paste|echo|return|list|type out) (?:me |us )?(?:all |back )?(?:of )?(?:your|the|its|this)? ?(?:entire |full |complete |exact |whole |verbatim |real )?(?:system|initial|hidden|original|secret|developer|internal|pre|base|confidential) ?(?:prompt|instructions|message|directives|rules)\b").and(&["prompt", "instruction", "message", "directive", "rules"]),
+    rule(Leak, H, 0.9, &["system", "initial", "hidden", "original", "secret", "developer", "internal", "pre prompt", "preprompt", "base prompt", "confidential"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|paste|echo|return|list|type out) (?:me |us )?(?:all |back )?(?:of )?(?:your|the|its|this)? ?(?:entire |full |complete |exact |whole |verbatim |real )?(?:system|initial|hidden|original|secret|developer|internal|pre|base|confidential) ?(?:prompt|instructions|message|directives|rules)\b").and(&["prompt", "instruction", "message", "directive", "rules"]),
     rule(Leak, H, 0.85, &["your"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your (?:\w+ )?(?:prompt|instructions|rules|directives|guidelines)\b").and(&["prompt", "instruction", "rules", "directive", "guideline"]),
     rule(Leak, H, 0.8, &["system", "initial", "original", "hidden", "secret", "first", "developer"], r"\b(?:what|which) (?:is|was|are|were) (?:your|the) (?:\w+ )?(?:system|initial|original|hidden|secret|first|developer) (?:prompt|instructions)").and(&["prompt", "instruction"]),
     rule(Leak, M, 0.6, &["told", "instructed", "programmed"], r"\bwhat (?:were|are|have) you (?:been )?(?:told|instructed|programmed) (?:to do|to say|before|initially|at the start)?"),
@@ -161,11 +161,11 @@ static RULES: &[Rule] = &[
     raw(Delim, H, 0.8, &["assistant"], r"(?ms)^[\s>*#]*(?:human|user)\s?:.{0,2000}?^[\s>*#]*(?:assistant|ai)\s?:"),
     rule(Delim, M, 0.6, &["end of"], r"\b(?:end of (?:system )?(?:prompt|instructions|context|user input|document)|begin(?:ning of)? (?:new )?(?:system )?instructions)\b"),
     // ── instructions addressed to an assistant reading the text ──────────────────────────
-    rule(Embed, H, 0.85, &["reading", "processing", "parsing", "summari", "viewing", "analy", "reviewing"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)\b").and(&["ai", "llm", "model", "assistant", "chatbot", "gpt", "claude", "bot"]),
-    rule(Embed, H, 0.8, &["note", "message", "instruction", "attention", "hey", "psst"], r"\b(?:note|message|instructions?|attention|hey|psst) (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|language model|chatbot|gpt|claude|bot)s?\b(?: (?:team|department|community|group|committee|lab|project)\b)?").and(&["ai", "llm", "assistant", "language model", "chatbot", "gpt", "claude", "bot"]),
-    rule(Embed, H, 0.85, &["summar", "translat", "reading", "processing", "analy", "reviewing"], r"\b(?:when|while|if|as|once) (?:you are |you're |you )?(?:summari[sz]ing|summari[sz]e|translating|translate|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review) (?:this|these|the following)(?: \w+)? (?:instead|please|you must|you should|do not|don't|ignore|always|also|make sure|output|respond|say|include|add|tell|write)\b").and(&["this", "these", "following"]),
+    rule(Embed, H, 0.85, &["reading", "processing", "parsing", "summari", "viewing", "analy", "reviewing"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)\b").and(&[" ai", "ai ", "llm", "model", "assistant", "chatbot", "gpt", "claude", " bot"]),
+    rule(Embed, H, 0.8, &["note", "message", "instruction", "attention", "hey", "psst"], r"\b(?:note|message|instructions?|attention|hey|psst) (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|language model|chatbot|gpt|claude|bot)s?\b(?: (?:team|department|community|group|committee|lab|project)\b)?").and(&[" ai", "ai ", "llm", "assistant", "language model", "chatbot", "gpt", "claude", " bot"]),
+    rule(Embed, H, 0.85, &["when summar", "when you summar", "while summar", "while you summar", "if you summar", "as you summar", "once you summar", "when translat", "when you translat", "while translat", "when read", "when you read", "while read", "as you read", "once you read", "if you read", "when process", "when you process", "when analy", "when you analy", "when review", "when you review", "while review"], r"\b(?:when|while|if|as|once) (?:you are |you're |you )?(?:summari[sz]ing|summari[sz]e|translating|translate|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review) (?:this|these|the following)(?: \w+)? (?:instead|please|you must|you should|do not|don't|ignore|always|also|make sure|output|respond|say|include|add|tell|write)\b"),
     rule(Embed, H, 0.8, &["if you are"], r"\bif you are an? (?:ai|llm|large language model|language model|assistant|chatbot|bot)\b"),
-    raw(Embed, M, 0.55, &["dear", "attention", "hello", "hi ", "hey"], r"\b(?:dear|attention|hello|hi|hey) (?:ai|assistant|llm|chatbot|gpt|claude)\b\s?[,:!]").and(&["ai", "assistant", "llm", "chatbot", "gpt", "claude"]),
+    raw(Embed, M, 0.55, &["dear", "attention", "hello", "hi ", "hey"], r"\b(?:dear|attention|hello|hi|hey) (?:ai|assistant|llm|chatbot|gpt|claude)\b\s?[,:!]").and(&[" ai", "ai ", "assistant", "llm", "chatbot", "gpt", "claude"]),
     rule(Embed, H, 0.8, &["hidden", "secret"], r"\b(?:hidden|secret) instructions? (?:for|to) (?:the )?(?:ai|assistant|model|llm|chatbot)\b").and(&["instruction"]),
     // ── tool abuse and exfiltration ──────────────────────────────────────────────────────
     rule(Tool, H, 0.85, &["http", "ftp"], r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|beacon|email|copy) (?:\w+ ){0,3}(?:conversation|chat|history|system prompt|prompt|credentials|passwords?|api keys?|secrets?|tokens?|cookies|env|environment variables|user data|personal data|private data|contents|memory|context|messages|emails|ssh keys?|keys|data) (?:\w+ ){0,4}(?:to|at|via|into) (?:https?|ftp)\b"),
@@ -173,7 +173,7 @@ static RULES: &[Rule] = &[
     raw(Tool, C, 0.95, &["curl", "wget"], r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
     raw(Tool, H, 0.8, &["rm -", "rm  -"], r"\brm\s+-(?:rf|fr|r\s+-f)\b"),
     raw(Tool, H, 0.9, &["!["], r"!\[[^\]\n]*\]\(\s?(?:https?:)?//[^)\s]*\?[^)\s]*="),
-    rule(Tool, M, 0.6, &["call", "invoke", "use", "run", "execute", "trigger"], r"\b(?:call|invoke|use|run|execute|trigger) (?:the )?(?:\w+ )?(?:tool|function|plugin|api|action) (?:\w+ ){0,3}with\b").and(&["tool", "function", "plugin", "api", "action"]),
+    rule(Tool, M, 0.6, &["tool", "plugin", "function"], r"\b(?:call|invoke|use|run|execute|trigger) (?:the )?(?:\w+ )?(?:tool|function|plugin|api|action) (?:\w+ ){0,3}with\b"),
     raw(Tool, H, 0.8, &["/etc/", ".env", ".ssh", ".aws"], r"\b(?:cat|type|print|read|send|upload)\s+(?:~/)?(?:\.env\b|\.ssh/|\.aws/|/etc/(?:passwd|shadow))"),
     raw(Tool, M, 0.6, &["drop"], r"\bdrop\s+(?:table|database)\b"),
     // ── goal hijack ──────────────────────────────────────────────────────────────────────
@@ -199,11 +199,18 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
-    ac: AhoCorasick,
-    /// For each Aho-Corasick pattern id, what it arms.
-    arms: Vec<Arm>,
+    /// Trigger words in ASCII, and the others (Cyrillic, CJK, Arabic…), searched only when
+    /// the text has non-ASCII bytes: two small automata stay in cache where one would not.
+    ascii: Automaton,
+    other: Automaton,
     /// The rows that also need one of their `needs` words.
     with_needs: [u64; 2],
+}
+
+struct Automaton {
+    ac: AhoCorasick,
+    /// For each pattern id, what it arms.
+    arms: Vec<Arm>,
 }
 
 #[derive(Clone)]
@@ -218,6 +225,7 @@ enum Arm {
 #[derive(Default)]
 pub(crate) struct Armed {
     bits: [u64; 2],
+    needs: [u64; 2],
     pub rot13: bool,
     pub assign: bool,
 }
@@ -239,11 +247,56 @@ pub(crate) fn rot13(s: &str) -> String {
         .collect()
 }
 
+#[derive(Default)]
+struct Words {
+    words: Vec<String>,
+    arms: Vec<Arm>,
+}
+
+impl Words {
+    fn add(&mut self, word: &str, arm: Option<Arm>, row: (u16, bool)) {
+        let at = self.words.iter().position(|w| w == word).unwrap_or_else(|| {
+            self.words.push(word.to_string());
+            self.arms.push(arm.clone().unwrap_or(Arm::Rules(Vec::new())));
+            self.words.len() - 1
+        });
+        if let (None, Arm::Rules(v)) = (arm, &mut self.arms[at]) {
+            v.push(row);
+        }
+    }
+
+    fn build(self) -> Automaton {
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&self.words)
+            .expect("trigger automaton");
+        Automaton { ac, arms: self.arms }
+    }
+}
+
+impl Automaton {
+    fn arm(&self, text: &str, armed: &mut Armed) {
+        for m in self.ac.find_overlapping_iter(text) {
+            match &self.arms[m.pattern().as_usize()] {
+                Arm::Rules(v) => {
+                    for &(i, need) in v {
+                        let bits = if need { &mut armed.needs } else { &mut armed.bits };
+                        bits[usize::from(i) / 64] |= 1 << (i % 64);
+                    }
+                }
+                Arm::Rot13 => armed.rot13 = true,
+                Arm::Assign => armed.assign = true,
+            }
+        }
+    }
+}
+
 impl Table {
     fn build() -> Table {
         assert!(RULES.len() <= 128, "Armed holds 128 rows");
-        let mut words: Vec<String> = Vec::new();
-        let mut arms: Vec<Arm> = Vec::new();
+        let mut ascii = Words::default();
+        let mut other = Words::default();
         let mut rules = Vec::with_capacity(RULES.len());
         let mut with_needs = [0u64; 2];
         for (i, r) in RULES.iter().enumerate() {
@@ -255,56 +308,45 @@ impl Table {
             }
             let words_of = r.triggers.iter().map(|t| (t, false)).chain(r.needs.iter().map(|t| (t, true)));
             for (t, need) in words_of {
-                let at = words.iter().position(|w| w == t);
-                let at = at.unwrap_or_else(|| {
-                    words.push((*t).to_string());
-                    arms.push(Arm::Rules(Vec::new()));
-                    words.len() - 1
-                });
-                if let Arm::Rules(v) = &mut arms[at] {
-                    v.push((i as u16, need));
-                }
+                let into = if t.is_ascii() { &mut ascii } else { &mut other };
+                into.add(t, None, (i as u16, need));
             }
         }
         for t in ROT13_TRIGGERS {
-            words.push(rot13(t));
-            arms.push(Arm::Rot13);
+            ascii.add(&rot13(t), Some(Arm::Rot13), (0, false));
         }
         for t in ASSIGN_TRIGGERS {
-            words.push((*t).to_string());
-            arms.push(Arm::Assign);
+            ascii.add(t, Some(Arm::Assign), (0, false));
         }
-        let ac = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            // A few hundred short words: the DFA is small and scans a byte per step.
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&words)
-            .expect("trigger automaton");
-        Table { rules, ac, arms, with_needs }
+        Table { rules, ascii: ascii.build(), other: other.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
     pub fn arm(&self, text: &str) -> Armed {
         let mut armed = Armed::default();
-        let mut needs = [0u64; 2];
-        for m in self.ac.find_overlapping_iter(text) {
-            match &self.arms[m.pattern().as_usize()] {
-                Arm::Rules(v) => {
-                    for &(i, need) in v {
-                        let bits = if need { &mut needs } else { &mut armed.bits };
-                        bits[usize::from(i) / 64] |= 1 << (i % 64);
-                    }
-                }
-                Arm::Rot13 => armed.rot13 = true,
-                Arm::Assign => armed.assign = true,
-            }
+        self.ascii.arm(text, &mut armed);
+        if !text.is_ascii() {
+            self.other.arm(text, &mut armed);
         }
         for k in 0..2 {
-            armed.bits[k] &= needs[k] | !self.with_needs[k];
+            armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }
         armed
     }
+}
+
+#[cfg(test)]
+pub(crate) fn trigger_words() -> Vec<String> {
+    let mut w: Vec<String> = Vec::new();
+    for r in RULES {
+        for t in r.triggers.iter().chain(r.needs) {
+            if !w.iter().any(|x| x == t) {
+                w.push((*t).to_string());
+            }
+        }
+    }
+    w
 }
 
 pub(crate) fn table() -> &'static Table {
