@@ -14,6 +14,10 @@
 //! × 0.3; quoted alone → one level down (high → medium), confidence × 0.6. A discounted match
 //! is kept, so the report still shows what was seen.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use crate::severity::Severity;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +72,11 @@ const ABOUT: &[&str] = &[
     "e.g.", "for instance", "security training", "what does", "what is meant", "means",
 ];
 
+fn about() -> &'static AhoCorasick {
+    static ABOUT_AC: OnceLock<AhoCorasick> = OnceLock::new();
+    ABOUT_AC.get_or_init(|| AhoCorasick::new(ABOUT).expect("about words"))
+}
+
 fn floor_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
@@ -117,7 +126,8 @@ pub(crate) fn judge(text: &str, start: usize, end: usize) -> Option<Benign> {
     }
     let before = &text[s0..start];
     let after = &text[end..s1];
-    if ABOUT.iter().any(|w| before.contains(w) || after.contains(w)) {
+    let about = about();
+    if about.is_match(before) || about.is_match(after) {
         return Some(Benign::About);
     }
     if has_quote(text, s0, start) && has_quote(text, end, s1) {

@@ -77,6 +77,11 @@ macro_rules! qual {
         r"(?:previous|prior|above|preceding|earlier|former|foregoing|initial|original|old|existing|past|system|developers?|default|given|provided|current|safety|hidden)"
     };
 }
+macro_rules! leak_qual {
+    () => {
+        r"(?:(?:system|initial|original|hidden|secret|full|entire|exact|complete|internal|actual|real|first|core|base|developer) )"
+    };
+}
 macro_rules! verb {
     () => {
         r"\b(?:ignore|ignoring|disregard|disregarding|forget|forgetting|skip|override|bypass|abandon|discard|neglect|drop)"
@@ -90,7 +95,8 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.85, OVERRIDE_VERBS, concat!(verb!(), r" your ", obj!(), r"\b")),
     rule(Over, M, 0.5, OVERRIDE_VERBS, concat!(verb!(), r" (?:the |these |those )?", obj!(), r"\b")),
     rule(Over, H, 0.88, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:everything|all|anything|whatever) (?:(?:that |which )?(?:was |is |were |you were |i )?(?:said |written |stated |mentioned |told |given |wrote |typed )?(?:to you )?)?(?:above|before|previously|earlier|prior|so far|until now|up to now|up until now)\b"),
-    rule(Over, H, 0.8, &["new instruction", "new rule", "new directive", "new guideline", "new prompt", "new command", "new system", "new polic", "new order", "new setting", "new direction"], concat!(r"\b(?:your )?new ", obj!(), r"(?: are| is|:)")),
+    rule(Over, H, 0.8, &["your new"], concat!(r"\byour new ", obj!(), r"(?: are| is|:)")),
+    rule(Over, H, 0.8, &["new instruction", "new directive", "new prompt", "new system"], r"\bnew (?:system )?(?:instructions|directives|prompt|system prompt) ?:"),
     rule(Over, H, 0.85, &["not follow", "not obey", "dont", "don't", "stop", "cease", "longer"], concat!(r"\b(?:do not|don't|dont|stop|cease|no longer) (?:follow|following|obey|obeying) (?:your |the |any )", qual!(), r"? ?", obj!(), r"\b")),
     rule(Over, H, 0.85, &["void", "null", "cancel", "revoked", "obsolete", "invalid", "longer"], concat!(r"\b(?:previous|prior|above|all|earlier|old|original) ", obj!(), r" (?:are|is|were|have been) (?:now )?(?:void|null|cancell?ed|revoked|obsolete|invalid|no longer valid)")),
     // ── instruction override, other languages (accents already stripped) ─────────────────
@@ -125,7 +131,8 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.9, &["تجاهل", "انس", "إنس", "اهمل", "أهمل"], r"(?:تجاهل|انس|إنس|اهمل|أهمل)(?:ي|وا)? (?:كل |جميع )?(?:التعليمات|الأوامر|الاوامر|الإرشادات|الارشادات|القواعد)"),
     // ── prompt leak ──────────────────────────────────────────────────────────────────────
     rule(Leak, H, 0.9, &["system", "initial", "hidden", "original", "secret", "developer", "internal", "pre prompt", "preprompt", "base prompt", "confidential"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|paste|echo|return|list|type out) (?:me |us )?(?:all |back )?(?:of )?(?:your|the|its|this)? ?(?:entire |full |complete |exact |whole |verbatim |real )?(?:system|initial|hidden|original|secret|developer|internal|pre|base|confidential) ?(?:prompt|instructions|message|directives|rules)\b").and(&["prompt", "instruction", "message", "directive", "rules"]),
-    rule(Leak, H, 0.85, &["your"], r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your (?:\w+ )?(?:prompt|instructions|rules|directives|guidelines)\b").and(&["prompt", "instruction", "rules", "directive", "guideline"]),
+    rule(Leak, H, 0.85, &["your"], concat!(r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your ", leak_qual!(), r"?(?:prompt|instructions)\b")).and(&["prompt", "instruction"]),
+    rule(Leak, M, 0.6, &["your"], concat!(r"\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|expose|disclose|write out|spell out|copy|echo|list) (?:me |us )?(?:all )?(?:of )?your ", leak_qual!(), r"?(?:rules|directives|guidelines)\b")).and(&["rules", "directive", "guideline"]),
     rule(Leak, H, 0.8, &["system", "initial", "original", "hidden", "secret", "first", "developer"], r"\b(?:what|which) (?:is|was|are|were) (?:your|the) (?:\w+ )?(?:system|initial|original|hidden|secret|first|developer) (?:prompt|instructions)").and(&["prompt", "instruction"]),
     rule(Leak, M, 0.6, &["told", "instructed", "programmed"], r"\bwhat (?:were|are|have) you (?:been )?(?:told|instructed|programmed) (?:to do|to say|before|initially|at the start)?"),
     rule(Leak, H, 0.8, &["repeat", "print", "output", "copy"], r"\b(?:repeat|print|output|copy) (?:the |all )?(?:text|words|everything|content) (?:above|before this|so far|preceding)\b"),
@@ -161,7 +168,7 @@ static RULES: &[Rule] = &[
     raw(Delim, H, 0.8, &["assistant"], r"(?ms)^[\s>*#]*(?:human|user)\s?:.{0,2000}?^[\s>*#]*(?:assistant|ai)\s?:"),
     rule(Delim, M, 0.6, &["end of"], r"\b(?:end of (?:system )?(?:prompt|instructions|context|user input|document)|begin(?:ning of)? (?:new )?(?:system )?instructions)\b"),
     // ── instructions addressed to an assistant reading the text ──────────────────────────
-    rule(Embed, H, 0.85, &["reading", "processing", "parsing", "summari", "viewing", "analy", "reviewing"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)\b").and(&[" ai", "ai ", "llm", "model", "assistant", "chatbot", "gpt", "claude", " bot"]),
+    rule(Embed, H, 0.85, &["reading", "processing", "parsing", "summari", "viewing", "analy", "reviewing"], r"\b(?:ai|llm|language model|assistant|chatbot|gpt|claude|bot|model)s? (?:reading|processing|parsing|summari[sz]ing|viewing|analy[sz]ing|reviewing) (?:this|these|the following)(?: [a-z]+)?[ ]?[,:!\-]").and(&[" ai", "ai ", "llm", "model", "assistant", "chatbot", "gpt", "claude", " bot"]),
     rule(Embed, H, 0.8, &["note", "message", "instruction", "attention", "hey", "psst"], r"\b(?:note|message|instructions?|attention|hey|psst) (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|language model|chatbot|gpt|claude|bot)s?\b(?: (?:team|department|community|group|committee|lab|project)\b)?").and(&[" ai", "ai ", "llm", "assistant", "language model", "chatbot", "gpt", "claude", " bot"]),
     rule(Embed, H, 0.85, &["when summar", "when you summar", "while summar", "while you summar", "if you summar", "as you summar", "once you summar", "when translat", "when you translat", "while translat", "when read", "when you read", "while read", "as you read", "once you read", "if you read", "when process", "when you process", "when analy", "when you analy", "when review", "when you review", "while review"], r"\b(?:when|while|if|as|once) (?:you are |you're |you )?(?:summari[sz]ing|summari[sz]e|translating|translate|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review) (?:this|these|the following)(?: \w+)? (?:instead|please|you must|you should|do not|don't|ignore|always|also|make sure|output|respond|say|include|add|tell|write)\b"),
     rule(Embed, H, 0.8, &["if you are"], r"\bif you are an? (?:ai|llm|large language model|language model|assistant|chatbot|bot)\b"),
@@ -172,7 +179,7 @@ static RULES: &[Rule] = &[
     rule(Tool, M, 0.55, &["http", "ftp"], r"\b(?:send|post|upload|forward|transmit|exfiltrate|beacon) (?:\w+ ){0,8}(?:to|at|via|into) (?:https?|ftp)\b"),
     raw(Tool, C, 0.95, &["curl", "wget"], r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
     raw(Tool, H, 0.8, &["rm -", "rm  -"], r"\brm\s+-(?:rf|fr|r\s+-f)\b"),
-    raw(Tool, H, 0.9, &["!["], r"!\[[^\]\n]*\]\(\s?(?:https?:)?//[^)\s]*\?[^)\s]*="),
+    raw(Tool, H, 0.9, &["!["], r"!\[[^\]\n]*\]\(\s?(?:https?:)?//[^) \n]*\?[^) \n]*="),
     rule(Tool, M, 0.6, &["tool", "plugin", "function"], r"\b(?:call|invoke|use|run|execute|trigger) (?:the )?(?:\w+ )?(?:tool|function|plugin|api|action) (?:\w+ ){0,3}with\b"),
     raw(Tool, H, 0.8, &["/etc/", ".env", ".ssh", ".aws"], r"\b(?:cat|type|print|read|send|upload)\s+(?:~/)?(?:\.env\b|\.ssh/|\.aws/|/etc/(?:passwd|shadow))"),
     raw(Tool, M, 0.6, &["drop"], r"\bdrop\s+(?:table|database)\b"),
@@ -292,6 +299,49 @@ impl Automaton {
     }
 }
 
+/// The regex source of a row. ASCII rows (English and the accent-stripped Latin languages)
+/// use ASCII classes and boundaries: the normalised text is lower case, Unicode `\b` and `\w`
+/// would only make the DFA larger and push non-ASCII haystacks onto the slow engines.
+fn source(r: &Rule) -> String {
+    let gap = if r.pattern.is_ascii() { "[^a-z0-9]*" } else { r"[\W_]*" };
+    let ascii = r.pattern.is_ascii();
+    let mut src = String::with_capacity(r.pattern.len() * 2);
+    // Outside character classes only: `[^)\s]` keeps its `\s`.
+    let mut class = false;
+    let mut chars = r.pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let e = chars.next().unwrap_or('\\');
+                match (ascii && !class, e) {
+                    (true, 'b') => src.push_str(r"(?-u:\b)"),
+                    (true, 'w') => src.push_str("[a-z0-9_]"),
+                    (true, 's') => src.push_str(r"(?-u:\s)"),
+                    _ => {
+                        src.push('\\');
+                        src.push(e);
+                    }
+                }
+            }
+            '[' if !class => {
+                class = true;
+                src.push(c);
+                // A `]` or `^]` right after the opening bracket is a literal.
+                if r.pattern[r.pattern.len() - chars.as_str().len()..].starts_with(']') {
+                    src.push(chars.next().unwrap_or(']'));
+                }
+            }
+            ']' if class => {
+                class = false;
+                src.push(c);
+            }
+            ' ' if !r.raw && !class => src.push_str(gap),
+            _ => src.push(c),
+        }
+    }
+    src
+}
+
 impl Table {
     fn build() -> Table {
         assert!(RULES.len() <= 128, "Armed holds 128 rows");
@@ -300,7 +350,7 @@ impl Table {
         let mut rules = Vec::with_capacity(RULES.len());
         let mut with_needs = [0u64; 2];
         for (i, r) in RULES.iter().enumerate() {
-            let src = if r.raw { r.pattern.to_string() } else { r.pattern.replace(' ', r"[\W_]*") };
+            let src = source(r);
             let re = Regex::new(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
             rules.push((r, re));
             if !r.needs.is_empty() {
