@@ -90,9 +90,9 @@ macro_rules! verb {
 
 static RULES: &[Rule] = &[
     // ── instruction override, English ────────────────────────────────────────────────────
-    rule(Over, H, 0.92, OVERRIDE_VERBS, concat!(verb!(), r" (?:all |any |every |each )?(?:of )?(?:the |your |my |these |those |this |its )?", qual!(), r" (?:\w+ )?", obj!(), r"\b")),
-    rule(Over, H, 0.9, OVERRIDE_VERBS, concat!(verb!(), r" (?:all|any|every) (?:of )?(?:the |your |my )?", obj!(), r"\b")),
-    rule(Over, H, 0.85, OVERRIDE_VERBS, concat!(verb!(), r" your ", obj!(), r"\b")),
+    // One row for the three strong shapes (a qualifier, a quantifier or "your" before the
+    // object): one regex run instead of three on every text that says "ignore".
+    rule(Over, H, 0.9, OVERRIDE_VERBS, concat!(verb!(), r" (?:(?:all|any|every|each) (?:of )?(?:the |your |my |these |those )?(?:", qual!(), r" (?:\w+ )?)?|(?:the |your |my |these |those |this |its )?", qual!(), r" (?:\w+ )?|your )", obj!(), r"\b")),
     rule(Over, M, 0.5, OVERRIDE_VERBS, concat!(verb!(), r" (?:the |these |those )?", obj!(), r"\b")),
     rule(Over, H, 0.88, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:everything|all|anything|whatever) (?:(?:that |which )?(?:was |is |were |you were |i )?(?:said |written |stated |mentioned |told |given |wrote |typed )?(?:to you )?)?(?:above|before|previously|earlier|prior|so far|until now|up to now|up until now)\b"),
     rule(Over, H, 0.8, &["your new"], concat!(r"\byour new ", obj!(), r"(?: are| is|:)")),
@@ -101,17 +101,17 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.85, &["void", "null", "cancel", "revoked", "obsolete", "invalid", "longer"], concat!(r"\b(?:previous|prior|above|all|earlier|old|original) ", obj!(), r" (?:are|is|were|have been) (?:now )?(?:void|null|cancell?ed|revoked|obsolete|invalid|no longer valid)")),
     // ── instruction override, other languages (accents already stripped) ─────────────────
     // es
-    rule(Over, H, 0.9, &["ignor", "olvid", "omit", "descart"], r"\b(?:ignora|ignore|ignorar|ignoren|olvida|olvide|olvidar|olviden|omite|descarta) (?:todas |todos |todo )?(?:las |los |lo |tus |sus )?(?:instrucciones|indicaciones|reglas|ordenes|directrices|normas)(?: (?:anteriores|previas|precedentes|de arriba|iniciales))?"),
-    rule(Over, H, 0.85, &["ignor", "olvid"], r"\b(?:ignora|olvida|olvide|ignore) todo lo (?:anterior|que te (?:han )?dicho)"),
+    rule(Over, H, 0.9, &["instrucciones", "indicaciones", "reglas", "ordenes", "directrices", "normas"], r"\b(?:ignora|ignore|ignorar|ignoren|olvida|olvide|olvidar|olviden|omite|descarta) (?:todas |todos |todo )?(?:las |los |lo |tus |sus )?(?:instrucciones|indicaciones|reglas|ordenes|directrices|normas)(?: (?:anteriores|previas|precedentes|de arriba|iniciales))?"),
+    rule(Over, H, 0.85, &["todo lo"], r"\b(?:ignora|olvida|olvide|ignore) todo lo (?:anterior|que te (?:han )?dicho)"),
     // fr
-    rule(Over, H, 0.9, &["ignor", "oubli"], r"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier) (?:toutes |tous )?(?:les |tes |vos )?(?:instructions|consignes|regles|directives|ordres)(?: (?:precedentes|anterieures|ci dessus|initiales|donnees))?"),
+    rule(Over, H, 0.9, &["ignorez", "ignorer", "oubli", "les instructions", "les consignes", "les regles", "tes instructions", "vos instructions", "les directives", "les ordres"], r"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier) (?:toutes |tous )?(?:les |tes |vos )?(?:instructions|consignes|regles|directives|ordres)(?: (?:precedentes|anterieures|ci dessus|initiales|donnees))?"),
     rule(Over, H, 0.85, &["tiens", "tenez"], r"\bne (?:tiens|tenez) pas compte des (?:instructions|consignes|regles)"),
     // de
     rule(Over, H, 0.9, &["ignorier", "vergiss", "vergessen", "missacht"], r"\b(?:ignoriere|ignorieren sie|ignoriert|vergiss|vergessen sie|missachte|missachten sie) (?:alle |die |deine |ihre )?(?:vorherigen |bisherigen |vorigen |fruheren |obigen |vorangegangenen |alten )?(?:anweisungen|instruktionen|befehle|regeln|vorgaben|anordnungen)"),
     // it
-    rule(Over, H, 0.9, &["ignor", "dimentic"], r"\b(?:ignora|ignorate|ignorare|dimentica|dimenticate) (?:tutte )?(?:le )?(?:tue )?(?:istruzioni|regole|indicazioni|direttive)(?: (?:precedenti|di prima|fornite|iniziali))?"),
+    rule(Over, H, 0.9, &["istruzioni", "regole", "indicazioni", "direttive"], r"\b(?:ignora|ignorate|ignorare|dimentica|dimenticate) (?:tutte )?(?:le )?(?:tue )?(?:istruzioni|regole|indicazioni|direttive)(?: (?:precedenti|di prima|fornite|iniziali))?"),
     // pt
-    rule(Over, H, 0.9, &["ignor", "esquec", "desconsider"], r"\b(?:ignore|ignora|ignorar|esqueca|esquece|esquecer|desconsidere) (?:todas )?(?:as )?(?:suas )?(?:instrucoes|regras|orientacoes|diretrizes|ordens)(?: (?:anteriores|previas|acima|iniciais))?"),
+    rule(Over, H, 0.9, &["instrucoes", "regras", "orientacoes", "diretrizes", "ordens"], r"\b(?:ignore|ignora|ignorar|esqueca|esquece|esquecer|desconsidere) (?:todas )?(?:as )?(?:suas )?(?:instrucoes|regras|orientacoes|diretrizes|ordens)(?: (?:anteriores|previas|acima|iniciais))?"),
     // nl
     rule(Over, H, 0.9, &["negeer", "vergeet"], r"\b(?:negeer|vergeet) (?:alle )?(?:de |je )?(?:vorige |eerdere |voorgaande |bovenstaande )?(?:instructies|regels|opdrachten|aanwijzingen)"),
     // pl
@@ -138,7 +138,7 @@ static RULES: &[Rule] = &[
     rule(Leak, H, 0.8, &["repeat", "print", "output", "copy"], r"\b(?:repeat|print|output|copy) (?:the |all )?(?:text|words|everything|content) (?:above|before this|so far|preceding)\b"),
     // ── jailbreak / persona ──────────────────────────────────────────────────────────────
     rule(Jail, H, 0.9, &["dan", "anything now"], r"\b(?:dan mode|you are (?:now )?dan|act as (?:a )?dan|pretend to be dan|do anything now)\b"),
-    rule(Jail, H, 0.85, &["developer"], r"\b(?:developer mode (?:is )?(?:now )?(?:enabled|activated|on)|(?:you are|you're) (?:now )?in developer mode|(?:enable|activate|enter) developer mode (?:now|immediately|and))"),
+    rule(Jail, H, 0.85, &["developer"], r"\b(?:developer mode (?:is )?(?:now )?(?:enabled|activated)|(?:you are|you're) (?:now )?in developer mode|(?:enable|activate|enter) developer mode (?:now|immediately|and))"),
     rule(Jail, M, 0.5, &["developer"], r"\bdeveloper mode\b"),
     rule(Jail, H, 0.85, &["you are", "you're", "youre", "youare"], r"\b(?:you are|you're) (?:now )?(?:completely |totally |fully )?(?:free|unrestricted|unfiltered|uncensored|unbound|liberated|jailbroken)\b").and(&["free", "unrestricted", "unfiltered", "uncensored", "unbound", "liberated", "jailbroken"]),
     rule(Jail, H, 0.9, &["you are now", "you're now", "youarenow"], r"\b(?:you are|you're) now (?:a |an )?(?:\w+ ){0,4}(?:without|with no|free of|free from) (?:any )?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|boundaries|ethics|morals)"),
@@ -153,7 +153,7 @@ static RULES: &[Rule] = &[
     raw(Sys, H, 0.8, &["system"], r"(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*system(?:\s(?:message|prompt|note|override|notice|update|instruction|instructions))?\s?[:>\]]"),
     raw(Sys, H, 0.85, &["[system", "[sys", "[admin", "[developer", "[root"], r"\[(?:system|sys|admin|developer|root)(?:[\s_]?(?:message|prompt|override|note|instructions?))?\]"),
     raw(Sys, H, 0.8, &["##"], r"#{2,}\s?(?:system|admin|developer)\b(?:\s(?:override|prompt|message|instructions?|update|mode))?"),
-    rule(Sys, H, 0.85, &["mode"], r"\b(?:admin|administrator|developer|debug|god|root|sudo|maintenance|super ?user) mode (?:is )?(?:now )?(?:enabled|activated|on|engaged|unlocked)\b"),
+    rule(Sys, H, 0.85, &["mode"], r"\b(?:admin|administrator|developer|debug|god|root|sudo|maintenance|super ?user) mode (?:is )?(?:now )?(?:enabled|activated|engaged|unlocked)\b"),
     rule(Sys, M, 0.6, &["mode"], r"\b(?:enable|activate|enter|switch to) (?:admin|administrator|debug|god|root|sudo|maintenance) mode\b"),
     raw(Sys, H, 0.8, &["override", "update", "alert", "notice"], r"\b(?:system|admin|security)\s(?:override|update|alert|notice)\s?:"),
     rule(Sys, M, 0.6, &["message from"], r"\bmessage from (?:the )?(?:system|developers?|openai|anthropic|admin(?:istrator)?)\b"),
@@ -292,7 +292,12 @@ impl Automaton {
                         bits[usize::from(i) / 64] |= 1 << (i % 64);
                     }
                 }
-                Arm::Rot13 => armed.rot13 = true,
+                // Only at a word start: a rotated word inside a long token (base64, a hash)
+                // is chance, and a ROT13 rescan costs a whole second pass.
+                Arm::Rot13 => {
+                    let at = m.start();
+                    armed.rot13 |= at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
+                }
                 Arm::Assign => armed.assign = true,
             }
         }
@@ -384,19 +389,6 @@ impl Table {
         }
         armed
     }
-}
-
-#[cfg(test)]
-pub(crate) fn trigger_words() -> Vec<String> {
-    let mut w: Vec<String> = Vec::new();
-    for r in RULES {
-        for t in r.triggers.iter().chain(r.needs) {
-            if !w.iter().any(|x| x == t) {
-                w.push((*t).to_string());
-            }
-        }
-    }
-    w
 }
 
 pub(crate) fn table() -> &'static Table {
