@@ -59,6 +59,25 @@ pub(crate) fn payloads(text: &str, budget: &mut usize) -> Vec<Payload> {
     out
 }
 
+/// The ASCII hidden in Unicode tag characters (U+E0020..U+E007E each mirror one printable
+/// ASCII character and render as nothing), spanning the first to the last tag character.
+pub(crate) fn tag_payload(text: &str) -> Option<Payload> {
+    if text.is_ascii() {
+        return None;
+    }
+    let mut hidden = String::new();
+    let mut span: Option<(usize, usize)> = None;
+    for (i, c) in text.char_indices() {
+        if let '\u{E0020}'..='\u{E007E}' = c {
+            hidden.push(char::from((u32::from(c) - 0xE0000) as u8));
+            let end = i + c.len_utf8();
+            span = Some(span.map_or((i, end), |(s, _)| (s, end)));
+        }
+    }
+    let (start, end) = span?;
+    (hidden.len() >= 4).then_some(Payload { start, end, text: hidden })
+}
+
 fn decode_run(run: &str) -> Option<String> {
     let b = run.as_bytes();
     // Hex needs whole bytes; `& 1` rather than `is_multiple_of`, which is newer than the MSRV.

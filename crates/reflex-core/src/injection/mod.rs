@@ -19,7 +19,9 @@
 //! hex runs, and the rotated trigger words arm a ROT13 rescan. Hidden payloads are reported as
 //! [`Family::EncodedPayload`] over the span of the encoded run (the inner family is not
 //! reported, the encoding itself is the finding), one level above the inner severity and at
-//! least `high`. Short string literals assigned in a row (`a = 'ign'; b = 'ore …'`) are joined
+//! least `high`. Unicode tag characters (U+E0020..U+E007E, invisible ASCII look-alikes used to
+//! smuggle instructions) are removed by normalisation and also read back as ASCII and rescanned.
+//! Short string literals assigned in a row (`a = 'ign'; b = 'ore …'`) are joined
 //! and rescanned; a hit is [`Family::PayloadSplitting`] over the assignments, at least `high`.
 //!
 //! Scoring: each match weighs `confidence × w(severity)` (low 0.25, medium 0.5, high 0.85,
@@ -185,6 +187,23 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     }
     if armed.assign {
         split_literals(&norm, depth, budget, out);
+    }
+    if let Some(p) = decode::tag_payload(text) {
+        let mut inner = Vec::new();
+        scan(&p.text, depth + 1, budget, &mut inner);
+        if let Some(sev) = inner.iter().map(|f| f.m.severity).max() {
+            // Invisible text: no benign reading of the context around it applies.
+            out.push(Found {
+                m: InjectionMatch {
+                    family: Family::EncodedPayload,
+                    start: p.start,
+                    end: p.end,
+                    severity: encoded(sev),
+                    confidence: 0.95,
+                },
+                benign: false,
+            });
+        }
     }
     for p in decode::payloads(text, budget) {
         let mut inner = Vec::new();
