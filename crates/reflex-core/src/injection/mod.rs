@@ -13,13 +13,14 @@
 //! assert!(report.severity >= Severity::High);
 //! ```
 //!
-//! The pipeline: [`normalize`] builds a de-obfuscated lower-case form with a byte map back to
-//! the original; [`patterns`] arms only the rows whose trigger words occur, then runs their
-//! regexes; [`context`] discounts each match by its own sentence; [`decode`] finds base64 and
-//! hex runs, and the rotated trigger words arm a ROT13 rescan. Hidden payloads are reported as
-//! [`Family::EncodedPayload`] over the span of the encoded run (the inner family is not
-//! reported, the encoding itself is the finding), one level above the inner severity and at
-//! least `high`. Unicode tag characters (U+E0020..U+E007E, invisible ASCII look-alikes used to
+//! The pipeline: `normalize` builds a de-obfuscated lower-case form with a byte map back to
+//! the original; `patterns` arms only the rows whose trigger words occur, then runs their
+//! regexes; `context` discounts each match by its own sentence; `decode` finds base64 and hex
+//! runs (depth 2 at most, 16 KiB decoded at most), and the rotated trigger words arm a ROT13
+//! rescan. Hidden payloads are reported as [`Family::EncodedPayload`] over the span of the
+//! encoded run (the inner family is not reported: the encoding itself is the finding), one
+//! level above the inner severity (inner low → medium, medium → high, high → critical), then
+//! discounted by the context around the encoded run like any other match. Unicode tag characters (U+E0020..U+E007E, invisible ASCII look-alikes used to
 //! smuggle instructions) are removed by normalisation and also read back as ASCII and rescanned.
 //! Short string literals assigned in a row (`a = 'ign'; b = 'ore …'`) are joined
 //! and rescanned; a hit is [`Family::PayloadSplitting`] over the assignments, at least `high`.
