@@ -95,6 +95,8 @@ static RULES: &[Rule] = &[
     rule(Over, H, 0.9, OVERRIDE_VERBS, concat!(verb!(), r" (?:(?:all|any|every|each) (?:of )?(?:the |your |my |these |those )?(?:", qual!(), r" (?:\w+ )?)?|(?:the |your |my |these |those |this |its )?", qual!(), r" (?:\w+ )?|your )", obj!(), r"\b")),
     rule(Over, M, 0.5, OVERRIDE_VERBS, concat!(verb!(), r" (?:the |these |those )?", obj!(), r"\b")),
     rule(Over, H, 0.88, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:everything|all|anything|whatever) (?:(?:that |which )?(?:was |is |were |you were |i )?(?:said |written |stated |mentioned |told |given |wrote |typed )?(?:to you )?)?(?:above|before|previously|earlier|prior|so far|until now|up to now|up until now)\b"),
+    rule(Over, M, 0.6, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |this )?(?:above|preceding|foregoing)\b"),
+    rule(Over, H, 0.85, &["ignor", "disregard", "forget"], r"\b(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |this )?(?:above|preceding|foregoing|previous|prior)(?: text| message| content| input| prompt)? (?:and )?(?:instead |just |now )?(?:say|print|tell|write|output|respond|reply|answer|translate|do|reveal|give|list)\b"),
     rule(Over, H, 0.8, &["your new"], concat!(r"\byour new ", obj!(), r"(?: are| is|:)")),
     rule(Over, H, 0.8, &["new instruction", "new directive", "new prompt", "new system"], r"\bnew (?:system )?(?:instructions|directives|prompt|system prompt) ?:"),
     rule(Over, H, 0.85, &["not follow", "not obey", "dont", "don't", "stop", "cease", "longer"], concat!(r"\b(?:do not|don't|dont|stop|cease|no longer) (?:follow|following|obey|obeying) (?:your |the |any )", qual!(), r"? ?", obj!(), r"\b")),
@@ -186,7 +188,7 @@ static RULES: &[Rule] = &[
     // ── goal hijack ──────────────────────────────────────────────────────────────────────
     rule(Goal, H, 0.85, &["your new", "your real", "your actual", "your true", "your only", "your primary", "your updated", "your next"], r"\byour (?:new|real|actual|true|only|primary|updated|next) (?:task|goal|objective|mission|purpose|job|role|instructions?|directive|priority)(?: is| are| will be| now|:)"),
     rule(Goal, H, 0.75, &["instead"], r"\binstead of (?:that|this|doing (?:that|this)|the (?:above|task|summary|translation|original task)|your (?:task|instructions|job)|summari[sz]ing|translating|answering),? (?:you (?:should|must|will) |please |just )?(?:do|write|say|output|print|respond|tell|reply|answer|send|generate|give|reveal)\b"),
-    rule(Goal, M, 0.45, &["instead"], r"\binstead,? (?:you (?:should|must|will) |please |just )?(?:do|say|output|print|respond|reply|send|reveal)\b"),
+    rule(Goal, M, 0.45, &["instead"], r"\binstead,? (?:you (?:should|must|will) |please |just )?(?:do|say|output|print|respond|reply|send|reveal|tell|write|give)\b"),
     rule(Goal, H, 0.8, &["forget", "drop", "abandon", "stop", "ignor"], r"\b(?:forget|drop|abandon|stop|ignore) (?:about )?(?:your|the) (?:current |original |previous |assigned )?(?:task|goal|objective|mission|assignment)\b").and(&["task", "goal", "objective", "mission", "assignment"]),
     rule(Goal, H, 0.75, &["the real", "the actual", "the true"], r"\bthe (?:real|actual|true) (?:task|goal|instruction|request) is\b"),
     rule(Goal, M, 0.55, &["from now on"], r"\bfrom now on,? (?:you (?:will|must|shall|are going to|are to)|always|only|respond|reply|answer|act)\b"),
