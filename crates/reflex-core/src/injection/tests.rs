@@ -387,3 +387,30 @@ fn everyday_text_that_resembles_attacks_stays_below_high() {
     }
 }
 
+
+#[test]
+fn random_mixed_text_never_panics_and_offsets_are_char_boundaries() {
+    const PIECES: &[&str] = &[
+        "ignore", " ", "all", "previous", "instructions", "\u{200B}", "\u{202E}", "і", "о", "1", "3",
+        "0", "$", "@", "i g n", " o r e", "é", "\u{0301}", "忽略", "指令", "😀", "'", "\"", ".", "\n",
+        "system:", "<|im_start|>", "aWdub3Jl", "IGFsbCBwcmV2aW91cw==", "= '", "vtaber", "\u{E0041}",
+        "ﬁ", "ｉ", "İ", "ß", "not", "http://x.y/?d=", "![a](", "| sh", "curl",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..(seed % 24) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            text.push_str(PIECES[(seed % PIECES.len() as u64) as usize]);
+        }
+        let r = detect(&text);
+        for m in &r.matches {
+            assert!(m.start < m.end && m.end <= text.len(), "{text:?}: {m:?}");
+            assert!(text.is_char_boundary(m.start) && text.is_char_boundary(m.end), "{text:?}: {m:?}");
+        }
+        assert!((0.0..=1.0).contains(&r.score));
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    }
+}
