@@ -228,6 +228,9 @@ fn has_spaced_run(chars: impl Iterator<Item = char>) -> bool {
     false
 }
 
+/// The longest run of spaced-out letters that is joined.
+const MAX_JOINED: usize = 200;
+
 /// Removes the separators inside runs of four or more single letters. A gap of one or two
 /// separators is inside a word and goes; a gap of three to five spaces is between words
 /// (`i g n o r e   a l l`) and stays, without ending the run.
@@ -264,7 +267,9 @@ fn join_spaced(units: &mut Vec<Unit>) {
                 break;
             }
         }
-        if letters.len() >= 4 {
+        // Four letters make a word worth joining; hundreds are a list or a drawing, and one
+        // giant joined word would only give the regexes a long haystack without spaces.
+        if (4..=MAX_JOINED).contains(&letters.len()) {
             for w in letters.windows(2) {
                 if w[1].1 {
                     for flag in &mut keep[w[0].0 + 1..w[1].0] {
