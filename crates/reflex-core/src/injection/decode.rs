@@ -37,23 +37,31 @@ pub(crate) fn payloads(text: &str, budget: &mut usize) -> Vec<Payload> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < bytes.len() && *budget > 0 {
-        if !is_b64(bytes[i]) {
-            i += 1;
+    // Any run of MIN_RUN or more that starts in `i..i + MIN_RUN` covers byte `i + MIN_RUN - 1`,
+    // so when that byte is outside the alphabet the whole window is skipped: ordinary prose
+    // costs about one look-up per MIN_RUN bytes.
+    while i + MIN_RUN <= bytes.len() && *budget > 0 {
+        let probe = i + MIN_RUN - 1;
+        if !is_b64(bytes[probe]) {
+            i = probe + 1;
             continue;
         }
-        let start = i;
-        while i < bytes.len() && is_b64(bytes[i]) {
-            i += 1;
+        let mut start = probe;
+        while start > i && is_b64(bytes[start - 1]) {
+            start -= 1;
         }
+        let mut end = probe + 1;
+        while end < bytes.len() && is_b64(bytes[end]) {
+            end += 1;
+        }
+        i = end;
         // A run glued to non-ASCII text is part of a word, not an encoding.
-        if i - start < MIN_RUN || (i < bytes.len() && bytes[i] >= 0x80) {
+        if end - start < MIN_RUN || (end < bytes.len() && bytes[end] >= 0x80) {
             continue;
         }
-        let run = &text[start..i];
-        if let Some(decoded) = decode_run(run) {
+        if let Some(decoded) = decode_run(&text[start..end]) {
             *budget = budget.saturating_sub(decoded.len());
-            out.push(Payload { start, end: i, text: decoded });
+            out.push(Payload { start, end, text: decoded });
         }
     }
     out

@@ -93,8 +93,9 @@ fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
     let mut gap_bad = true;
     while i < out.len() {
         let b = out[i];
-        if !is_word(b as char) {
-            if !is_spacer(b as char) || i - gap_start >= 5 {
+        let class = ASCII_CLASS[usize::from(b)];
+        if class < WORD {
+            if class != SPACER || i - gap_start >= 5 {
                 gap_bad = true;
             }
             if b == b'\t' || b == b'\r' {
@@ -108,11 +109,12 @@ fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
         }
         let start = i;
         let (mut letters, mut leets, mut digits) = (0usize, 0usize, 0usize);
-        while i < out.len() && is_word(out[i] as char) {
-            match out[i] {
-                b'a'..=b'z' => letters += 1,
-                b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'9' | b'@' | b'$' => leets += 1,
-                _ => digits += 1,
+        while i < out.len() {
+            match ASCII_CLASS[usize::from(out[i])] {
+                LETTER => letters += 1,
+                LEET => leets += 1,
+                DIGIT => digits += 1,
+                _ => break,
             }
             i += 1;
         }
@@ -138,6 +140,31 @@ fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
     let text = String::from_utf8(out).expect("ASCII stays ASCII");
     Some(Normalized { text, starts: Vec::new(), ends: Vec::new() })
 }
+
+// Byte classes of the ASCII path; the word classes sort after the others.
+const OTHER: u8 = 0;
+const SPACER: u8 = 1;
+const WORD: u8 = 2;
+const LETTER: u8 = 2;
+const LEET: u8 = 3;
+const DIGIT: u8 = 4;
+
+const ASCII_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = match b {
+            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
+            b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'9' | b'@' | b'$' => LEET,
+            b'2' | b'6' => DIGIT,
+            b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'|' | b'~' => SPACER,
+            _ => OTHER,
+        };
+        i += 1;
+    }
+    t
+};
 
 fn is_invisible(c: char) -> bool {
     matches!(c,
