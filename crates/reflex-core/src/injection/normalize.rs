@@ -11,11 +11,16 @@
 //! 2. runs of at least four single letters split by one or two separators are joined
 //!    (`i g n o r e`, `i.g.n.o.r.e` → `ignore`);
 //! 3. per word: Cyrillic/Greek look-alikes fold to Latin when the word also holds Latin letters
-//!    (or is three or more look-alikes only), leetspeak folds when the word has at least two
-//!    ASCII letters, then everything is lower-cased; curly quotes become ASCII quotes.
+//!    (or is three or more look-alikes only, so Russian words stay Russian); leetspeak
+//!    (0→o, 1→i or l after a vowel, 3→e, 4→a, 5→s, 7→t, 8→b, 9→g, @→a, $→s) folds in words of
+//!    at most 24 characters made of letters and those digits only, with at least one letter
+//!    (`pr3v10u5` folds, `2024`, `h264` and hashes do not); then everything is lower-cased and
+//!    curly quotes become ASCII quotes.
+//!
+//! Plain ASCII without spaced-out letters takes a one-pass path whose map is the identity.
 //!
 //! ```text
-//! "Ig\u{200B}n0re" → "ignore", map [0, 1, 2, 5, 6, 7] (byte 2 was the zero-width space)
+//! "Ig\u{200B}n0re" → "ignore", starts [0, 1, 5, 6, 7, 8] (bytes 2..5 were the zero-width space)
 //! ```
 
 use unicode_normalization::char::decompose_compatible;
