@@ -10,13 +10,15 @@
  *
  * One Lua script does the whole take atomically (EVALSHA through ioredis's `defineCommand`, which
  * re-sends it as EVAL on NOSCRIPT). It reads the clock with Redis's TIME, so instances with
- * drifting clocks share one timeline. The bucket is a hash `{tokens, ts}` at `<prefix>rl:<key>`
+ * drifting clocks share one timeline. The bucket is a hash `{tokens, ts, w}` at `<prefix>rl:<key>`
  * whose PEXPIRE is the time until it is full again: a missing bucket is a full one.
  *
  * `tokens` is kept scaled by the window (token·ms), so refill (`elapsed × capacity`), cost
  * (`cost × windowMs`) and the waits (`⌈missing / capacity⌉` ms) are integer arithmetic: exact while
  * capacity × windowMs stays below 2^53, which `take` checks. Windows are whole milliseconds, as in
- * the addon.
+ * the addon, and the answers are the addon's to the millisecond (a cost above the capacity gets a
+ * whole window as retry-after). `w` is the window the level was counted in: when a key's limit
+ * changes, its tokens carry over, capped at the new capacity, as in the addon.
  */
 import { assertLimit, RateLimitError, type Decision, type Limit, type RateLimitStore } from './rate-limit-store.js'
 import type { Logger, RedisConnection, RedisHealth, RedisScript } from './redis-client.js'
@@ -40,13 +42,17 @@ local cost = tonumber(ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local full = capacity * window
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts', 'w')
 local level = tonumber(b[1])
 local ts = tonumber(b[2])
-if level == nil or ts == nil then
+local w = tonumber(b[3])
+if level == nil or ts == nil or w == nil or w <= 0 then
   level = full
   ts = now
+elseif w ~= window then
+  level = math.floor(level * window / w)
 end
+level = math.min(level, full)
 if now > ts then
   level = math.min(full, level + (now - ts) * capacity)
   ts = now
@@ -63,7 +69,7 @@ else
   retry = math.ceil((need - level) / capacity)
 end
 local reset = math.ceil((full - level) / capacity)
-redis.call('HSET', KEYS[1], 'tokens', level, 'ts', ts)
+redis.call('HSET', KEYS[1], 'tokens', level, 'ts', ts, 'w', window)
 redis.call('PEXPIRE', KEYS[1], math.max(reset, 1))
 return {allowed, math.floor(level / window), reset, retry}`
 
@@ -115,7 +121,7 @@ function decision(reply: unknown, capacity: number, windowMs: number): Decision 
     limit: capacity,
     remaining,
     resetMs,
-    // A cost above the capacity is never payable; answer with a whole window, as the addon does.
+    // A cost above the capacity is never payable; the addon answers with a whole window.
     retryAfterMs: retryAfterMs < 0 ? windowMs : retryAfterMs,
   }
 }

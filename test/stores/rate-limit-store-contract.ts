@@ -91,6 +91,14 @@ export function rateLimitStoreContract(t: Test, make: () => Promise<StoreFixture
     t.equal(after.remaining, limit.capacity - 1, 'the bucket was left full')
   })
 
+  t.test('when the limit of a key changes, its tokens carry over, capped at the new capacity', async (t) => {
+    const store = await open(t)
+    const k = key('changed')
+    t.equal((await store.take(k, limit, 3)).remaining, 2)
+    t.equal((await store.take(k, { capacity: 10, windowMs: 2000 })).remaining, 1, 'two tokens carried, one taken')
+    t.equal((await store.take(k, { capacity: 1, windowMs: 1000 }, 0)).remaining, 1, 'capped at the new capacity')
+  })
+
   t.test('a limit that is not a positive integer capacity over a positive window is refused', async (t) => {
     const store = await open(t)
     const code = RATE_LIMIT_ERRORS.invalidLimit

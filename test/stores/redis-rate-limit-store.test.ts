@@ -44,7 +44,7 @@ if (url === undefined || url === '') {
     const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
     await store.take('shape', { capacity: 10, windowMs: 10_000 }, 2)
     const bucket = await redis.client.hgetall(`${prefix}rl:shape`)
-    t.same(Object.keys(bucket).sort(), ['tokens', 'ts'])
+    t.same(Object.keys(bucket).sort(), ['tokens', 'ts', 'w'])
     t.equal(Number(bucket.tokens), 8 * 10_000, 'tokens are kept in token·ms')
     const pttl = await redis.client.pttl(`${prefix}rl:shape`)
     t.ok(pttl > 1_900 && pttl <= 2_000, `expires when refilled (${pttl} ms)`)
