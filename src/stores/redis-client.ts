@@ -230,8 +230,25 @@ export async function connectRedis(url: string, opts: RedisConnectOptions = {}):
     })
     await Promise.race([ready, timeout])
     clearTimeout(timer)
+    if (!connection.available) {
+      opts.log?.warn({ redis: 'down', err: connection.health().last_error }, 'redis not reachable at start: serving from the in-process tier')
+    }
   }
   return connection
+}
+
+/**
+ * A `warn` that speaks at most once per `intervalMs`, for failures that do not open the circuit
+ * (an out-of-memory Redis refusing writes answers every call, each with an error).
+ */
+export function warnEvery(log: Logger | undefined, intervalMs = 10_000): (obj: object, msg: string) => void {
+  let last = Number.NEGATIVE_INFINITY
+  return (obj, msg) => {
+    const now = Date.now()
+    if (log === undefined || now - last < intervalMs) return
+    last = now
+    log.warn(obj, msg)
+  }
 }
 
 function message(err: unknown): string {

@@ -21,7 +21,7 @@
  * changes, its tokens carry over, capped at the new capacity, as in the addon.
  */
 import { assertLimit, RateLimitError, type Decision, type Limit, type RateLimitStore } from './rate-limit-store.js'
-import type { Logger, RedisConnection, RedisHealth, RedisScript } from './redis-client.js'
+import { warnEvery, type Logger, type RedisConnection, type RedisHealth, type RedisScript } from './redis-client.js'
 
 export interface RedisRateLimitStoreOptions {
   /** Prefix of every key this store writes (default `ganglion:`). */
@@ -77,7 +77,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisConnection
   readonly #fallback: RateLimitStore
   readonly #prefix: string
-  readonly #log: Logger | undefined
+  readonly #warn: (obj: object, msg: string) => void
   readonly #take: RedisScript
   #fallbackDecisions = 0
 
@@ -86,7 +86,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#redis = redis
     this.#fallback = fallback
     this.#prefix = `${opts.prefix ?? 'ganglion:'}rl:`
-    this.#log = opts.log
+    this.#warn = warnEvery(opts.log)
     this.#take = redis.script('ganglionRateLimitTake', 1, TAKE)
   }
 
@@ -102,7 +102,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         return decision(reply, limit.capacity, windowMs)
       } catch (err) {
         // Any failure, a refused write (OOM) included, must not turn into "unlimited": decide locally.
-        this.#log?.warn({ err, key }, 'redis rate limit failed: decided by the in-process bucket')
+        this.#warn({ err, key }, 'redis rate limit failed: decided by the in-process bucket')
       }
     }
     this.#fallbackDecisions++

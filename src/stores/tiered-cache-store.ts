@@ -16,7 +16,7 @@
  * addon stamps its own entries); its expiry is Redis's.
  */
 import { CACHE_ERRORS, CacheError, hitRate, type CacheEntry, type CacheStore, type TierStats } from './cache-store.js'
-import type { Logger, RedisHealth } from './redis-client.js'
+import { warnEvery, type Logger, type RedisHealth } from './redis-client.js'
 
 /** What the tiered store needs from its remote tier beyond the port (RedisCacheStore has it). */
 export interface RemoteCacheStore extends CacheStore {
@@ -50,6 +50,7 @@ export class TieredCacheStore implements CacheStore {
   readonly #local: CacheStore
   readonly #remote: RemoteCacheStore | undefined
   readonly #log: Logger
+  readonly #warn: (obj: object, msg: string) => void
   readonly #maxPending: number
   readonly #pending = new Set<string>()
   #pendingOverflowed = false
@@ -61,6 +62,7 @@ export class TieredCacheStore implements CacheStore {
     this.#local = local
     this.#remote = remote
     this.#log = opts.log ?? silent
+    this.#warn = warnEvery(this.#log)
     this.#maxPending = opts.maxPendingInvalidations ?? 10_000
     remote?.onRecover(() => void this.#flushInvalidations())
   }
@@ -160,7 +162,7 @@ export class TieredCacheStore implements CacheStore {
       } catch (err) {
         if (err instanceof CacheError) throw err
         this.#remoteFailures++
-        this.#log.warn({ err, op: what, key }, 'redis cache tier call failed: answered by the in-process tier')
+        this.#warn({ err, op: what, key }, 'redis cache tier call failed: answered by the in-process tier')
       }
     }
     if (what !== 'get') this.#rememberInvalidation(key)
