@@ -40,6 +40,19 @@ if (url === undefined || url === '') {
     t.same(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort(), [0, 1, 2, 3], 'each token taken once')
   })
 
+  t.test('it answers as the in-process bucket does', async (t) => {
+    const redisStore = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
+    const memoryStore = new MemoryRateLimitStore(createEngine())
+    const limit = { capacity: 3, windowMs: 60_000 }
+    for (const cost of [1, 1, 2, 1, 4, 0, 1]) {
+      const [r, m] = await Promise.all([redisStore.take('parity', limit, cost), memoryStore.take('parity', limit, cost)])
+      t.same({ allowed: r.allowed, limit: r.limit, remaining: r.remaining }, { allowed: m.allowed, limit: m.limit, remaining: m.remaining }, `cost ${cost}`)
+      // The two clocks are read a few ms apart.
+      t.ok(Math.abs(r.resetMs - m.resetMs) <= 20, `resetMs ${r.resetMs} ≈ ${m.resetMs}`)
+      t.ok(Math.abs(r.retryAfterMs - m.retryAfterMs) <= 20, `retryAfterMs ${r.retryAfterMs} ≈ ${m.retryAfterMs}`)
+    }
+  })
+
   t.test('the bucket is a hash that expires once it would be full again', async (t) => {
     const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
     await store.take('shape', { capacity: 10, windowMs: 10_000 }, 2)
