@@ -20,6 +20,13 @@ export declare class ReflexEngine {
   checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<CheckResult>
   /** `check` written as the wire's JSON body without its closing brace (see `json.rs`). */
   checkJson(text: string, flags?: CheckFlags | undefined | null): string
+  /**
+   * `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the
+   * in-process tier is not consulted.
+   */
+  checkJsonWithEntry(text: string, flags?: CheckFlags | undefined | null, cached?: CachedValue | undefined | null): string
+  /** The cache key a check of `text` with `flags` uses (32 hex characters). */
+  cacheKey(text: string, flags?: CheckFlags | undefined | null): string
   /** Finds personal data and redacts it. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode. */
   redact(text: string, options?: RedactOptions | undefined | null): RedactResult
   /** The in-process tier's live entry for `key`, or null. */

@@ -125,8 +125,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Engine {
+    /// Builds the engine and warms the detectors' pattern tables (built lazily on first use,
+    /// tens of milliseconds), so no request pays for them.
     #[must_use]
     pub fn new(config: EngineConfig) -> Self {
+        let _ = injection::detect("");
+        let _ = pii::detect("");
         Engine {
             cache: Mutex::new(Cache::new(config.cache_max_entries, config.cache_max_bytes)),
             limiter: Mutex::new(RateLimiter::new(config.ratelimit_max_keys)),
@@ -143,10 +147,26 @@ impl Engine {
         &self.config
     }
 
+    /// The cache key a check of `text` with `options` uses.
+    #[must_use]
+    pub fn cache_key(text: &str, options: CheckOptions) -> String {
+        normalize::cache_key(text, options.key_flags())
+    }
+
     /// Checks `text`: cache lookup, personal data, injection, routing.
     pub fn check(&self, text: &str, options: CheckOptions, now_ms: u64) -> CheckOutcome {
-        let cache_key = normalize::cache_key(text, options.key_flags());
+        let cache_key = Self::cache_key(text, options);
         let cached = if options.use_cache { lock(&self.cache).get(&cache_key, now_ms) } else { None };
+        self.check_with(text, options, cache_key, cached)
+    }
+
+    /// Checks `text` with a cache entry the caller already looked up (in a shared tier the
+    /// engine cannot reach); the in-process tier is not consulted.
+    pub fn check_with_entry(&self, text: &str, options: CheckOptions, cached: Option<Entry>) -> CheckOutcome {
+        self.check_with(text, options, Self::cache_key(text, options), cached)
+    }
+
+    fn check_with(&self, text: &str, options: CheckOptions, cache_key: String, cached: Option<Entry>) -> CheckOutcome {
         let map = Utf16Map::new(text);
 
         let (pii, redacted_text) = if options.check_pii {

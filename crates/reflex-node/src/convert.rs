@@ -132,6 +132,12 @@ pub fn cached_value(e: Entry) -> CachedValue {
     CachedValue { value: e.value.to_string(), created_at_ms: e.created_at_ms as f64, expires_at_ms: e.expires_at_ms as f64 }
 }
 
+/// A JavaScript-held entry back into the core's form.
+#[allow(clippy::cast_sign_loss)] // timestamps come from `cached_value` above: finite, positive
+pub fn entry(c: CachedValue) -> Entry {
+    Entry { value: c.value.into(), created_at_ms: c.created_at_ms as u64, expires_at_ms: c.expires_at_ms as u64 }
+}
+
 pub fn check_result(o: CheckOutcome) -> CheckResult {
     CheckResult {
         routing: routing_hint(&o.routing),

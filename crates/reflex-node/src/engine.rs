@@ -67,6 +67,21 @@ impl ReflexEngine {
         json::check_body(&self.inner.check(&text, check_options(flags), now_ms()))
     }
 
+    /// `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the
+    /// in-process tier is not consulted.
+    #[napi]
+    pub fn check_json_with_entry(&self, text: String, flags: Option<CheckFlags>, cached: Option<CachedValue>) -> String {
+        let entry = cached.map(convert::entry);
+        json::check_body(&self.inner.check_with_entry(&text, check_options(flags), entry))
+    }
+
+    /// The cache key a check of `text` with `flags` uses (32 hex characters).
+    #[napi]
+    #[allow(clippy::unused_self)] // a method, so JavaScript reaches it on the engine like the rest
+    pub fn cache_key(&self, text: String, flags: Option<CheckFlags>) -> String {
+        Engine::cache_key(&text, check_options(flags))
+    }
+
     /// Finds personal data and redacts it. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode.
     #[napi]
     pub fn redact(&self, text: String, options: Option<RedactOptions>) -> std::result::Result<RedactResult, CodedError> {

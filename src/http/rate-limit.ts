@@ -1,0 +1,41 @@
+/**
+ * Admission by rate limit: per user when the request names one, else per client IP.
+ * Returns the `RateLimit-*` headers for the response, or throws a 429 carrying them plus
+ * `Retry-After`.
+ */
+import { HttpError } from './errors.js'
+import type { RateLimitStore } from '../stores/rate-limit-store.js'
+
+export interface RateLimits {
+  /** Requests per window per client IP. */
+  perIp: number
+  /** Requests per window per user id. */
+  perUser: number
+  /** The window both limits refill over, in milliseconds (60 000: "per minute"). */
+  windowMs: number
+}
+
+export async function admit(
+  store: RateLimitStore,
+  limits: RateLimits,
+  ip: string,
+  userId?: string,
+): Promise<Record<string, string>> {
+  const byUser = userId !== undefined
+  const key = byUser ? `user:${userId}` : `ip:${ip}`
+  const capacity = byUser ? limits.perUser : limits.perIp
+  const d = await store.take(key, { capacity, windowMs: limits.windowMs })
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(d.limit),
+    'RateLimit-Remaining': String(d.remaining),
+    'RateLimit-Reset': String(Math.ceil(d.resetMs / 1000)),
+  }
+  if (d.allowed) return headers
+  const window = `${limits.windowMs / 1000} s`
+  throw new HttpError(
+    'RATE_LIMIT',
+    `Rate limit of ${d.limit} requests per ${window} exceeded for this ${byUser ? 'user' : 'client'}`,
+    { field: byUser ? 'user_id' : 'client_ip', constraint: `at most ${d.limit} requests per ${window}` },
+    { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))) },
+  )
+}

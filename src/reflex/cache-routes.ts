@@ -1,0 +1,50 @@
+/**
+ * The cache API: `POST /api/v1/cache`, `GET|DELETE /api/v1/cache/:key` and the variant
+ * `GET /cache/:key`. Values are any JSON; they are stored serialised, so a check that hits the
+ * entry can splice it into its response unchanged.
+ */
+import type { Ctx, Reply } from '../http/app.js'
+import { HttpError } from '../http/errors.js'
+import { compileSchema } from '../http/validate.js'
+import type { ReflexDeps } from './deps.js'
+import { CacheSetRequest, MAX_KEY_CHARS } from './schemas.js'
+
+const parseSet = compileSchema(CacheSetRequest)
+
+function keyParam(ctx: Ctx): string {
+  const key = ctx.params['key'] ?? ''
+  if (key.length === 0 || key.length > MAX_KEY_CHARS) {
+    throw HttpError.validation('key', `must be 1 to ${MAX_KEY_CHARS} characters`)
+  }
+  return key
+}
+
+export function cacheSetRoute(deps: ReflexDeps) {
+  return async (ctx: Ctx): Promise<Reply> => {
+    const req = parseSet(ctx.body)
+    const ttl = req.ttl_seconds ?? deps.cacheTtlSeconds
+    const entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
+    return { status: 201, body: { key: req.key, ttl_seconds: ttl, expires_at: entry.expiresAt.toISOString() } }
+  }
+}
+
+export function cacheGetRoute(deps: ReflexDeps) {
+  return async (ctx: Ctx): Promise<Reply> => {
+    const key = keyParam(ctx)
+    const entry = await deps.cache.get(key)
+    if (!entry) throw HttpError.notFound('key', `No cache entry for key ${JSON.stringify(key)}`)
+    const ttlRemaining = Math.max(0, Math.ceil((entry.expiresAt.getTime() - Date.now()) / 1000))
+    return {
+      status: 200,
+      raw: `{"key":${JSON.stringify(key)},"value":${entry.valueJson},"ttl_remaining_seconds":${ttlRemaining},"created_at":"${entry.createdAt.toISOString()}"}`,
+    }
+  }
+}
+
+export function cacheDeleteRoute(deps: ReflexDeps) {
+  return async (ctx: Ctx): Promise<Reply> => {
+    const key = keyParam(ctx)
+    if (!(await deps.cache.delete(key))) throw HttpError.notFound('key', `No cache entry for key ${JSON.stringify(key)}`)
+    return { status: 200, body: { key, deleted: true } }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * `POST /api/v1/check` (and its drop-in `/process`): cache lookup, personal data, injection,
+ * routing. The hot route: the body comes back from the addon as a JSON string and only the
+ * request id and the timing are spliced around it.
+ */
+import { performance } from 'node:perf_hooks'
+import type { Ctx, Reply } from '../http/app.js'
+import { compileSchema } from '../http/validate.js'
+import { admit } from '../http/rate-limit.js'
+import type { CheckFlags } from './engine.js'
+import type { ReflexDeps } from './deps.js'
+import { CheckRequest } from './schemas.js'
+
+const parseCheck = compileSchema(CheckRequest)
+
+export interface CheckInput {
+  text: string
+  user_id?: string | undefined
+  check_pii?: boolean | undefined
+  check_injection?: boolean | undefined
+  use_cache?: boolean | undefined
+}
+
+/** The check's JSON body for `input`; `extra` is spliced in before the timing (raw JSON members). */
+export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number, extra = ''): Promise<Reply> {
+  const headers = await admit(deps.limiter, deps.limits, ctx.ip, input.user_id)
+  const flags: CheckFlags = {
+    checkPii: input.check_pii ?? true,
+    checkInjection: input.check_injection ?? true,
+    useCache: input.use_cache ?? true,
+  }
+  let body: string
+  if (flags.useCache && deps.cache.shared) {
+    // The shared tier is async; look there (after the in-process tier) before the check.
+    const entry = await deps.cache.get(deps.engine.cacheKey(input.text, flags))
+    const cached = entry && { value: entry.valueJson, createdAtMs: entry.createdAt.getTime(), expiresAtMs: entry.expiresAt.getTime() }
+    body = deps.engine.checkJsonWithEntry(input.text, flags, cached)
+  } else {
+    body = deps.engine.checkJson(input.text, flags)
+  }
+  const ms = (performance.now() - started).toFixed(3)
+  return { status: 200, headers, raw: `{"request_id":${JSON.stringify(ctx.requestId)},${body.slice(1)}${extra},"processing_time_ms":${ms}}` }
+}
+
+export function checkRoute(deps: ReflexDeps) {
+  return (ctx: Ctx): Promise<Reply> => {
+    const started = performance.now()
+    return runCheck(deps, ctx, parseCheck(ctx.body), started)
+  }
+}

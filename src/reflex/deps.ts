@@ -1,0 +1,19 @@
+/** What the reflex routes need, assembled by the composition root (`src/app.ts`). */
+import type { ReflexEngine } from './engine.js'
+import type { RateLimits } from '../http/rate-limit.js'
+import type { RateLimitStore } from '../stores/rate-limit-store.js'
+import type { TieredCacheStore } from '../stores/tiered-cache-store.js'
+
+export interface ReflexDeps {
+  engine: ReflexEngine
+  /** The in-process tier, with the Redis tier behind it when REDIS_URL is set. */
+  cache: TieredCacheStore
+  limiter: RateLimitStore
+  limits: RateLimits
+  /** Default time-to-live of cache entries (CACHE_TTL). */
+  cacheTtlSeconds: number
+  /** Salt of the `hash` redaction mode: a server secret, so digests cannot be brute-forced off-box. */
+  hashSalt: string
+  startedAt: Date
+  version: string
+}
