@@ -67,6 +67,14 @@ export class TieredCacheStore implements CacheStore {
     remote?.onRecover(() => void this.#flushInvalidations())
   }
 
+  /**
+   * True when a Redis tier is configured (up or down): a lookup may then find what another
+   * instance stored, so the check path must ask this store rather than the addon's tier alone.
+   */
+  get shared(): boolean {
+    return this.#remote !== undefined
+  }
+
   async get(key: string): Promise<CacheEntry | undefined> {
     const local = await this.#local.get(key)
     if (local !== undefined) {

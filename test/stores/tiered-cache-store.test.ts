@@ -11,8 +11,10 @@ const memory = (maxBytes = CONTRACT_MAX_ENTRY_BYTES) => new MemoryCacheStore(cre
 t.test('without Redis', async (t) => {
   cacheStoreContract(t, async () => ({ store: new TieredCacheStore(memory()), close: async () => {} }))
 
-  t.test('health says Redis is disabled', async (t) => {
-    t.same(new TieredCacheStore(memory()).health(), { redis: 'disabled', remote_failures: 0, pending_invalidations: 0 })
+  t.test('health says Redis is disabled, and the store is not shared', async (t) => {
+    const store = new TieredCacheStore(memory())
+    t.same(store.health(), { redis: 'disabled', remote_failures: 0, pending_invalidations: 0 })
+    t.equal(store.shared, false)
   })
 })
 
@@ -31,8 +33,10 @@ if (url === undefined || url === '') {
   t.test('over Redis', async (t) => {
     cacheStoreContract(t, async () => ({ store: new TieredCacheStore(memory(), remote()), close: async () => {} }))
 
-    t.test('health says Redis is up', async (t) => {
-      t.same(new TieredCacheStore(memory(), remote()).health(), { redis: 'up', remote_failures: 0, pending_invalidations: 0 })
+    t.test('health says Redis is up, and the store is shared', async (t) => {
+      const store = new TieredCacheStore(memory(), remote())
+      t.same(store.health(), { redis: 'up', remote_failures: 0, pending_invalidations: 0 })
+      t.equal(store.shared, true)
     })
   })
 
