@@ -118,7 +118,6 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       const app = httpApp('reflex', config, log)
       registerReflexRoutes(app, {
         ...shared,
-        sharedCache: shared.redis !== undefined,
         cacheTtlSeconds: config.cacheTtl,
         hashSalt: config.redactionSalt,
         startedAt,
