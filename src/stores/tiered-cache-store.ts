@@ -135,11 +135,15 @@ export class TieredCacheStore implements CacheStore {
       if (remote.available) entries = remote.entries
       evictions += remote.evictions
     }
+    // With no shared tier the check route looks up in the addon directly, not through get():
+    // then the local tier's own counters are the complete record of lookups.
+    const hits = this.#remote === undefined ? local.hits : this.#hits
+    const misses = this.#remote === undefined ? local.misses : this.#misses
     return {
       tier: 'tiered',
-      hits: this.#hits,
-      misses: this.#misses,
-      hit_rate: hitRate(this.#hits, this.#misses),
+      hits,
+      misses,
+      hit_rate: hitRate(hits, misses),
       entries,
       ...(local.bytes === undefined ? {} : { bytes: local.bytes }),
       evictions,
