@@ -13,9 +13,12 @@ const cases: Array<[string, unknown, string]> = [
   ['an unknown top-level field', { goal: 'x', colour: 'blue' }, 'colour'],
 ]
 
+// One server for the validation cases: each PGlite boot costs seconds, and none of them writes.
+const shared = orchestratorUrl(t)
+
 for (const [name, body, field] of cases) {
   t.test(`${name} is a 400 naming ${field}`, async (t) => {
-    const base = await orchestratorUrl(t)
+    const base = await shared
     const res = await postJson(`${base}/api/v1/tasks`, body, { 'x-request-id': 'bad-task' })
     t.equal(res.status, 400)
     const err = (await res.json()).error
@@ -27,12 +30,12 @@ for (const [name, body, field] of cases) {
 }
 
 t.test('exactly 10,000 characters is accepted', async (t) => {
-  const base = await orchestratorUrl(t)
+  const base = await shared
   t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'g'.repeat(10_000) })).status, 201)
 })
 
 t.test('malformed JSON and the wrong content type are refused', async (t) => {
-  const base = await orchestratorUrl(t)
+  const base = await shared
   const bad = await fetch(`${base}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"goal":' })
   t.equal(bad.status, 400)
   t.equal((await bad.json()).error.details.field, 'body')
@@ -41,7 +44,7 @@ t.test('malformed JSON and the wrong content type are refused', async (t) => {
 })
 
 t.test('an unknown task id is a 404 on every route', async (t) => {
-  const base = await orchestratorUrl(t)
+  const base = await shared
   for (const [method, path] of [['GET', '/api/v1/tasks/nope'], ['GET', '/task/nope'], ['DELETE', '/api/v1/tasks/nope'], ['POST', '/api/v1/tasks/nope/cancel'], ['POST', '/task/nope/cancel'], ['GET', '/api/v1/tasks/nope/events']] as const) {
     const res = await fetch(`${base}${path}`, { method })
     t.equal(res.status, 404, `${method} ${path}`)
