@@ -20,8 +20,8 @@
 //!
 //! Overlaps: every detector reports freely, then `resolve` keeps one match per span, preferring
 //! the more specific kind, then the longer match, then the earlier one. Rank, high to low:
-//! PRIVATE_KEY > API_KEY = CRYPTO_WALLET > CREDIT_CARD = IBAN = EMAIL > SSN = UK_NHS =
-//! MAC_ADDRESS > IP_ADDRESS = DATE_OF_BIRTH > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
+//! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
+//! `MAC_ADDRESS` > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
 //! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
 //! domain is never also something else; an NHS number with its context beats the phone shape it
 //! also has; a PEM block swallows whatever key-like lines it contains.
@@ -151,6 +151,11 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                 if c.is_ascii_uppercase() {
                     push(&mut out, dob::named(b, start));
                 }
+                // Credential nouns ("password", "Passwort", "contraseña", "mot de passe"…) start
+                // a sentence that may carry the value.
+                if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (3..=10).contains(&(i - start)) {
+                    password::prose(b, start, i, &mut out);
+                }
             } else {
                 word_start(b, start, &mut out);
             }
@@ -169,7 +174,12 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                     push(&mut out, ip::v6(b, i));
                 }
             }
-            b'-' => push(&mut out, secrets::private_key(b, i)),
+            b'-' => {
+                push(&mut out, secrets::private_key(b, i));
+                if scan::at(b, i + 1) == b'p' {
+                    push(&mut out, password::cli_short(b, i));
+                }
+            }
             b'+' | b'(' => push(&mut out, phone::find(b, i)),
             _ => {}
         }

@@ -78,12 +78,11 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
         | (b'g', b'h' | b'i' | b'l')
         | (b'x', b'o' | b'a')
         | (b's' | b'r' | b'p', b'k')
-        | (b'e', b'y')
+        | (b'e' | b'p', b'y')
         | (b'w' | b's', b'h')
         | (b'n', b'p')
         | (b'h', b'f')
         | (b'd', b'o')
-        | (b'p', b'y')
         | (b'G', b'O')
         | (b's', b'q') => {}
         (b'S', b'G') => return sendgrid(b, start),
@@ -118,7 +117,7 @@ fn random(token: &[u8]) -> bool {
     mixed && memmem::find(token, b"EXAMPLE").is_none()
 }
 
-/// SendGrid: `SG.` + 22 base64url + `.` + 43 base64url.
+/// `SendGrid`: `SG.` + 22 base64url + `.` + 43 base64url.
 fn sendgrid(b: &[u8], start: usize) -> Option<PiiMatch> {
     if at(b, start + 2) != b'.' {
         return None;
