@@ -238,10 +238,15 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
                 push(out, phone::find(b, i));
             }
             let date_sep = matches!(next, b'-' | b'/' | b'.') && after.is_ascii_digit();
-            let month_next = next == b' ' && after.is_ascii_alphabetic();
+            // `15 January`, `3. April` (German ordinal dot).
+            let month_next = (next == b' ' && after.is_ascii_alphabetic()) || (next == b'.' && after == b' ' && run <= 2);
             if (run == 4 || run <= 2) && (date_sep || month_next) {
                 push(out, dob::numeric(b, i));
             }
+        }
+        // `2nd of September 1996`, `21st March 1990`.
+        if run <= 2 && matches!(next, b's' | b'n' | b'r' | b't') {
+            push(out, dob::numeric(b, i));
         }
         if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
             push(out, passport::find(b, i));
