@@ -62,15 +62,15 @@ fn url_userinfo(b: &[u8], at: usize) -> bool {
 }
 
 /// `user@host` handed to a remote-login command: the scp-style `git@github.com:org/repo`
-/// (a `:` glued to the host) or an argument of `ssh`, `scp`, `sftp`, `rsync`, `mosh` or `git`
-/// at the start of the line.
+/// (a `:` glued to the host) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
+/// start of the line. (`git` lines are left alone: `git config user.email ada@…` is an address.)
 fn remote_login(b: &[u8], s: usize, e: usize) -> bool {
     if super::scan::at(b, e) == b':' && !super::scan::at(b, e + 1).is_ascii_whitespace() && e + 1 < b.len() {
         return true;
     }
     let line = b[s.saturating_sub(200)..s].iter().rposition(|&c| c == b'\n').map_or(s.saturating_sub(200), |k| s.saturating_sub(200) + k + 1);
     let mut words = b[line..s].split(|&c| c == b' ' || c == b'\t').filter(|w| !w.is_empty() && !matches!(**w, [b'$' | b'#' | b'>'] | [b's', b'u', b'd', b'o']));
-    words.next().is_some_and(|w| matches!(w, b"ssh" | b"scp" | b"sftp" | b"rsync" | b"mosh" | b"git" | b"ssh-copy-id"))
+    words.next().is_some_and(|w| matches!(w, b"ssh" | b"scp" | b"sftp" | b"rsync" | b"mosh" | b"ssh-copy-id"))
 }
 
 #[cfg(test)]
@@ -88,6 +88,8 @@ mod tests {
         assert_eq!(emails("a@b.io, c_d@e-f.org"), vec!["a@b.io", "c_d@e-f.org"]);
         assert_eq!(emails("mailto:ada@example.com: she replied"), vec!["ada@example.com"]);
         assert_eq!(emails("see https://x.org/u and ada@example.com"), vec!["ada@example.com"]);
+        assert_eq!(emails("git config user.email ada@example.com"), vec!["ada@example.com"]);
+        assert_eq!(emails("https://x.org/?email=ada@example.com"), vec!["ada@example.com"]);
     }
 
     #[test]

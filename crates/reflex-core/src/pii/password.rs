@@ -23,7 +23,8 @@ const NOT_VALUES: &[&[u8]] = &[
     b"must", b"should", b"will", b"the", b"and", b"not", b"required", b"optional", b"none", b"null", b"nil", b"empty",
     b"your", b"you", b"this", b"that", b"was", b"has", b"have", b"incorrect", b"invalid", b"reset", b"changed",
     b"expired", b"field", b"string", b"true", b"false", b"undefined", b"hidden", b"redacted", b"masked", b"see",
-    b"enter", b"type", b"use", b"please", b"password", b"passwd", b"pass", b"pwd", b"secret", b"changeme",
+    b"enter", b"type", b"use", b"please", b"password", b"passwd", b"pass", b"pwd", b"secret", b"changeme", b"then",
+    b"here", b"below", b"above", b"again", b"when", b"for", b"from", b"with",
 ];
 
 /// Nouns that introduce a credential in a sentence ("the password for the VPN is …").
@@ -390,8 +391,9 @@ fn plausible(v: &[u8], quoted: bool) -> bool {
             return false;
         }
     }
-    // A bare value opening with `[` or `{` is structure (JSON, YAML), not a secret.
-    !matches!(v[0], b'[' | b'{' | b'(') && !code(v)
+    // A bare value opening with `[` or `{` is structure (JSON, YAML), not a secret; one opening
+    // with `/`, `~/` or `./` is a path (`pwd: /home/ada` is the working directory).
+    !matches!(v[0], b'[' | b'{' | b'(' | b'/') && !v.starts_with(b"~/") && !v.starts_with(b"./") && !code(v)
 }
 
 /// A bare value that is code reading the secret from somewhere else: a call or an index
@@ -474,6 +476,9 @@ mod tests {
             "Authorization: Basic bm9jb2xvbg==",
             "mkdir -p out && cp -pr a b && gcc -pthread -pedantic -p8080:80",
             "ssh -p 2222 host",
+            "$ pwd: /home/ada/src",
+            "pwd is ~/projects/x1",
+            "Enter your password: then press Enter.",
         ] {
             assert!(creds(t).is_empty(), "{t}: {:?}", creds(t));
         }
