@@ -99,6 +99,9 @@ pub(super) fn numeric(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !matches!(sep, b'-' | b'/' | b'.') {
         return None;
     }
+    if first_len <= 2 && at(b, start + first_len + 1).is_ascii_alphabetic() {
+        return day_name_year(b, start, first, start + first_len + 1, sep);
+    }
     let (mid, mid_len) = number(b, start + first_len + 1, 2);
     let second_sep = start + first_len + 1 + mid_len;
     if mid_len == 0 || at(b, second_sep) != sep {
@@ -109,11 +112,25 @@ pub(super) fn numeric(b: &[u8], start: usize) -> Option<PiiMatch> {
     let ok = match (first_len, last_len) {
         (4, 1 | 2) => year_ok(first) && day_month_ok(last, mid),
         (1 | 2, 4) => year_ok(last) && (day_month_ok(first, mid) || day_month_ok(mid, first)),
+        // `04/07/85`: a two-digit year, taken only because the context says "born"/"DOB".
+        (1 | 2, 2) => sep != b'-' && (day_month_ok(first, mid) || day_month_ok(mid, first)),
         _ => false,
     };
     if !ok || !clean_end(b, end) {
         return None;
     }
+    confirm(b, start, end)
+}
+
+/// `14-Mar-1987`, `14/March/1987`: the same separator around a month name.
+fn day_name_year(b: &[u8], start: usize, day: u32, i: usize, sep: u8) -> Option<PiiMatch> {
+    let ml = month_at(b, i)?;
+    if at(b, i + ml) != sep || !(1..=31).contains(&day) {
+        return None;
+    }
+    let (y, ly) = number(b, i + ml + 1, 4);
+    let end = i + ml + 1 + ly;
+    (ly == 4 && year_ok(y) && clean_end(b, end)).then_some(())?;
     confirm(b, start, end)
 }
 
@@ -218,6 +235,8 @@ mod tests {
         assert_eq!(dobs("Né le 21/06/1968 à Lyon"), vec!["21/06/1968"]);
         assert_eq!(dobs("born on the 2nd of September 1996"), vec!["2nd of September 1996"]);
         assert_eq!(dobs("data di nascita: 4 maggio 1970"), vec!["4 maggio 1970"]);
+        assert_eq!(dobs("DOB: 04/07/85"), vec!["04/07/85"]);
+        assert_eq!(dobs("Date of birth: 14-Mar-1987"), vec!["14-Mar-1987"]);
     }
 
     #[test]
@@ -229,5 +248,7 @@ mod tests {
         assert!(dobs("DOB: 1990-01-15-7").is_empty());
         assert!(dobs("Le contrat du 3 mars 2019 est signé.").is_empty());
         assert!(dobs("On the 2nd of May 2020 we shipped.").is_empty());
+        assert!(dobs("DOB: 04-07-85").is_empty());
+        assert!(dobs("shipped 14-Mar-1987").is_empty());
     }
 }

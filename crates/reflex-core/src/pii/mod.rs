@@ -153,7 +153,7 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                 }
                 // Credential nouns ("password", "Passwort", "contraseña", "mot de passe"…) start
                 // a sentence that may carry the value.
-                if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (3..=10).contains(&(i - start)) {
+                if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (2..=10).contains(&(i - start)) {
                     password::prose(b, start, i, &mut out);
                 }
             } else {
@@ -237,7 +237,8 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             if run >= 7 || grouped || (next == b'.' && after.is_ascii_digit()) {
                 push(out, phone::find(b, i));
             }
-            let date_sep = matches!(next, b'-' | b'/' | b'.') && after.is_ascii_digit();
+            // `15/01/1990`, and `14-Mar-1987` (a month name between the separators).
+            let date_sep = matches!(next, b'-' | b'/' | b'.') && (after.is_ascii_digit() || (after.is_ascii_alphabetic() && run <= 2));
             // `15 January`, `3. April` (German ordinal dot).
             let month_next = (next == b' ' && after.is_ascii_alphabetic()) || (next == b'.' && after == b' ' && run <= 2);
             if (run == 4 || run <= 2) && (date_sep || month_next) {

@@ -29,8 +29,15 @@ const NOT_VALUES: &[&[u8]] = &[
 
 /// Nouns that introduce a credential in a sentence ("the password for the VPN is …").
 const NOUNS: &[&[u8]] = &[
-    b"password", b"passwort", b"passwd", b"passphrase", b"passcode", b"pwd", b"kennwort", b"senha", b"wachtwoord",
+    b"password", b"passwort", b"passwd", b"passphrase", b"passcode", b"pwd", b"pw", b"kennwort", b"senha", b"wachtwoord",
     b"contrasena",
+];
+/// Words that make the noun a modifier ("password policy is …", "the password hint is …"): the
+/// sentence is then about something else.
+const COMPOUNDS: &[&[u8]] = &[
+    b"policy", b"policies", b"manager", b"field", b"hash", b"hashes", b"length", b"strength", b"requirement",
+    b"requirements", b"reset", b"rule", b"rules", b"prompt", b"box", b"input", b"format", b"complexity", b"expiry",
+    b"expiration", b"history", b"change", b"recovery", b"hint", b"protection", b"generator", b"vault", b"store",
 ];
 /// Verbs that link such a noun to its value, in the languages of `NOUNS`.
 const LINKS: &[&[u8]] = &[b"is", b"was", b"ist", b"lautet", b"war", b"es", b"est", b"era", "é".as_bytes(), b"blijft", b"wordt"];
@@ -60,7 +67,8 @@ pub(super) fn find(b: &[u8], sep: usize, out: &mut Vec<PiiMatch>) {
     while matches!(at(b, i), b' ' | b'\t') {
         i += 1;
     }
-    if !names_credential(key) {
+    let mot_de_passe = key.eq_ignore_ascii_case(b"passe") && from >= 7 && b[from - 7..from].eq_ignore_ascii_case(b"mot de ");
+    if !names_credential(key) && !mot_de_passe {
         if b[sep] == b':' {
             out.extend(basic_auth(b, key, i).or_else(|| curl_user(b, from, sep)));
         }
@@ -251,10 +259,20 @@ pub(super) fn prose(b: &[u8], start: usize, end: usize, out: &mut Vec<PiiMatch>)
         }
         return;
     }
+    // `.netrc` style, `login ada password Qm7#vT2p`: the value right after the noun.
+    if start >= 7 && netrc(b, start) {
+        let i = after + 1;
+        let len = b[i..].iter().take(257).take_while(|c| !c.is_ascii_whitespace()).count();
+        let v = &b[i..i + len];
+        if plausible(v, false) && secret_shape(v) {
+            out.push(hit(PiiKind::Password, i, i + len, 0.8));
+        }
+        return;
+    }
     // Up to six words ("for the guest network") before a linking verb or a colon, same clause.
     let mut i = after;
     let mut linked = false;
-    for _ in 0..7 {
+    for n in 0..7 {
         while matches!(at(b, i), b' ' | b'\t') {
             i += 1;
         }
@@ -268,6 +286,9 @@ pub(super) fn prose(b: &[u8], start: usize, end: usize, out: &mut Vec<PiiMatch>)
             i += 1;
         }
         if i == w0 || !matches!(at(b, i), b' ' | b'\t' | b':') {
+            return;
+        }
+        if n == 0 && COMPOUNDS.iter().any(|c| b[w0..i].eq_ignore_ascii_case(c)) {
             return;
         }
         if LINKS.iter().any(|l| b[w0..i].eq_ignore_ascii_case(l)) {
@@ -307,6 +328,27 @@ pub(super) fn prose(b: &[u8], start: usize, end: usize, out: &mut Vec<PiiMatch>)
     if plausible(v, quoted) && (quoted || secret_shape(v)) {
         out.push(hit(PiiKind::Password, vs, ve, 0.8));
     }
+}
+
+/// `login <user> ` or `user <user> ` just before the noun at `start` (a `.netrc` line).
+fn netrc(b: &[u8], start: usize) -> bool {
+    let mut k = start - 1;
+    if b[k] != b' ' {
+        return false;
+    }
+    let user_end = k;
+    while k > 0 && !b[k - 1].is_ascii_whitespace() && user_end - k < 64 {
+        k -= 1;
+    }
+    if k == user_end || k == 0 || b[k - 1] != b' ' {
+        return false;
+    }
+    let head = &b[..k - 1];
+    [&b"login"[..], b"user", b"username"].iter().any(|w| {
+        head.len() >= w.len()
+            && head[head.len() - w.len()..].eq_ignore_ascii_case(w)
+            && (head.len() == w.len() || head[head.len() - w.len() - 1].is_ascii_whitespace())
+    })
 }
 
 /// A bare word that reads as a secret rather than prose: six bytes or more with a letter and a
@@ -393,7 +435,9 @@ fn plausible(v: &[u8], quoted: bool) -> bool {
     }
     // A bare value opening with `[` or `{` is structure (JSON, YAML), not a secret; one opening
     // with `/`, `~/` or `./` is a path (`pwd: /home/ada` is the working directory).
-    !matches!(v[0], b'[' | b'{' | b'(' | b'/') && !v.starts_with(b"~/") && !v.starts_with(b"./") && !code(v)
+    // `!vault |` and other YAML tags announce a value on the following lines.
+    let tag = v[0] == b'!' && v[1..].iter().all(|&c| c.is_ascii_lowercase() || c == b'_');
+    !matches!(v[0], b'[' | b'{' | b'(' | b'/') && !v.starts_with(b"~/") && !v.starts_with(b"./") && !tag && !code(v)
 }
 
 /// A bare value that is code reading the secret from somewhere else: a call or an index
@@ -445,6 +489,9 @@ mod tests {
             ("mot de passe : Chouette!2025", "Chouette!2025"),
             ("A senha do roteador é Ipe4Amarelo#", "Ipe4Amarelo#"),
             ("<password>Kv8sN3pQz!</password>", "Kv8sN3pQz!"),
+            ("Mot de passe: Azerty#2024", "Azerty#2024"),
+            ("machine h.example login ada password Qm7#vT2p", "Qm7#vT2p"),
+            ("the admin pw is Lk9-Vb2-Xc7, use it once", "Lk9-Vb2-Xc7"),
         ] {
             assert_eq!(creds(text), vec![(PiiKind::Password, value)], "{text}");
         }
@@ -479,6 +526,10 @@ mod tests {
             "$ pwd: /home/ada/src",
             "pwd is ~/projects/x1",
             "Enter your password: then press Enter.",
+            "ansible_become_password: !vault |",
+            "The password policy is NIST-800-63b compliant.",
+            "The password hint is Fluffy99.",
+            "wifi password Qm7#vT2p",
         ] {
             assert!(creds(t).is_empty(), "{t}: {:?}", creds(t));
         }

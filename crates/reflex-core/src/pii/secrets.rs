@@ -65,6 +65,8 @@ const RULES: &[Rule] = &[
     (b"GOCSPX-", url64, 28, 28, 0.95),
     (b"sq0atp-", url64, 22, 22, 0.95),
     (b"sq0csp-", url64, 43, 43, 0.95),
+    (b"SK", hex, 32, 32, 0.9),
+    (b"key-", alnum, 32, 32, 0.85),
     // Longest first: `sk-ant-` and `sk-proj-` before the plain OpenAI `sk-`.
     (b"sk-ant-", url64, 20, 255, 0.97),
     (b"sk-proj-", url64, 20, 255, 0.97),
@@ -84,6 +86,8 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
         | (b'h', b'f')
         | (b'd', b'o')
         | (b'G', b'O')
+        | (b'S', b'K')
+        | (b'k', b'e')
         | (b's', b'q') => {}
         (b'S', b'G') => return sendgrid(b, start),
         _ => return None,
@@ -235,6 +239,8 @@ mod tests {
             "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",
             "whsec_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9v",
             "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",
+            "SK0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+            "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
         ] {
             assert_eq!(keys(&format!("key {k} end")), vec![(PiiKind::ApiKey, k)], "{k}");
         }
