@@ -57,8 +57,17 @@ const MONTHS: &[&[u8]] = &[
     b"dezembro",
 ];
 
+/// "Birthday party", "birthday dinner"…: an event on a date, not somebody's date of birth.
+const EVENTS: &[&[u8]] = &[
+    b"birthday party", b"birthday cake", b"birthday card", b"birthday gift", b"birthday present", b"birthday dinner",
+    b"birthday lunch", b"birthday celebration", b"birthday drinks", b"birthday bash",
+];
+
 fn confirm(b: &[u8], start: usize, end: usize) -> Option<PiiMatch> {
-    keyword_before(b, start, 40, CONTEXT).then(|| hit(PiiKind::DateOfBirth, start, end, 0.85))
+    // An event word vetoes the context unless "born", "DOB" or "date of birth" is there too.
+    let named = || keyword_before(b, start, 40, &[b"born", b"dob", b"date of birth"]);
+    let context = keyword_before(b, start, 40, CONTEXT) && (!keyword_before(b, start, 40, EVENTS) || named());
+    context.then(|| hit(PiiKind::DateOfBirth, start, end, 0.85))
 }
 
 fn number(b: &[u8], i: usize, max: usize) -> (u32, usize) {
@@ -250,5 +259,7 @@ mod tests {
         assert!(dobs("On the 2nd of May 2020 we shipped.").is_empty());
         assert!(dobs("DOB: 04-07-85").is_empty());
         assert!(dobs("shipped 14-Mar-1987").is_empty());
+        assert!(dobs("Birthday party on 2024-06-01 at the office!").is_empty());
+        assert_eq!(dobs("birthday cake for Ada (born 1990-01-15)"), vec!["1990-01-15"]);
     }
 }
