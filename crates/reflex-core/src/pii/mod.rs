@@ -138,7 +138,8 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
             // Skip the word, noting whether it is plain prose (`the`, `The`): letters only, no
             // capital after the first. Every detector that can start on a letter needs a digit,
             // an underscore, a capital inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it
-            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check.
+            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check and,
+            // for a few first letters, the credential-noun check.
             let start = i;
             let mut plain = c.is_ascii_alphabetic();
             i += 1;
