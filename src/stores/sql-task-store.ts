@@ -17,7 +17,8 @@ import {
 } from './task.js';
 import {
   IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
-  type NewStep, type NewTask, type StepPatch, type TaskPatch, type TaskSortKey, type TaskStore,
+  type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepPatch, type TaskPatch,
+  type TaskSortKey, type TaskStore,
 } from './task-store.js';
 
 const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 };
@@ -270,10 +271,25 @@ export class SqlTaskStore implements TaskStore {
     });
   }
 
-  startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
-    return this.sql.transaction(async (tx) => {
+  async startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
+    const claim = await this.claimStep(taskId, stepId, { from });
+    return claim.outcome === 'started' ? claim.step : null;
+  }
+
+  claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
+    const { from = ['pending'], maxRunning } = options;
+    return this.sql.transaction(async (tx): Promise<StepClaim> => {
       const current = await lockTask(tx, taskId);
-      if (current === null || isFinal(current) || current === 'cancelling') return null;
+      if (current === null || isFinal(current) || current === 'cancelling') return { outcome: 'unavailable' };
+      if (maxRunning !== undefined) {
+        // Counted while holding the task row lock: every claim of this task queues on that lock, so
+        // two processes can never both see room for one more.
+        const { rows: counted } = await tx.query<{ n: number | string }>(
+          "select count(*) as n from task_steps where task_id = $1 and status = 'running' and step_id <> $2",
+          [taskId, stepId]);
+        const running = Number(counted[0]?.n ?? 0);
+        if (running >= maxRunning) return { outcome: 'busy', running };
+      }
       const { rows } = await tx.query<StepRow>(
         `update task_steps
             set status = 'running', attempts = attempts + 1, executions = executions + 1,
@@ -283,10 +299,10 @@ export class SqlTaskStore implements TaskStore {
         [taskId, stepId, [...from]],
       );
       const row = rows[0];
-      if (!row) return null;
+      if (!row) return { outcome: 'unavailable' };
       await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
       await appendEvents(tx, taskId, [{ type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } }]);
-      return toStep(row);
+      return { outcome: 'started', step: toStep(row) };
     });
   }
 

@@ -96,6 +96,19 @@ export interface StepPatch {
   error?: TaskError | null;
 }
 
+/** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
+export type StepClaim =
+  | { outcome: 'started'; step: TaskStep }
+  | { outcome: 'busy'; running: number }
+  | { outcome: 'unavailable' };
+
+export interface ClaimOptions {
+  /** States the step may start from. Default `['pending']`. */
+  from?: readonly StepStatus[];
+  /** Refuse (`busy`) when this many steps of the task are already running (MAX_PARALLEL_ARMS). */
+  maxRunning?: number;
+}
+
 export interface EventInput {
   type: string;
   data?: Record<string, unknown>;
@@ -132,6 +145,11 @@ export interface TaskStore {
    * Null when the step is in another state or the task is final, so at most one worker starts it.
    */
   startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>;
+  /**
+   * `startStep` with a per-task limit: the running steps are counted under the task row lock, so the
+   * limit holds across processes. `busy` writes nothing.
+   */
+  claimStep(taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>;
   /**
    * Moves a step `from` → `to` with output/error, appending `step.<to>`; null when it is in another state.
    */
