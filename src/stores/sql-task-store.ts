@@ -277,7 +277,7 @@ export class SqlTaskStore implements TaskStore {
   }
 
   claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
-    const { from = ['pending'], maxRunning } = options;
+    const { from = ['pending'], maxRunning, staleAfterSeconds } = options;
     return this.sql.transaction(async (tx): Promise<StepClaim> => {
       const current = await lockTask(tx, taskId);
       if (current === null || isFinal(current) || current === 'cancelling') return { outcome: 'unavailable' };
@@ -295,8 +295,9 @@ export class SqlTaskStore implements TaskStore {
             set status = 'running', attempts = attempts + 1, executions = executions + 1,
                 started_at = now(), completed_at = null, error = null, updated_at = now()
           where task_id = $1 and step_id = $2 and status = any($3::text[])
+            and (status <> 'running' or $4::float8 is null or started_at <= now() - $4::float8 * interval '1 second')
           returning *`,
-        [taskId, stepId, [...from]],
+        [taskId, stepId, [...from], staleAfterSeconds ?? null],
       );
       const row = rows[0];
       if (!row) return { outcome: 'unavailable' };

@@ -107,6 +107,11 @@ export interface ClaimOptions {
   from?: readonly StepStatus[];
   /** Refuse (`busy`) when this many steps of the task are already running (MAX_PARALLEL_ARMS). */
   maxRunning?: number;
+  /**
+   * With `running` in `from`: take a running step only if it began at least this long ago, i.e. its
+   * worker's lease has run out. A retry then never starts a second copy beside a live attempt.
+   */
+  staleAfterSeconds?: number;
 }
 
 export interface EventInput {

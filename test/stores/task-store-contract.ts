@@ -223,7 +223,9 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
     const next = ids.find((s) => !started.includes(s))!;
     t.equal((await store.claimStep(id, next, { maxRunning: 2 })).outcome, 'started', 'a finished step frees a slot');
     t.equal((await store.claimStep(id, next, { maxRunning: 2 })).outcome, 'unavailable', 'a running step is not claimed twice');
-    const restarted = await store.claimStep(id, next, { from: ['running'], maxRunning: 2 });
+    t.equal((await store.claimStep(id, next, { from: ['running'], staleAfterSeconds: 3600 })).outcome, 'unavailable',
+      'a running step that began recently is not taken over');
+    const restarted = await store.claimStep(id, next, { from: ['running'], maxRunning: 2, staleAfterSeconds: 0 });
     t.equal(restarted.outcome, 'started', 'a retry may restart a running step without counting it against itself');
     const { rows } = await sql.query<{ n: number | string }>(
       "select count(*) as n from task_steps where task_id = $1 and status = 'running'", [id]);
