@@ -56,6 +56,13 @@ export function planSteps(input: PlanInput): NewStep[] {
   return steps;
 }
 
+/** Turns a task into its plan; the heuristic below until the planner arm exists. */
+export type TaskPlanner = (task: StoredTask) => Promise<NewStep[]>;
+
+export function heuristicPlanner(engine: ReflexEngine): TaskPlanner {
+  return async (task) => planTask(task, engine).steps;
+}
+
 /** Plans a stored task: redacts its goal and asks the reflex engine's routing hint for arms. */
 export function planTask(task: StoredTask, engine: ReflexEngine): { goal: string; steps: NewStep[] } {
   const goal = engine.redact(task.goal, { mode: 'placeholder' }).redactedText;

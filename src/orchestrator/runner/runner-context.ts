@@ -7,6 +7,7 @@ import type { StepStatus, StoredTask, TaskStatus } from '../../stores/task.js';
 import type { TaskStore } from '../../stores/task-store.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { AbortRegistry } from './abort-registry.js';
+import type { TaskPlanner } from './planner.js';
 import type { StepRunner } from './step-runner.js';
 
 /** Implemented with prom-client by the service; every method is synchronous and cheap. */
@@ -34,6 +35,7 @@ export interface RunnerContext {
   sql: Sql;
   engine: ReflexEngine;
   steps: StepRunner;
+  planner: TaskPlanner;
   maxParallelArms: number;
   onCompleted?: ((task: StoredTask) => Promise<void>) | undefined;
   metrics?: RunnerMetrics | undefined;

@@ -5,7 +5,6 @@
 import { ACTIVE_STATUSES } from '../../stores/task.js';
 import type { QueueJob } from '../queue/job-queue.js';
 import { advance, finishStopped } from './advance.js';
-import { planTask } from './planner.js';
 import type { TaskRunJob, TaskTimeoutJob } from './queues.js';
 import type { RunnerContext } from './runner-context.js';
 
@@ -18,7 +17,7 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
     // A retry after a crash may find the plan already written; the planner is deterministic, but
     // writing it again would log a second task.plan event.
     if (task.plan.steps.length === 0) {
-      const { steps } = planTask(task, ctx.engine);
+      const steps = await ctx.planner(task);
       if (!(await ctx.store.upsertSteps(taskId, steps))) return;
       ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned');
     }

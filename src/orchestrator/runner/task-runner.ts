@@ -18,6 +18,7 @@ import type { JobQueue, QueueJob } from '../queue/job-queue.js';
 import { AbortRegistry } from './abort-registry.js';
 import { BuiltinStepRunner } from './builtin-step-runner.js';
 import { startCancelWatcher } from './cancel-watcher.js';
+import { heuristicPlanner, type TaskPlanner } from './planner.js';
 import { ORCHESTRATOR_QUEUES, STEP_RUN, TASK_RUN, TASK_TIMEOUT, type StepRunJob, type TaskRunJob,
   type TaskTimeoutJob } from './queues.js';
 import type { RunnerContext, RunnerLog, RunnerMetrics } from './runner-context.js';
@@ -26,6 +27,7 @@ import type { StepRunner } from './step-runner.js';
 import { runTaskJob, runTimeoutJob } from './task-job.js';
 
 export type { RunnerLog, RunnerMetrics } from './runner-context.js';
+export type { TaskPlanner } from './planner.js';
 
 export interface TaskRunnerDeps {
   store: TaskStore;
@@ -34,6 +36,8 @@ export interface TaskRunnerDeps {
   engine: ReflexEngine;
   /** Default: the built-in executor (BuiltinStepRunner). */
   steps?: StepRunner;
+  /** Default: the heuristic planner (planner.ts). The planner arm plugs in here. */
+  planner?: TaskPlanner;
   /** MAX_PARALLEL_ARMS: running steps per task, across every process. */
   maxParallelArms: number;
   /** Called once per task that completes (the API caches the result here). */
@@ -73,6 +77,7 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     sql: deps.sql,
     engine: deps.engine,
     steps: deps.steps ?? new BuiltinStepRunner(deps.engine),
+    planner: deps.planner ?? heuristicPlanner(deps.engine),
     maxParallelArms: Math.max(1, deps.maxParallelArms),
     onCompleted: deps.onCompleted,
     metrics: deps.metrics,
