@@ -378,6 +378,16 @@ export class SqlTaskStore implements TaskStore {
       }
     }
     await tx.query(`update tasks set ${sets.join(', ')} where task_id = $1`, params);
+    if (patch.settlePending) {
+      const { rows: settled } = await tx.query<{ step_id: string; position: number }>(
+        `update task_steps set status = $2, completed_at = now(), updated_at = now()
+          where task_id = $1 and status = 'pending' returning step_id, position`,
+        [taskId, patch.settlePending]);
+      settled.sort((a, b) => a.position - b.position);
+      await appendEvents(tx, taskId, settled.map((s) => ({
+        type: `step.${patch.settlePending}`, data: { step_id: s.step_id, status: patch.settlePending },
+      })));
+    }
     const data: Record<string, unknown> = { from: current, status: to };
     if (patch.error) data['error'] = patch.error;
     await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);

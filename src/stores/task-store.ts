@@ -76,6 +76,11 @@ export interface ListQuery {
 }
 
 export interface TaskPatch {
+  /**
+   * Steps still `pending` move to this state in the same transaction (with their `step.<state>`
+   * events, logged before the `task.status`), so a finished task is never seen with waiting steps.
+   */
+  settlePending?: 'skipped' | 'cancelled';
   result?: unknown;
   error?: TaskError | null;
   usage?: TaskUsage;

@@ -234,6 +234,20 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
     t.equal((await store.claimStep(id, 's6', { maxRunning: 9 })).outcome, 'unavailable', 'nothing starts on a cancelling task');
   });
 
+  await t.test('settles pending steps in the same transition that finishes the task', async (t) => {
+    const { task } = await store.create(newTask());
+    const id = task.task_id;
+    await store.transition(id, ['queued'], 'planning');
+    await store.upsertSteps(id, ['s1', 's2', 's3'].map((step_id) => ({ step_id, action: 'work', arm: 'executor' })));
+    await store.transition(id, ['planning'], 'running');
+    await store.startStep(id, 's1');
+    const failed = await store.transition(id, ['running'], 'failed',
+      { settlePending: 'skipped', error: { code: 'X', message: 'x', retryable: false } });
+    t.same(failed?.plan.steps.map((s) => s.status), ['running', 'skipped', 'skipped'], 'running steps are left to their worker');
+    const types = (await store.eventsAfter(id, 0, 100)).map((e) => `${e.type}:${String(e.data['step_id'] ?? e.data['status'])}`);
+    t.same(types.slice(-3), ['step.skipped:s2', 'step.skipped:s3', 'task.status:failed']);
+  });
+
   await t.test('numbers 50 concurrent appends 1..n without gaps or repeats', async (t) => {
     const { task } = await store.create(newTask());
     const appended = await Promise.all(

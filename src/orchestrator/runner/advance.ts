@@ -12,7 +12,7 @@ export async function advance(ctx: RunnerContext, taskId: string): Promise<void>
   const task = await ctx.store.get(taskId);
   if (!task) return;
   const steps = task.plan.steps;
-  if (isFinal(task.status)) return settlePending(ctx, task);
+  if (isFinal(task.status)) return;
   if (task.status === 'cancelling') {
     // The running steps' own handlers come back here once they have stopped.
     if (steps.some((s) => s.status === 'running')) return;
@@ -41,6 +41,7 @@ export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'can
   if (!task || isFinal(task.status)) return;
   const from: readonly TaskStatus[] = to === 'cancelled' ? ['cancelling'] : ACTIVE_STATUSES;
   const patch = {
+    settlePending: 'cancelled' as const,
     result: aggregate(task.plan.steps),
     usage: await usageOf(ctx, task),
     ...(to === 'timed_out' && { error: { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: true } }),
@@ -49,7 +50,6 @@ export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'can
   if (!moved) return;
   ctx.registry.abort(taskId, to);
   finished(ctx, moved);
-  await settlePending(ctx, moved);
 }
 
 async function completeTask(ctx: RunnerContext, task: StoredTask): Promise<void> {
@@ -65,21 +65,12 @@ async function completeTask(ctx: RunnerContext, task: StoredTask): Promise<void>
 }
 
 async function failTask(ctx: RunnerContext, task: StoredTask, error: TaskError): Promise<void> {
-  // Final first: from here no step can start, then the untouched ones are marked skipped.
+  // Steps that never started are skipped in the same transaction, so none can start after it.
   const moved = await ctx.store.transition(task.task_id, ['running'], 'failed',
-    { error, result: aggregate(task.plan.steps), usage: await usageOf(ctx, task) });
+    { settlePending: 'skipped', error, result: aggregate(task.plan.steps), usage: await usageOf(ctx, task) });
   if (!moved) return;
   ctx.registry.abort(task.task_id, 'cancelled'); // sibling steps here; the watcher stops them elsewhere
   finished(ctx, moved);
-  await settlePending(ctx, moved);
-}
-
-/** Steps that never started on a finished task: skipped after a failure, cancelled otherwise. */
-async function settlePending(ctx: RunnerContext, task: StoredTask): Promise<void> {
-  const to = task.status === 'failed' ? 'skipped' : 'cancelled';
-  for (const step of task.plan.steps) {
-    if (step.status === 'pending') await ctx.store.updateStep(task.task_id, step.step_id, ['pending'], to);
-  }
 }
 
 function finished(ctx: RunnerContext, task: StoredTask): void {
