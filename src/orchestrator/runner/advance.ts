@@ -21,7 +21,7 @@ export async function advance(ctx: RunnerContext, taskId: string): Promise<void>
   if (task.status !== 'running') return;
   const failed = steps.find((s) => s.status === 'failed');
   if (failed) return failTask(ctx, task, failed.error ?? { code: 'STEP_FAILED', message: `step ${failed.step_id} failed`, retryable: false });
-  if (steps.length > 0 && steps.every((s) => s.status === 'completed')) return completeTask(ctx, task);
+  if (steps.every((s) => s.status === 'completed')) return completeTask(ctx, task); // an empty plan too
 
   const status = new Map(steps.map((s) => [s.step_id, s.status]));
   const running = steps.filter((s) => s.status === 'running').length;

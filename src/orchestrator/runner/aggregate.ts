@@ -17,10 +17,9 @@ export interface TaskResult {
 export function aggregate(steps: readonly TaskStep[]): TaskResult {
   const completed = steps.filter((s) => s.status === 'completed');
   const last = steps.at(-1);
-  const done = last !== undefined && last.status === 'completed';
   return {
-    partial: !done || completed.length < steps.length,
-    final: done ? last.output : null,
+    partial: completed.length < steps.length,
+    final: last?.status === 'completed' ? last.output : null,
     steps: Object.fromEntries(completed.map((s) => [s.step_id, s.output])),
     completed_steps: completed.map((s) => s.step_id),
   };

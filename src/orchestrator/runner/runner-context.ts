@@ -45,6 +45,8 @@ export interface RunnerContext {
   stepTimeoutMs: number;
   /** Attempts of a step beyond the first before a retryable failure fails the task. */
   stepRetryLimit: number;
+  /** Retries of task.run: planning failures past it fail the task. */
+  taskRetryLimit: number;
   /** The step.run lease: a running step older than this has lost its worker. */
   stepLeaseSeconds: number;
 }

@@ -5,6 +5,7 @@
 import { ACTIVE_STATUSES } from '../../stores/task.js';
 import type { QueueJob } from '../queue/job-queue.js';
 import { advance, finishStopped } from './advance.js';
+import { StepError } from './step-runner.js';
 import type { TaskRunJob, TaskTimeoutJob } from './queues.js';
 import type { RunnerContext } from './runner-context.js';
 
@@ -17,7 +18,17 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
     // A retry after a crash may find the plan already written; the planner is deterministic, but
     // writing it again would log a second task.plan event.
     if (task.plan.steps.length === 0) {
-      const steps = await ctx.planner(task);
+      let steps;
+      try {
+        steps = await ctx.planner(task);
+      } catch (err) {
+        const retryable = !(err instanceof StepError && !err.retryable);
+        // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
+        if (retryable && job.retryCount < ctx.taskRetryLimit) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        await ctx.store.transition(taskId, ['planning'], 'failed', { error: { code: 'PLAN_FAILED', message, retryable } });
+        return;
+      }
       if (!(await ctx.store.upsertSteps(taskId, steps))) return;
       ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned');
     }

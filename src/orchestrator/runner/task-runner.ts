@@ -86,6 +86,7 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     stepTimeoutMs: (options.stepTimeoutSeconds ?? 60) * 1000,
     stepRetryLimit: options.stepRetryLimit ?? stepQueue?.retryLimit ?? 3,
     stepLeaseSeconds: options.stepLeaseSeconds ?? stepQueue?.expireInSeconds ?? 600,
+    taskRetryLimit: ORCHESTRATOR_QUEUES.find((q) => q.name === TASK_RUN)?.retryLimit ?? 5,
   };
 
   const inflight = new Set<Promise<unknown>>();
