@@ -16,6 +16,7 @@ import type { StoredTask } from '../../stores/task.js';
 import type { TaskStore } from '../../stores/task-store.js';
 import type { JobQueue, QueueJob } from '../queue/job-queue.js';
 import { AbortRegistry } from './abort-registry.js';
+import { advance } from './advance.js';
 import { BuiltinStepRunner } from './builtin-step-runner.js';
 import { startCancelWatcher } from './cancel-watcher.js';
 import { heuristicPlanner, type TaskPlanner } from './planner.js';
@@ -115,7 +116,13 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
 
   return {
     abort(taskId, reason) {
-      registry.abort(taskId, reason);
+      if (registry.abort(taskId, reason) > 0) return; // the aborted steps' handlers finish the task
+      // Nothing of it runs here: move it on now (cancelling with no running step → cancelled)
+      // rather than when its next job arrives.
+      const run = advance(ctx, taskId)
+        .catch((err: unknown) => deps.log.warn({ err, task_id: taskId }, 'advance after abort failed'))
+        .finally(() => inflight.delete(run));
+      inflight.add(run); // stop() waits for it like for a job
     },
     async stop() {
       for (const [name, id] of workers) await deps.queue.pgBoss.offWork(name, { id, wait: false });
