@@ -2,7 +2,7 @@
  * One `step.run` job: claim the step (at most once, within the task's running limit), run it with a
  * signal that cancel, timeout and lease loss all reach, record the outcome, move the task on.
  */
-import { isFinal, type TaskError, type TaskStep } from '../../stores/task.js';
+import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js';
 import type { QueueJob } from '../queue/job-queue.js';
 import { StepAbort, type AbortKind } from './abort-registry.js';
 import { advance, finishStopped } from './advance.js';
@@ -16,16 +16,7 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   const { task_id: taskId, step_id: stepId } = job.data;
   const task = await ctx.store.get(taskId);
   if (!task) return;
-  if (task.status !== 'running') {
-    // Stopping or finished. A retry means the attempt before it is gone (lease out or crashed), so
-    // its step is released too; then the task is moved on (cancelling → cancelled, partial result).
-    const from = job.retryCount > 0 ? ['pending', 'running'] as const : ['pending'] as const;
-    if (task.status === 'cancelling' || isFinal(task.status)) {
-      await ctx.store.updateStep(taskId, stepId, from, 'cancelled');
-      await advance(ctx, taskId);
-    }
-    return;
-  }
+  if (task.status !== 'running') return releaseStopped(ctx, job, task.status);
   const claim = await ctx.store.claimStep(taskId, stepId, {
     from: job.retryCount > 0 ? ['pending', 'running'] : ['pending'],
     maxRunning: ctx.maxParallelArms,
@@ -33,11 +24,13 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   });
   if (claim.outcome === 'busy') return; // the step that frees a slot sends this one again
   if (claim.outcome === 'unavailable') {
-    if (job.retryCount === 0) return; // a duplicate delivery: the step's owner moves the task on
     const now = await ctx.store.get(taskId);
-    const step = now?.plan.steps.find((s) => s.step_id === stepId);
+    if (!now) return;
+    // Stopped between the read above and the claim.
+    if (now.status !== 'running') return releaseStopped(ctx, job, now.status);
+    if (job.retryCount === 0) return; // a duplicate delivery: the step's owner moves the task on
     // Running but not yet stale: its worker may be alive. Come back after the backoff.
-    if (now?.status === 'running' && step?.status === 'running') throw new Error(`step ${stepId} is still leased`);
+    if (now.plan.steps.find((s) => s.step_id === stepId)?.status === 'running') throw new Error(`step ${stepId} is still leased`);
     return advance(ctx, taskId); // the crash fell between the step's commit and the task's next move
   }
   const step = claim.step;
@@ -94,6 +87,18 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
     ? { code: 'STEP_TIMEOUT', message: `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`, retryable: true }
     : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error);
   return failAttempt(ctx, step, taskId, error, seconds);
+}
+
+/**
+ * The task is stopping or over: the step is not run. A retry means the attempt before it is gone
+ * (lease out or crashed), so a step it left running is released too; then the task moves on
+ * (cancelling → cancelled with the partial result).
+ */
+async function releaseStopped(ctx: RunnerContext, job: QueueJob<StepRunJob>, status: TaskStatus): Promise<void> {
+  if (status !== 'cancelling' && !isFinal(status)) return; // queued/planning: no step job belongs here yet
+  const from = job.retryCount > 0 ? ['pending', 'running'] as const : ['pending'] as const;
+  await ctx.store.updateStep(job.data.task_id, job.data.step_id, from, 'cancelled');
+  await advance(ctx, job.data.task_id);
 }
 
 async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, error: TaskError,
