@@ -8,7 +8,15 @@ import type { StoredTask } from '../../../src/stores/task.js';
 onEachDatabase('runs a task to completed with its events in order', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: 20 });
   const completed: StoredTask[] = [];
-  const node = await db.node({ steps, onCompleted: async (task) => void completed.push(task) });
+  const calls: string[] = [];
+  const latencies: number[] = [];
+  const metrics = {
+    stepStarted: (arm: string) => void calls.push(`started ${arm}`),
+    stepFinished: (arm: string, status: string, seconds: number) => void calls.push(`${status} ${arm} ${seconds >= 0.02}`),
+    taskFinished: (status: string, seconds: number) => void calls.push(`task ${status} ${seconds > 0}`),
+    dispatchLatency: (seconds: number) => void latencies.push(seconds),
+  };
+  const node = await db.node({ steps, metrics, onCompleted: async (task) => void completed.push(task) });
   const submitted = await node.submit({ goal: 'run ls in the sandbox and mail ada@example.com' });
   const task = await waitFinal(node.store, submitted.task_id);
 
@@ -38,6 +46,10 @@ onEachDatabase('runs a task to completed with its events in order', async (t, db
     ['budget.usage', 's2'],
     ['task.status', 'completed'],
   ]);
+  t.same(calls, ['started executor', 'completed executor true', 'started guardian', 'completed guardian true', 'task completed true'],
+    'metrics saw each step and the task');
+  t.equal(latencies.length, 2, 'a dispatch latency per step');
+  t.ok(latencies.every((s) => s >= 0 && s < 5), `dispatch latencies ${latencies.map((s) => (s * 1000).toFixed(1)).join(', ')} ms`);
   const s2 = steps.runs.find((r) => r.step_id === 's2');
   const s1 = steps.runs.find((r) => r.step_id === 's1');
   t.ok(s1 && s2 && s2.start >= s1.end, 's2 waited for s1');
