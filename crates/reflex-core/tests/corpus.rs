@@ -210,6 +210,26 @@ fn injection_corpus_is_sound() {
     );
 }
 
+/// The held-out items (written before tuning the rules) share the format; the size floors
+/// of the main corpus do not apply to them.
+#[test]
+fn injection_holdout_is_well_formed() {
+    let items = load_injection(&corpus_dir().join("injection-holdout.jsonl")).unwrap();
+    let errs: Vec<String> = validate_injection(&items)
+        .into_iter()
+        .filter(|e| !e.starts_with("only ") && !e.starts_with("family "))
+        .collect();
+    assert!(errs.is_empty(), "holdout problems:\n{}", errs.join("\n"));
+}
+
+/// `cargo test --release -p reflex-core --test corpus -- --ignored --nocapture holdout`
+#[test]
+#[ignore = "prints the holdout figures; no floors"]
+fn injection_holdout_figures() {
+    let items = load_injection(&corpus_dir().join("injection-holdout.jsonl")).unwrap();
+    println!("{}", render_injection(&score_injection(&items), true));
+}
+
 #[test]
 fn json_reader_handles_escapes() {
     let v =

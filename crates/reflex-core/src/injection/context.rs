@@ -8,7 +8,8 @@
 //! - **quoted**: an opening quote between the sentence start and the match, and a closing one
 //!   between the match and the sentence end;
 //! - **about**: the sentence talks about attacks rather than making one: "prompt injection",
-//!   "jailbreak", "attack", "example", "phrase", "classifier"… outside the match itself.
+//!   "jailbreak", "attack", "example", "phrase", "classifier"… outside the match itself, at
+//!   the start of a word and not inside a domain or an address (`attacker.example`).
 //!
 //! Discount: negated or about → two levels down (high → low, critical → medium), confidence
 //! × 0.3; quoted alone → one level down (high → medium), confidence × 0.6. A discounted match
@@ -124,10 +125,8 @@ pub(crate) fn judge(text: &str, start: usize, end: usize) -> Option<Benign> {
     if negated(&text[s0..start]) {
         return Some(Benign::Negated);
     }
-    let before = &text[s0..start];
-    let after = &text[end..s1];
     let about = about();
-    if about.is_match(before) || about.is_match(after) {
+    if about_in(about, text, s0, start) || about_in(about, text, end, s1) {
         return Some(Benign::About);
     }
     if has_quote(text, s0, start) && has_quote(text, end, s1) {
@@ -136,9 +135,32 @@ pub(crate) fn judge(text: &str, start: usize, end: usize) -> Option<Benign> {
     None
 }
 
+/// An about-word in `text[from..to]` that starts a word and is not part of a domain or an
+/// address: `attacker.example` or `archive@attack.example` say nothing about the sentence.
+fn about_in(ac: &AhoCorasick, text: &str, from: usize, to: usize) -> bool {
+    let bytes = text.as_bytes();
+    ac.find_iter(&text[from..to]).any(|m| {
+        let (s, mut e) = (from + m.start(), from + m.end());
+        let before = s.checked_sub(1).map(|i| bytes[i]);
+        if before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'@' | b'/')) {
+            return false;
+        }
+        while e < bytes.len() && bytes[e].is_ascii_alphanumeric() {
+            e += 1;
+        }
+        let domain = matches!(bytes.get(e), Some(b'.' | b'@'))
+            && bytes.get(e + 1).is_some_and(u8::is_ascii_alphanumeric);
+        !domain
+    })
+}
+
 /// A negation among the last three words of the clause before the match.
 fn negated(before: &str) -> bool {
     let clause = before.rsplit([',', ';', ':']).next().unwrap_or(before);
+    // Negations that open a sentence and govern the whole clause.
+    if ["under no circumstances", "in no case", "at no point", "at no time"].iter().any(|p| clause.contains(p)) {
+        return true;
+    }
     let mut words = clause.split(|c: char| !c.is_alphanumeric()).rev().filter(|w| !w.is_empty());
     let mut prev = "";
     for w in words.by_ref().take(4) {

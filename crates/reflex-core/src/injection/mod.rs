@@ -23,7 +23,9 @@
 //! discounted by the context around the encoded run like any other match. Unicode tag characters (U+E0020..U+E007E, invisible ASCII look-alikes used to
 //! smuggle instructions) are removed by normalisation and also read back as ASCII and rescanned.
 //! Short string literals assigned in a row (`a = 'ign'; b = 'ore …'`) are joined
-//! and rescanned; a hit is [`Family::PayloadSplitting`] over the assignments, at least `high`.
+//! and rescanned; so are all the quoted fragments of a text that asks for pieces to be
+//! combined or put together. Each join is rescanned glued and with spaces; an inner hit of at
+//! least `medium` is [`Family::PayloadSplitting`] over the fragments, at least `high`.
 //!
 //! Scoring: each match weighs `confidence × w(severity)` (low 0.25, medium 0.5, high 0.85,
 //! critical 1) and the score is `1 − Π(1 − weight)`. The overall severity is the worst match
@@ -163,6 +165,9 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     for i in armed.rules() {
         let (rule, re) = &table.rules[i];
         for m in re.find_iter(&norm.text) {
+            if !rule.keeps(&norm.text, m.end()) {
+                continue;
+            }
             let (start, end) = norm.original_span(m.start(), m.end());
             push(out, &norm.text, m.start(), m.end(), start, end, rule.family, rule.severity, rule.confidence);
         }
@@ -174,6 +179,9 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
         for i in again.rules() {
             let (rule, re) = &table.rules[i];
             for m in re.find_iter(&rotated) {
+                if !rule.keeps(&rotated, m.end()) {
+                    continue;
+                }
                 let hit = (m.start(), m.end(), rule.severity, rule.confidence);
                 worst = Some(worst.map_or(hit, |w| widest(w, hit)));
             }
@@ -187,7 +195,10 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
         return;
     }
     if armed.assign {
-        split_literals(&norm, depth, budget, out);
+        split_literals(&norm, assignments(), depth, budget, out);
+    }
+    if armed.join {
+        split_literals(&norm, quoted(), depth, budget, out);
     }
     if let Some(p) = decode::tag_payload(text) {
         let mut inner = Vec::new();
@@ -257,30 +268,54 @@ fn push(
     });
 }
 
-/// Joins short string literals assigned one after another and rescans the result.
-fn split_literals(norm: &normalize::Normalized, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
+/// Short string literals assigned one after another: `a = 'ign'; b = 'ore …'`.
+fn assignments() -> &'static Regex {
     static ASSIGN: OnceLock<Regex> = OnceLock::new();
-    let re = ASSIGN.get_or_init(|| {
-        Regex::new(r#"\b[a-z_][a-z0-9_]{0,11}\s?=\s?(?:"([^"\n]{1,40})"|'([^'\n]{1,40})')"#)
+    ASSIGN.get_or_init(|| {
+        Regex::new(r#"\b[a-z_][a-z0-9_]{0,11}\s?=\s?(?:"([^"\n]{1,80})"|'([^'\n]{1,80})')"#)
             .expect("assignment pattern")
-    });
-    let mut joined = String::new();
+    })
+}
+
+/// Any short quoted fragment, used when the text asks for fragments to be put together.
+fn quoted() -> &'static Regex {
+    static QUOTED: OnceLock<Regex> = OnceLock::new();
+    QUOTED.get_or_init(|| {
+        Regex::new(r#""([^"\n]{1,80})"|(?:^|[^a-z0-9])'([^'\n]{1,80})'"#).expect("quoted pattern")
+    })
+}
+
+/// Joins the literals `re` captures (group 1 or 2), in order, and rescans the result both
+/// glued (`'ign' + 'ore'`) and with spaces (`'disregard'`, `'your rules'`); a hit is
+/// [`Family::PayloadSplitting`] over the literals, at least `high`.
+fn split_literals(
+    norm: &normalize::Normalized,
+    re: &Regex,
+    depth: u8,
+    budget: &mut usize,
+    out: &mut Vec<Found>,
+) {
+    let mut parts: Vec<&str> = Vec::new();
     let mut span: Option<(usize, usize)> = None;
-    let mut count = 0;
     for c in re.captures_iter(&norm.text) {
         let Some(lit) = c.get(1).or_else(|| c.get(2)) else { continue };
         let whole = c.get(0).map_or((lit.start(), lit.end()), |m| (m.start(), m.end()));
-        joined.push_str(lit.as_str());
+        parts.push(lit.as_str());
         span = Some(span.map_or(whole, |s| (s.0, whole.1)));
-        count += 1;
     }
     let Some((a, b)) = span else { return };
-    if count < 2 || joined.len() > 512 {
+    let glued = parts.concat();
+    if parts.len() < 2 || glued.len() > 512 {
         return;
     }
     let mut inner = Vec::new();
-    scan(&joined, depth + 1, budget, &mut inner);
-    let Some(sev) = inner.iter().map(|f| f.m.severity).max() else { return };
+    scan(&glued, depth + 1, budget, &mut inner);
+    scan(&parts.join(" "), depth + 1, budget, &mut inner);
+    // A discounted inner hit ("'ignore' is a word") is not a hidden instruction.
+    let Some(sev) = inner.iter().map(|f| f.m.severity).max().filter(|s| *s >= Severity::Medium)
+    else {
+        return;
+    };
     let (start, end) = norm.original_span(a, b);
     push(out, &norm.text, a, b, start, end, Family::PayloadSplitting, sev.max(Severity::High), 0.9);
 }
