@@ -2,7 +2,10 @@ import t from 'tap'
 import { loadConfig } from '../../src/config/load.js'
 
 t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) => {
-  const config = loadConfig({})
+  const { redactionSalt, ...config } = loadConfig({})
+  t.match(redactionSalt, /^[0-9a-f]{32}$/, 'a random salt when REDACTION_SALT is unset')
+  t.not(loadConfig({}).redactionSalt, redactionSalt, 'random per load')
+  t.equal(loadConfig({ REDACTION_SALT: 'a-long-enough-secret' }).redactionSalt, 'a-long-enough-secret')
   t.same(config, {
     port: 8000,
     reflexPort: 8001,
@@ -29,7 +32,8 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     llmModelPath: undefined,
     armUrls: {},
   })
-  t.ok(Object.isFrozen(config))
-  t.ok(Object.isFrozen(config.armUrls))
+  const frozen = loadConfig({})
+  t.ok(Object.isFrozen(frozen))
+  t.ok(Object.isFrozen(frozen.armUrls))
   t.equal(loadConfig({ PORT: '', LOG_LEVEL: '' }).port, 8000, 'an empty variable counts as unset')
 })

@@ -26,10 +26,11 @@ t.test('GET /api/v1/tasks pages, sorts and filters', async (t) => {
 
 t.test('bad list parameters are a 400 naming the parameter', async (t) => {
   const base = await orchestratorUrl(t)
-  for (const [query, field] of [
+  const cases: Array<[string, string]> = [
     ['page=0', 'page'], ['page=x', 'page'], ['page_size=0', 'page_size'], ['page_size=101', 'page_size'],
     ['sort_by=goal', 'sort_by'], ['order=up', 'order'], ['status=done', 'status'],
-  ]) {
+  ]
+  for (const [query, field] of cases) {
     const res = await fetch(`${base}/api/v1/tasks?${query}`)
     t.equal(res.status, 400, query)
     t.equal((await res.json()).error.details.field, field, query)

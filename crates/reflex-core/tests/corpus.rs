@@ -328,7 +328,6 @@ fn scorer_counts_injection_rates() {
 }
 
 #[test]
-#[ignore = "enable once the detectors land"]
 fn detectors_meet_quality_floors() {
     let pii_items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
     let inj_items = load_injection(&corpus_dir().join("injection.jsonl")).unwrap();
