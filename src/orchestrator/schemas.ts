@@ -13,7 +13,8 @@ export const MAX_GOAL_CHARS = 10_000
 export const ConstraintObject = Type.Object(
   {
     max_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
-    timeout_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86400 })),
+    // Whole-second granularity: the timeout job is scheduled in seconds.
+    timeout_seconds: Type.Optional(Type.Number({ minimum: 1, maximum: 86400 })),
     allowed_arms: Type.Optional(Type.Array(Type.Enum([...ARM_NAMES]), { uniqueItems: true })),
   },
   { additionalProperties: true },
@@ -25,7 +26,7 @@ export const ConstraintList = Type.Array(Type.String({ minLength: 1, maxLength: 
 export const Budget = Type.Object(
   {
     max_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
-    max_time_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 86400 })),
+    max_time_seconds: Type.Optional(Type.Number({ minimum: 1, maximum: 86400 })),
     max_cost_usd: Type.Optional(Type.Number({ minimum: 0 })),
     /** An alias of max_cost_usd accepted from earlier clients. */
     max_cost_dollars: Type.Optional(Type.Number({ minimum: 0 })),
