@@ -62,12 +62,15 @@ interface Shared {
   limits: RateLimits
 }
 
-async function openShared(config: Config, log: Logger): Promise<Shared> {
-  const engine = createEngine({
+function openEngine(config: Config): ReflexEngine {
+  return createEngine({
     blockLevel: config.reflexBlockLevel,
     cacheMaxEntries: config.cacheMaxEntries,
     cacheMaxBytes: config.cacheMaxBytes,
   })
+}
+
+async function openShared(config: Config, log: Logger, engine: ReflexEngine): Promise<Shared> {
   const local = new MemoryCacheStore(engine)
   const localLimiter = new MemoryRateLimitStore(engine)
   let redis: RedisConnection | undefined
@@ -98,8 +101,10 @@ function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): 
 
 export async function start(config: Config, which: Which, logger?: Logger, options: StartOptions = {}): Promise<Running> {
   const startedAt = new Date()
-  const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel })
-  const shared = await openShared(config, log)
+  const engine = openEngine(config)
+  // Personal data never reaches the logs: every line passes through the same redaction as goals.
+  const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redact: (line) => engine.redact(line).redactedText })
+  const shared = await openShared(config, log, engine)
   const closers: Array<() => Promise<void>> = []
   const ports: Running['ports'] = {}
   const closeAll = async () => {
@@ -155,7 +160,12 @@ async function startOrchestrator(
     await queue.stop({ graceful: true, timeoutMs: 10_000 })
   })
   const store = new SqlTaskStore(sql)
-  const metrics = new Metrics({ engine: shared.engine })
+  const metrics = new Metrics({
+    engine: shared.engine,
+    // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
+    queueDepths: async () =>
+      (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
+  })
   const service = new TaskService({
     store,
     queue,

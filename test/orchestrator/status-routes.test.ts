@@ -25,6 +25,7 @@ t.test('metrics are Prometheus text with HTTP, task and reflex series', async (t
     t.match(text, /ganglion_tasks_created_total\{status="queued"\} 1/)
     t.match(text, /ganglion_reflex_checks \d+/)
     t.match(text, /ganglion_step_dispatch_seconds_bucket/)
+    t.match(text, /ganglion_queue_jobs\{queue="task.run",state="queued"\} \d+/)
   }
 })
 
