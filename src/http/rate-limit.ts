@@ -31,12 +31,11 @@ export async function admit(
     'RateLimit-Reset': String(Math.ceil(d.resetMs / 1000)),
   }
   if (d.allowed) return headers
-  headers['Retry-After'] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)))
   const window = `${limits.windowMs / 1000} s`
-  const err = HttpError.rateLimit(
+  throw new HttpError(
+    'RATE_LIMIT',
     `Rate limit of ${d.limit} requests per ${window} exceeded for this ${byUser ? 'user' : 'client'}`,
     { field: byUser ? 'user_id' : 'client_ip', constraint: `at most ${d.limit} requests per ${window}` },
+    { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))) },
   )
-  err.headers = headers
-  throw err
 }

@@ -36,13 +36,8 @@ export type PreprocessRequest = Type.Static<typeof PreprocessRequest>
 export const FilterPiiRequest = Type.Object(
   {
     text: Type.String({ minLength: 1, maxLength: MAX_TEXT_CHARS }),
-    mode: Type.Optional(Type.Union([
-      Type.Literal('placeholder'),
-      Type.Literal('mask'),
-      Type.Literal('redact'),
-      Type.Literal('remove'),
-      Type.Literal('hash'),
-    ])),
+    // An enum rather than a union of literals: OpenAPI 3.0 has no `const`.
+    mode: Type.Optional(Type.Enum(['placeholder', 'mask', 'redact', 'remove', 'hash'])),
     keep_last: Type.Optional(Type.Integer({ minimum: 0, maximum: 64 })),
   },
   { additionalProperties: false },

@@ -125,8 +125,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Engine {
+    /// Builds the engine and warms the detectors' pattern tables (built lazily on first use,
+    /// tens of milliseconds), so no request pays for them.
     #[must_use]
     pub fn new(config: EngineConfig) -> Self {
+        let _ = injection::detect("");
+        let _ = pii::detect("");
         Engine {
             cache: Mutex::new(Cache::new(config.cache_max_entries, config.cache_max_bytes)),
             limiter: Mutex::new(RateLimiter::new(config.ratelimit_max_keys)),

@@ -4,6 +4,43 @@
 //! free to change): `detect` returns matches sorted by `start`, non-overlapping, with byte
 //! offsets into `text`; every validator-backed type (cards, SSN, IBAN, wallets…) only reports
 //! numbers that pass their checksum or rules.
+//!
+//! ```
+//! use reflex_core::pii::{detect, redact, RedactMode};
+//! let text = "card 4111 1111 1111 1111, mail ada@example.com";
+//! let found = detect(text);
+//! assert_eq!(redact(text, &found, &RedactMode::Placeholder), "card [CREDIT_CARD_1], mail [EMAIL_1]");
+//! ```
+//!
+//! How it stays fast: one pass over the bytes. Only word starts (after a non-word byte) and a
+//! handful of trigger bytes (`@ = : - + (`) are looked at; each detector first checks a cheap
+//! shape (a digit, a known prefix, two letters and two digits…) and only then validates.
+//! Context words ("phone", "ssn", "born"…) are looked up in a small window before a candidate,
+//! never across the whole text. Clean text allocates nothing.
+//!
+//! Overlaps: every detector reports freely, then `resolve` keeps one match per span, preferring
+//! the more specific kind, then the longer match, then the earlier one. Rank, high to low:
+//! PRIVATE_KEY > API_KEY = CRYPTO_WALLET > CREDIT_CARD = IBAN = EMAIL > SSN = UK_NHS =
+//! MAC_ADDRESS > IP_ADDRESS = DATE_OF_BIRTH > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
+//! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
+//! domain is never also something else; an NHS number with its context beats the phone shape it
+//! also has; a PEM block swallows whatever key-like lines it contains.
+
+mod card;
+mod dob;
+mod email;
+mod iban;
+mod ip;
+mod mac;
+mod nhs;
+mod passport;
+mod password;
+mod phone;
+mod redact;
+mod scan;
+mod secrets;
+mod ssn;
+mod wallet;
 
 /// The kinds of personal data reported; `as_str` gives the upper-snake name used over HTTP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,13 +128,311 @@ pub enum RedactMode {
 /// Finds personal data in `text`.
 #[must_use]
 pub fn detect(text: &str) -> Vec<PiiMatch> {
-    let _ = text;
-    Vec::new()
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let class = scan::CLASS[usize::from(c)];
+        if class == scan::WORD {
+            // Skip the word, noting whether it is plain prose (`the`, `The`): letters only, no
+            // capital after the first. Every detector that can start on a letter needs a digit,
+            // an underscore, a capital inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it
+            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check.
+            let start = i;
+            let mut plain = c.is_ascii_alphabetic();
+            i += 1;
+            while i < b.len() && scan::is_word(b[i]) {
+                plain &= b[i].is_ascii_lowercase();
+                i += 1;
+            }
+            let next = scan::at(b, i);
+            if plain && next != b':' && next != b'-' && !(next == b'.' && i - start == 4) {
+                if c.is_ascii_uppercase() {
+                    push(&mut out, dob::named(b, start));
+                }
+            } else {
+                word_start(b, start, &mut out);
+            }
+            continue;
+        }
+        if class == 0 {
+            i += 1;
+            continue;
+        }
+        match c {
+            b'@' => email::find(b, i, &mut out),
+            b'=' => password::find(b, i, &mut out),
+            b':' => {
+                password::find(b, i, &mut out);
+                if scan::at(b, i + 1) == b':' {
+                    push(&mut out, ip::v6(b, i));
+                }
+            }
+            b'-' => push(&mut out, secrets::private_key(b, i)),
+            b'+' | b'(' => push(&mut out, phone::find(b, i)),
+            _ => {}
+        }
+        i += 1;
+    }
+    resolve(out)
+}
+
+#[inline]
+fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
+    if let Some(m) = m {
+        out.push(m);
+    }
+}
+
+/// Runs the detectors that can start at the word beginning at `i`.
+fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    let c = b[i];
+    if c.is_ascii_digit() {
+        // Inside a longer token, or inside a number already reported (the `1111` groups of a
+        // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
+        // A credential value is the exception: a card or wallet inside it outranks it.
+        if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
+            return;
+        }
+        // Route on the leading digit run and the byte after it, so that timestamps, ids and
+        // durations in digit-heavy text (logs) reach only the one or two detectors they could
+        // possibly satisfy.
+        let run = scan::run_len(b, i, 20, |c| c.is_ascii_digit());
+        let next = scan::at(b, i + run);
+        let letter = next.is_ascii_alphabetic();
+        let hex_letter = letter && next.is_ascii_hexdigit();
+        // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
+        let after = scan::at(b, i + run + 1);
+        let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
+        if run <= 3 && next == b'.' && after.is_ascii_digit() {
+            push(out, ip::v4(b, i));
+        }
+        if run <= 4 && (next == b':' || hex_letter) {
+            push(out, ip::v6(b, i));
+        }
+        if run <= 4 && ((matches!(next, b':' | b'-' | b'.') && after.is_ascii_hexdigit()) || hex_letter) {
+            push(out, mac::find(b, i));
+        }
+        if !letter && next != b'_' {
+            if run >= 12 || (run == 4 && grouped) {
+                push(out, card::find(b, i));
+            }
+            if run == 9 || (run == 3 && grouped) {
+                push(out, ssn::find(b, i));
+                push(out, nhs::find(b, i));
+            } else if run == 10 {
+                push(out, nhs::find(b, i));
+            }
+            if run >= 7 || grouped || (next == b'.' && after.is_ascii_digit()) {
+                push(out, phone::find(b, i));
+            }
+            let date_sep = matches!(next, b'-' | b'/' | b'.') && after.is_ascii_digit();
+            let month_next = next == b' ' && after.is_ascii_alphabetic();
+            if (run == 4 || run <= 2) && (date_sep || month_next) {
+                push(out, dob::numeric(b, i));
+            }
+        }
+        if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
+            push(out, passport::find(b, i));
+        }
+        if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
+            push(out, wallet::find(b, i));
+        }
+    } else if c.is_ascii_uppercase() {
+        push(out, secrets::api_key(b, i));
+        push(out, iban::find(b, i));
+        push(out, wallet::find(b, i));
+        push(out, dob::named(b, i));
+        push(out, passport::find(b, i));
+        if c <= b'F' && !scan::inside_cluster(b, i) {
+            push(out, mac::find(b, i));
+            push(out, ip::v6(b, i));
+        }
+    } else {
+        push(out, secrets::api_key(b, i));
+        push(out, wallet::find(b, i));
+        if (b'a'..=b'f').contains(&c) && !scan::inside_cluster(b, i) {
+            push(out, mac::find(b, i));
+            push(out, ip::v6(b, i));
+        }
+    }
+}
+
+/// How specific a kind is: on overlap the higher rank wins (validated, structured formats over
+/// shape-only guesses; a credential value loses to the provider key or e-mail it contains).
+fn rank(kind: PiiKind) -> u8 {
+    match kind {
+        PiiKind::PrivateKey => 10,
+        PiiKind::ApiKey | PiiKind::CryptoWallet => 9,
+        PiiKind::CreditCard | PiiKind::Iban | PiiKind::Email => 8,
+        PiiKind::Ssn | PiiKind::UkNhs | PiiKind::MacAddress => 7,
+        PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
+        PiiKind::Passport => 5,
+        PiiKind::Password => 4,
+        PiiKind::Phone => 3,
+    }
+}
+
+/// Keeps one match per span: by rank, then length, then position; returns them sorted by start.
+fn resolve(mut found: Vec<PiiMatch>) -> Vec<PiiMatch> {
+    if found.len() > 1 {
+        found.sort_by(|a, b| {
+            rank(b.kind)
+                .cmp(&rank(a.kind))
+                .then((b.end - b.start).cmp(&(a.end - a.start)))
+                .then(a.start.cmp(&b.start))
+        });
+        let mut kept: Vec<PiiMatch> = Vec::with_capacity(found.len());
+        if found.len() <= 32 {
+            for m in found {
+                if kept.iter().all(|k| m.end <= k.start || m.start >= k.end) {
+                    kept.push(m);
+                }
+            }
+        } else {
+            // Kept spans are disjoint, so only the one starting last before `m.end` can clash:
+            // O(log n) per candidate on a 100 000-character text full of numbers.
+            let mut taken = std::collections::BTreeMap::new();
+            for m in found {
+                if taken.range(..m.end).next_back().is_none_or(|(_, &end)| end <= m.start) {
+                    taken.insert(m.start, m.end);
+                    kept.push(m);
+                }
+            }
+        }
+        found = kept;
+        found.sort_by_key(|m| m.start);
+    }
+    found
 }
 
 /// Replaces every match (as returned by [`detect`] on the same text) according to `mode`.
 #[must_use]
 pub fn redact(text: &str, matches: &[PiiMatch], mode: &RedactMode) -> String {
-    let _ = (matches, mode);
-    text.to_string()
+    redact::apply(text, matches, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(text: &str) -> Vec<(PiiKind, &str)> {
+        detect(text).into_iter().map(|m| (m.kind, &text[m.start..m.end])).collect()
+    }
+
+    #[test]
+    fn mixed_text_sorted_with_byte_offsets() {
+        let text = "Ünïcødé → ada@example.com, 📞 +1 415 555 2671, IBAN DE89 3704 0044 0532 0130 00, ip 192.168.0.1";
+        let found = detect(text);
+        assert_eq!(
+            spans(text),
+            vec![
+                (PiiKind::Email, "ada@example.com"),
+                (PiiKind::Phone, "+1 415 555 2671"),
+                (PiiKind::Iban, "DE89 3704 0044 0532 0130 00"),
+                (PiiKind::IpAddress, "192.168.0.1"),
+            ]
+        );
+        assert_eq!(found[0].start, text.find("ada@").unwrap());
+        assert!(found.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+
+    #[test]
+    fn overlap_keeps_the_more_specific_kind() {
+        // The NHS number also has a North American phone shape.
+        assert_eq!(spans("NHS number 943 476 5919"), vec![(PiiKind::UkNhs, "943 476 5919")]);
+        // A JWT assigned to a credential key is reported once, as the key it is.
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+        let text = format!("password={jwt}");
+        assert_eq!(spans(&text), vec![(PiiKind::ApiKey, jwt)]);
+        // A private key block swallows the key-looking lines inside it.
+        let pem = "-----BEGIN PRIVATE KEY-----\nAKIAIOSFODNN7EXAMPLE\n-----END PRIVATE KEY-----";
+        assert_eq!(spans(pem), vec![(PiiKind::PrivateKey, pem)]);
+        // So does a card or a wallet address.
+        assert_eq!(spans("password=4111 1111 1111 1111"), vec![(PiiKind::CreditCard, "4111 1111 1111 1111")]);
+        let eth = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+        assert_eq!(spans(&format!("pwd: {eth}")), vec![(PiiKind::CryptoWallet, eth)]);
+        // An e-mail as a password value stays an e-mail.
+        assert_eq!(spans("pass: bob@example.org"), vec![(PiiKind::Email, "bob@example.org")]);
+    }
+
+    #[test]
+    fn values_right_after_a_label_colon() {
+        assert_eq!(spans("card:4111111111111111"), vec![(PiiKind::CreditCard, "4111111111111111")]);
+        assert_eq!(spans("ip:10.0.0.1"), vec![(PiiKind::IpAddress, "10.0.0.1")]);
+        assert_eq!(spans("SSN:078-05-1120"), vec![(PiiKind::Ssn, "078-05-1120")]);
+        assert_eq!(spans("at 10:30:45"), vec![]);
+    }
+
+    #[test]
+    fn resolve_prefers_rank_then_length() {
+        let m = |kind, start, end| PiiMatch { kind, start, end, confidence: 0.5 };
+        let out = resolve(vec![m(PiiKind::Phone, 0, 12), m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 25), m(PiiKind::Phone, 20, 30)]);
+        assert_eq!(out, vec![m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 30)]);
+    }
+
+    #[test]
+    fn clean_prose_has_nothing() {
+        let text = "Version 1.2.3.4 shipped on 2024-01-15 (order 123456, ISBN 978-3-16-148410-0). \
+                    The build id is 550e8400-e29b-41d4-a716-446655440000 and it took 12.5 s at 10:30:00. \
+                    Call the meeting by 3pm; total: 4,500 units; ratio 16:9; see RFC 4291.";
+        assert_eq!(spans(text), vec![]);
+    }
+
+    #[test]
+    fn many_matches_resolve_like_few() {
+        use std::fmt::Write as _;
+        let mut text = String::new();
+        for i in 0..200 {
+            let _ = write!(text, "host 10.0.{}.{} mail u{i}@x.org; ", i % 250, (i * 7) % 250);
+        }
+        let found = detect(&text);
+        assert_eq!(found.len(), 400);
+        assert!(found.windows(2).all(|w| w[0].end <= w[1].start));
+    }
+
+    #[test]
+    fn pathological_inputs_stay_linear() {
+        let headers = "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n".repeat(3000);
+        let t = std::time::Instant::now();
+        let found = detect(&headers);
+        assert!(!found.is_empty());
+        let colons = "1:".repeat(50_000);
+        let _ = detect(&colons);
+        let digits = "4".repeat(100_000);
+        assert!(detect(&digits).is_empty());
+        // Generous: a debug build on a busy machine; quadratic behaviour would take minutes.
+        assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    }
+
+    /// Pseudo-random texts built from the bytes detectors care about: never a panic, and the
+    /// contract (sorted, non-overlapping, char boundaries) always holds.
+    #[test]
+    fn contract_holds_on_noise() {
+        const PARTS: &[&str] = &[
+            "4", "1", "0", "9", "5", " ", "-", ".", ":", "::", "@", "=", "+", "(", ")", "/", "a", "F", "x", "é", "📞", "\n",
+            "password=", "ssn ", "born ", "NHS ", "passport ", "bc1q", "0x", "eyJ", "AKIA", "sk-", "ghp_", "DE89", "-----BEGIN ",
+            "PRIVATE KEY-----", "-----END ", "\"", "'", "call ", "January ", ".com",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next() % 60 {
+                text.push_str(PARTS[(next() % PARTS.len() as u64) as usize]);
+            }
+            let found = detect(&text);
+            for m in &found {
+                assert!(m.start < m.end && text.is_char_boundary(m.start) && text.is_char_boundary(m.end), "{text:?} {m:?}");
+            }
+            assert!(found.windows(2).all(|w| w[0].end <= w[1].start), "{text:?}");
+            let _ = redact(&text, &found, &RedactMode::Mask { keep_last: 2 });
+        }
+    }
 }

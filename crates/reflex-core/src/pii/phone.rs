@@ -1,0 +1,265 @@
+//! Phone numbers. Shape first, then digit-count and numbering-plan rules:
+//! - `+CC …` international form with spaces, dashes or dots, 7–15 digits (E.164), an optional
+//!   `(0)` trunk digit (`+44 (0)20 7946 0958`);
+//! - North American `(415) 555-2671`, `415-555-2671`, `1 415 555 2671` with NXX rules (area
+//!   code and exchange start with 2–9);
+//! - national numbers with a trunk `0` in two or more groups (UK `020 7946 0958`, FR
+//!   `06 12 34 56 78`, DE `030 1234567`);
+//! - anything else (a bare run of digits, a 7-digit local number) only next to a context word.
+//!
+//! Not phones: dates (`2024-01-15`, `15/01/2024`, `15.01.2024`), dotted quads and versions,
+//! numbers after "order", "invoice", "ISBN"…, and digit runs inside longer tokens (GUIDs).
+
+use super::scan::{at, hit, inside_cluster, keyword_before, prev_word};
+use super::{PiiKind, PiiMatch};
+
+const CONTEXT: &[&[u8]] = &[
+    b"phone", b"telephone", b"tel", b"call", b"mobile", b"cell", b"fax", b"whatsapp", b"sms", b"text me", b"ring", b"dial",
+    b"contact", b"reach me", b"landline", b"mob",
+];
+const NOT_PHONE: &[&[u8]] = &[
+    b"order", b"invoice", b"isbn", b"ref", b"reference", b"id", b"account", b"acct", b"tracking", b"ticket", b"po", b"no",
+    b"number", b"serial", b"sku", b"case", b"item", b"batch", b"version", b"build", b"issue", b"pr",
+];
+
+const MAX_DIGITS: usize = 15;
+const DOT: u8 = 1;
+const DASH: u8 = 2;
+
+struct Parsed {
+    digits: [u8; MAX_DIGITS],
+    len: usize,
+    groups: [u8; 8],
+    ngroups: usize,
+    plus: bool,
+    paren: bool,
+    /// Separators seen: `DOT`, `DASH` bits.
+    seps: u8,
+    end: usize,
+}
+
+pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let first = b[start];
+    if first == b'+' || first == b'(' {
+        let next = at(b, start + 1);
+        if !next.is_ascii_digit() || (start > 0 && b[start - 1].is_ascii_alphanumeric()) {
+            return None;
+        }
+        if first == b'+' && next == b'0' {
+            return None;
+        }
+    } else if inside_cluster(b, start) {
+        return None;
+    }
+    let p = parse(b, start)?;
+    let g = &p.groups[..p.ngroups];
+    let d = &p.digits[..p.len];
+    if p.len < 7 || looks_like_date(&p, g) || (p.seps & DOT != 0 && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
+        return None;
+    }
+    let context = keyword_before(b, start, 32, CONTEXT);
+    if !context {
+        let mut buf = [0u8; 16];
+        if NOT_PHONE.contains(&prev_word(b, start, &mut buf)) || (start > 0 && b[start - 1] == b'#') {
+            return None;
+        }
+    }
+    let nanp = |d: &[u8]| d.len() == 10 && d[0] >= 2 && d[3] >= 2 && !(d[1] == 1 && d[2] == 1);
+    // (without context, with a context word just before): literal values, so they cross to
+    // JSON as written rather than as 0.90000004.
+    let (plain, boosted) = if p.plus {
+        if p.len < 8 && !context {
+            return None;
+        }
+        // +1 numbers must also follow the North American plan.
+        if d[0] == 1 && p.len == 11 && !nanp(&d[1..]) {
+            return None;
+        }
+        (0.88, 0.95)
+    } else if (nanp(d) && (p.paren || g == [3, 3, 4])) || (p.len == 11 && d[0] == 1 && g == [1, 3, 3, 4] && nanp(&d[1..])) {
+        (0.8, 0.9)
+    } else if d[0] == 0 && d[1] != 0 && (9..=11).contains(&p.len) && g.len() >= 2 && !p.paren {
+        (0.72, 0.85)
+    } else if context && (g.len() >= 2 || (10..=11).contains(&p.len) || d[0] == 0) {
+        (0.8, 0.8)
+    } else {
+        return None;
+    };
+    let confidence = if context { boosted } else { plain };
+    Some(hit(PiiKind::Phone, start, p.end, confidence))
+}
+
+fn parse(b: &[u8], start: usize) -> Option<Parsed> {
+    let mut p = Parsed {
+        digits: [0; MAX_DIGITS],
+        len: 0,
+        groups: [0; 8],
+        ngroups: 0,
+        plus: false,
+        paren: false,
+        seps: 0,
+        end: start,
+    };
+    let mut i = start;
+    if b[i] == b'+' {
+        p.plus = true;
+        i += 1;
+    }
+    loop {
+        let mut closing = false;
+        if at(b, i) == b'(' {
+            // "(415)" area code first, or "(0)" trunk after the country code.
+            let trunk = p.plus && p.ngroups == 1 && at(b, i + 1) == b'0' && at(b, i + 2) == b')';
+            if trunk {
+                i += 3;
+                if at(b, i) == b' ' || at(b, i) == b'-' {
+                    i += 1;
+                }
+                continue;
+            }
+            // "(415) 555-2671" opens a national number; "+1 (415) 555-2671" follows the code.
+            if !((p.ngroups == 0 && !p.plus) || (p.ngroups == 1 && p.plus)) {
+                return None;
+            }
+            p.paren = true;
+            closing = true;
+            i += 1;
+        }
+        let s = i;
+        while at(b, i).is_ascii_digit() {
+            if p.len == MAX_DIGITS {
+                return None;
+            }
+            p.digits[p.len] = b[i] - b'0';
+            p.len += 1;
+            i += 1;
+        }
+        if i == s || p.ngroups == p.groups.len() {
+            return None;
+        }
+        p.groups[p.ngroups] = (i - s) as u8;
+        p.ngroups += 1;
+        if closing {
+            if at(b, i) != b')' || !(1..=4).contains(&(i - s)) {
+                return None;
+            }
+            i += 1;
+            p.end = i;
+            if at(b, i) == b' ' || at(b, i) == b'-' {
+                i += 1;
+            }
+            if !at(b, i).is_ascii_digit() {
+                return None;
+            }
+            continue;
+        }
+        p.end = i;
+        let sep = at(b, i);
+        let next = at(b, i + 1);
+        if matches!(sep, b' ' | b'-' | b'.') && (next.is_ascii_digit() || (next == b'(' && p.plus)) {
+            p.seps |= match sep {
+                b'.' => DOT,
+                b'-' => DASH,
+                _ => 0,
+            };
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let next = at(b, p.end);
+    if next.is_ascii_alphanumeric() || next == b'_' || p.seps == DOT | DASH {
+        return None;
+    }
+    Some(p)
+}
+
+/// `2024-01-15`, `15/01/2024` (the `/` stops the parser), `15.01.2024`, `2024 01 15`, also
+/// when a time follows (`2024-01-15 10:30` parses as groups 4-2-2-2).
+fn looks_like_date(p: &Parsed, g: &[u8]) -> bool {
+    if p.plus || p.paren || g.len() < 3 {
+        return false;
+    }
+    (g[0] == 4 && g[1] <= 2 && g[2] <= 2) || (g[0] <= 2 && g[1] <= 2 && g[2] == 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn phones(text: &str) -> Vec<&str> {
+        detect(text).into_iter().filter(|m| m.kind == PiiKind::Phone).map(|m| &text[m.start..m.end]).collect()
+    }
+
+    #[test]
+    fn finds_international_forms() {
+        for n in [
+            "+1 415 555 2671",
+            "+1-415-555-2671",
+            "+14155552671",
+            "+44 20 7946 0958",
+            "+44 (0)20 7946 0958",
+            "+33 6 12 34 56 78",
+            "+49 30 1234567",
+            "+91 98765 43210",
+            "+81.3.1234.5678",
+            "+1 (415) 555-2671",
+            "+49 (0) 30 1234567",
+        ] {
+            assert_eq!(phones(&format!("reach {n} now")), vec![n], "{n}");
+        }
+    }
+
+    #[test]
+    fn finds_national_forms() {
+        for n in ["(415) 555-2671", "415-555-2671", "415.555.2671", "1 415 555 2671", "020 7946 0958", "07700 900123", "06 12 34 56 78", "030 1234567"] {
+            assert_eq!(phones(&format!("it is {n}.")), vec![n], "{n}");
+        }
+    }
+
+    #[test]
+    fn context_words_admit_weaker_shapes_and_raise_confidence() {
+        assert_eq!(phones("call me on 555-2671"), vec!["555-2671"]);
+        assert_eq!(phones("mobile: 4155552671"), vec!["4155552671"]);
+        assert!(phones("total 4155552671").is_empty());
+        let with = detect("phone: 415-555-2671")[0].confidence;
+        let without = detect("it is 415-555-2671")[0].confidence;
+        assert!(with > without);
+    }
+
+    #[test]
+    fn rejects_dates_versions_and_ids() {
+        for t in [
+            "on 2024-01-15 we met",
+            "on 15/01/2024 we met",
+            "on 15.01.2024 we met",
+            "release 1.2.3.4",
+            "host 192.168.100.200",
+            "order 415-555-2671",
+            "invoice #4155552671",
+            "ISBN 978-3-16-148410-0",
+            "id 550e8400-e29b-41d4-a716-446655440000",
+            "total 12345678901",
+            "between 2019-2024",
+            "it is 415-155-2671",
+            "it is 155-555-2671",
+            "2024 01 15",
+            "2024-01-15 10:30:45 INFO",
+            "on 15.01.2024 12:00",
+            "x+44 20 7946 0958",
+        ] {
+            assert!(phones(t).is_empty(), "{t}: {:?}", phones(t));
+        }
+    }
+
+    #[test]
+    fn country_code_cannot_start_with_zero() {
+        // The `+0` is dropped; the national number after it still has a valid shape.
+        assert_eq!(phones("+0 415 555 2671"), vec!["415 555 2671"]);
+    }
+
+    #[test]
+    fn rejects_too_many_digits() {
+        assert!(phones("+44 20 7946 0958 1234 5678").is_empty());
+    }
+}

@@ -1,0 +1,144 @@
+//! Rewrites a text with its matches replaced. Matches are taken in order; one that overlaps the
+//! previous one or does not sit on char boundaries is skipped rather than trusted.
+
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use super::{PiiKind, PiiMatch, RedactMode};
+
+pub(super) fn apply(text: &str, matches: &[PiiMatch], mode: &RedactMode) -> String {
+    let mut out = String::with_capacity(text.len() + 16 * matches.len());
+    // (kind, value, number) of placeholders handed out so far; a call has few matches, so a
+    // linear search beats a map.
+    let mut seen: Vec<(PiiKind, &str, usize)> = Vec::new();
+    let mut cursor = 0;
+    for m in matches {
+        if m.start < cursor || m.end <= m.start || !text.is_char_boundary(m.start) || !text.is_char_boundary(m.end) {
+            continue;
+        }
+        let Some(value) = text.get(m.start..m.end) else { continue };
+        out.push_str(&text[cursor..m.start]);
+        cursor = m.end;
+        let name = m.kind.as_str();
+        match mode {
+            RedactMode::Placeholder => {
+                let n = if let Some(&(_, _, n)) = seen.iter().find(|(k, v, _)| *k == m.kind && *v == value) {
+                    n
+                } else {
+                    let n = 1 + seen.iter().filter(|(k, _, _)| *k == m.kind).count();
+                    seen.push((m.kind, value, n));
+                    n
+                };
+                let _ = write!(out, "[{name}_{n}]");
+            }
+            RedactMode::Mask { keep_last } => mask(&mut out, value, *keep_last),
+            RedactMode::Redact => out.push_str("[REDACTED]"),
+            RedactMode::Remove => {}
+            RedactMode::Hash { salt } => {
+                let digest = Sha256::new().chain_update(salt.as_bytes()).chain_update(value.as_bytes()).finalize();
+                let _ = write!(out, "[{name}:");
+                for byte in &digest[..6] {
+                    let _ = write!(out, "{byte:02x}");
+                }
+                out.push(']');
+            }
+        }
+    }
+    out.push_str(&text[cursor..]);
+    out
+}
+
+/// Stars every alphanumeric character but the last `keep_last`; separators (`-`, ` `, `@`, `.`)
+/// stay so the shape remains readable: `****-****-****-1111`.
+fn mask(out: &mut String, value: &str, keep_last: usize) {
+    let total = value.chars().filter(|c| c.is_alphanumeric()).count();
+    let hide = total.saturating_sub(keep_last);
+    let mut seen = 0;
+    for c in value.chars() {
+        if c.is_alphanumeric() {
+            seen += 1;
+            out.push(if seen <= hide { '*' } else { c });
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use sha2::{Digest, Sha256};
+
+    use crate::pii::{detect, redact, PiiKind, PiiMatch, RedactMode};
+
+    #[test]
+    fn placeholders_number_per_kind_and_reuse_for_same_value() {
+        let t = "a@x.com b@x.com a@x.com 4111 1111 1111 1111";
+        let out = redact(t, &detect(t), &RedactMode::Placeholder);
+        assert_eq!(out, "[EMAIL_1] [EMAIL_2] [EMAIL_1] [CREDIT_CARD_1]");
+    }
+
+    #[test]
+    fn mask_keeps_separators_and_last_alphanumerics() {
+        let t = "card 4111-1111-1111-1111 ok";
+        let out = redact(t, &detect(t), &RedactMode::Mask { keep_last: 4 });
+        assert_eq!(out, "card ****-****-****-1111 ok");
+        let out = redact(t, &detect(t), &RedactMode::Mask { keep_last: 0 });
+        assert_eq!(out, "card ****-****-****-**** ok");
+        let t = "mail ada@example.com";
+        assert_eq!(redact(t, &detect(t), &RedactMode::Mask { keep_last: 3 }), "mail ***@*******.com");
+    }
+
+    #[test]
+    fn mask_with_more_to_keep_than_there_is_shows_all() {
+        let t = "ip 10.0.0.1";
+        assert_eq!(redact(t, &detect(t), &RedactMode::Mask { keep_last: 99 }), t);
+    }
+
+    #[test]
+    fn placeholders_restart_each_call() {
+        let t = "a@x.com";
+        let m = detect(t);
+        assert_eq!(redact(t, &m, &RedactMode::Placeholder), "[EMAIL_1]");
+        assert_eq!(redact(t, &m, &RedactMode::Placeholder), "[EMAIL_1]");
+    }
+
+    #[test]
+    fn redact_and_remove() {
+        let t = "ip 10.0.0.1, ok";
+        let m = detect(t);
+        assert_eq!(redact(t, &m, &RedactMode::Redact), "ip [REDACTED], ok");
+        assert_eq!(redact(t, &m, &RedactMode::Remove), "ip , ok");
+    }
+
+    #[test]
+    fn hash_is_salted_sha256_prefix() {
+        let text = "mail ada@example.com";
+        let found = detect(text);
+        let one = redact(text, &found, &RedactMode::Hash { salt: "s1".into() });
+        let two = redact(text, &found, &RedactMode::Hash { salt: "s2".into() });
+        // sha256("s1" || "ada@example.com"), first 6 bytes = 12 hex digits.
+        let digest = Sha256::digest(b"s1ada@example.com");
+        let hex = digest[..6].iter().fold(String::new(), |mut s, x| {
+            let _ = write!(s, "{x:02x}");
+            s
+        });
+        assert_eq!(one, format!("mail [EMAIL:{hex}]"));
+        assert_ne!(one, two);
+    }
+
+    #[test]
+    fn non_ascii_text_and_bad_matches() {
+        let t = "Grüße an jürgen@example.de – danke";
+        assert_eq!(redact(t, &detect(t), &RedactMode::Redact), "Grüße an [REDACTED] – danke");
+        // Overlapping or off-boundary matches are skipped, never panic.
+        let bad = [
+            PiiMatch { kind: PiiKind::Email, start: 2, end: 4, confidence: 1.0 },
+            PiiMatch { kind: PiiKind::Email, start: 3, end: 6, confidence: 1.0 },
+            PiiMatch { kind: PiiKind::Email, start: 100, end: 200, confidence: 1.0 },
+        ];
+        assert_eq!(redact(t, &bad, &RedactMode::Redact), "Gr[REDACTED]ße an jürgen@example.de – danke");
+    }
+}

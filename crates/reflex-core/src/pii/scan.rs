@@ -1,0 +1,195 @@
+//! Byte-level helpers shared by the detectors: character classes, boundary rules and a cheap
+//! "is this keyword just before the candidate?" lookup. Every detector works on `&[u8]` and only
+//! ever starts or ends a match on an ASCII byte, so offsets always fall on char boundaries.
+
+use super::{PiiKind, PiiMatch};
+
+/// Shorthand for building a match.
+#[inline]
+pub(crate) fn hit(kind: PiiKind, start: usize, end: usize, confidence: f32) -> PiiMatch {
+    PiiMatch { kind, start, end, confidence }
+}
+
+/// Reads up to `N` digits, each optionally separated from the next group by one byte of `seps`;
+/// the separator must be the same every time. Returns the digits (as values), the group lengths
+/// and the end offset. Stops before a separator that is not followed by a digit.
+pub(crate) struct DigitRun<const N: usize> {
+    pub digits: [u8; N],
+    pub len: usize,
+    pub groups: [u8; 8],
+    pub ngroups: usize,
+    pub sep: u8,
+    pub end: usize,
+    /// True when more digits followed than `N` allowed (the number is longer than wanted).
+    pub overflow: bool,
+}
+
+pub(crate) fn read_digits<const N: usize>(b: &[u8], start: usize, seps: &[u8]) -> DigitRun<N> {
+    let mut d = DigitRun { digits: [0; N], len: 0, groups: [0; 8], ngroups: 0, sep: 0, end: start, overflow: false };
+    let mut i = start;
+    loop {
+        let g0 = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            if d.len == N {
+                d.overflow = true;
+                return d;
+            }
+            d.digits[d.len] = b[i] - b'0';
+            d.len += 1;
+            i += 1;
+        }
+        if i == g0 || d.ngroups == d.groups.len() {
+            d.overflow = d.ngroups == d.groups.len();
+            return d;
+        }
+        d.groups[d.ngroups] = (i - g0) as u8;
+        d.ngroups += 1;
+        d.end = i;
+        let s = at(b, i);
+        if seps.contains(&s) && (d.sep == 0 || d.sep == s) && at(b, i + 1).is_ascii_digit() {
+            d.sep = s;
+            i += 1;
+        } else {
+            return d;
+        }
+    }
+}
+
+/// Byte classes for the main scan: one table load per byte instead of a chain of comparisons.
+pub(crate) const WORD: u8 = 1;
+pub(crate) const TRIGGER: u8 = 2;
+pub(crate) static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if b.is_ascii_alphanumeric() || b == b'_' {
+            WORD
+        } else if matches!(b, b'@' | b'=' | b':' | b'-' | b'+' | b'(') {
+            TRIGGER
+        } else {
+            0
+        };
+        c += 1;
+    }
+    t
+};
+
+/// `[A-Za-z0-9_]`: the bytes the main scanner treats as one word.
+#[inline]
+pub(crate) fn is_word(c: u8) -> bool {
+    CLASS[usize::from(c)] == WORD
+}
+
+/// Byte at `i`, or 0 past the end (0 is in no class the detectors look for).
+#[inline]
+pub(crate) fn at(b: &[u8], i: usize) -> u8 {
+    b.get(i).copied().unwrap_or(0)
+}
+
+/// Length of the run of bytes from `i` that satisfy `f`, looking at no more than `max` bytes.
+#[inline]
+pub(crate) fn run_len(b: &[u8], i: usize, max: usize, f: impl Fn(u8) -> bool) -> usize {
+    b.get(i..).map_or(0, |s| s.iter().take(max).take_while(|&&c| f(c)).count())
+}
+
+/// True when position `i` continues a larger token, e.g. the `4567` in `123-4567-89` or in
+/// `a.4567`: numbers found there are fragments (GUIDs, versions, order numbers), not PII.
+#[inline]
+pub(crate) fn inside_cluster(b: &[u8], i: usize) -> bool {
+    if i == 0 {
+        return false;
+    }
+    let prev = b[i - 1];
+    // After `+` the phone detector owns the number (`+0 415…` is no number at all).
+    if is_word(prev) || prev == b'+' {
+        return true;
+    }
+    // After `:` only a digit makes a fragment (`10:30`, `db8:1`): `card:4111…`, `ip:10.0.0.1`
+    // and `SSN:078-05-1120` are labels followed by the value.
+    i >= 2
+        && match prev {
+            b'-' | b'/' | b'.' | b',' | b'#' => b[i - 2].is_ascii_alphanumeric(),
+            b':' => b[i - 2].is_ascii_digit(),
+            _ => false,
+        }
+}
+
+/// True when `end` is a clean right edge for a number: not followed by a word byte, nor by a
+/// separator that carries on with more digits (`1.2.3.4` `.5`, `555-1234` `-99`).
+#[inline]
+pub(crate) fn clean_end(b: &[u8], end: usize) -> bool {
+    let next = at(b, end);
+    if is_word(next) {
+        return false;
+    }
+    !(matches!(next, b'-' | b'.' | b'/' | b':') && at(b, end + 1).is_ascii_digit())
+}
+
+/// Looks for one of `words` (lowercase ASCII) in the `window` bytes before `pos`, starting on a
+/// word boundary. Case-insensitive. Visits each word start once and compares only keywords with
+/// the same first letter, so a call costs well under 100 ns.
+pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]]) -> bool {
+    let from = pos.saturating_sub(window);
+    // Bit n set when some keyword starts with the n-th letter: most word starts fail this test.
+    let firsts = words.iter().fold(0u32, |m, w| m | 1 << (w[0] - b'a'));
+    for k in from..pos {
+        let c = b[k] | 0x20;
+        if !c.is_ascii_lowercase() || firsts & (1 << (c - b'a')) == 0 || (k > 0 && b[k - 1].is_ascii_alphabetic()) {
+            continue;
+        }
+        let rest = &b[k..pos];
+        if words.iter().any(|w| w[0] == c && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The word (letters only, lowercased into `buf`) that ends just before `pos`, skipping spaces
+/// and simple punctuation; used for "version 1.2.3.4", "order 555-1234" and similar.
+pub(crate) fn prev_word<'a>(b: &[u8], pos: usize, buf: &'a mut [u8; 16]) -> &'a [u8] {
+    let mut j = pos;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b':' | b'#' | b'=') {
+        j -= 1;
+    }
+    let end = j;
+    while j > 0 && b[j - 1].is_ascii_alphabetic() && end - j < buf.len() {
+        j -= 1;
+    }
+    let w = &b[j..end];
+    for (d, s) in buf.iter_mut().zip(w) {
+        *d = s.to_ascii_lowercase();
+    }
+    &buf[..w.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyword_before_needs_a_word_boundary() {
+        let t = b"please call me at ";
+        assert!(keyword_before(t, t.len(), 32, &[b"call"]));
+        let t = b"recall that ";
+        assert!(!keyword_before(t, t.len(), 32, &[b"call"]));
+        let t = b"PHONE: ";
+        assert!(keyword_before(t, t.len(), 32, &[b"phone"]));
+    }
+
+    #[test]
+    fn inside_cluster_sees_fragments() {
+        assert!(inside_cluster(b"a456-4266", 5));
+        assert!(!inside_cluster(b"x -4266", 3));
+        assert!(inside_cluster(b"v1.2", 3));
+        assert!(!inside_cluster(b"at 12", 3));
+    }
+
+    #[test]
+    fn prev_word_skips_punctuation() {
+        let mut buf = [0u8; 16];
+        assert_eq!(prev_word(b"Version: ", 9, &mut buf), b"version");
+        assert_eq!(prev_word(b"order #", 7, &mut buf), b"order");
+    }
+}

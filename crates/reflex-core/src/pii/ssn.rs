@@ -1,0 +1,70 @@
+//! US Social Security numbers: `AAA-GG-SSSS` where the area is not 000, 666 or 900–999, the
+//! group not 00 and the serial not 0000. Space-separated or undelimited nine-digit numbers are
+//! only reported next to a context word ("SSN", "social security").
+
+use super::scan::{clean_end, hit, keyword_before, read_digits};
+use super::{PiiKind, PiiMatch};
+
+const CONTEXT: &[&[u8]] = &[b"ssn", b"social security", b"ss#", b"ss #", b"soc sec"];
+
+pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let d = read_digits::<9>(b, start, b"- ");
+    if d.overflow || d.len != 9 || !clean_end(b, d.end) {
+        return None;
+    }
+    let shaped = d.groups[..d.ngroups] == [3, 2, 4];
+    if !(shaped || d.ngroups == 1) || !rules_ok(&d.digits) {
+        return None;
+    }
+    let context = keyword_before(b, start, 40, CONTEXT);
+    let confidence = match (shaped && d.sep == b'-', context) {
+        (true, true) => 0.97,
+        (true, false) | (false, true) => 0.85,
+        (false, false) => return None,
+    };
+    Some(hit(PiiKind::Ssn, start, d.end, confidence))
+}
+
+fn rules_ok(d: &[u8; 9]) -> bool {
+    let area = u32::from(d[0]) * 100 + u32::from(d[1]) * 10 + u32::from(d[2]);
+    let group = d[3] * 10 + d[4];
+    let serial = d[5..].iter().fold(0u32, |a, &x| a * 10 + u32::from(x));
+    area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn ssns(text: &str) -> Vec<&str> {
+        detect(text).into_iter().filter(|m| m.kind == PiiKind::Ssn).map(|m| &text[m.start..m.end]).collect()
+    }
+
+    #[test]
+    fn finds_dashed_numbers() {
+        assert_eq!(ssns("my number is 123-45-6789."), vec!["123-45-6789"]);
+        assert_eq!(ssns("SSN: 078-05-1120"), vec!["078-05-1120"]);
+    }
+
+    #[test]
+    fn undelimited_or_spaced_needs_context() {
+        assert_eq!(ssns("SSN 123456789"), vec!["123456789"]);
+        assert_eq!(ssns("social security number 123 45 6789"), vec!["123 45 6789"]);
+        assert!(ssns("ticket 123456789 closed").is_empty());
+        assert!(ssns("values 123 45 6789").is_empty());
+    }
+
+    #[test]
+    fn rejects_invalid_areas_groups_serials() {
+        for bad in ["000-12-3456", "666-12-3456", "900-12-3456", "999-45-6789", "123-00-4567", "123-45-0000"] {
+            assert!(ssns(&format!("SSN {bad}")).is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rejects_fragments_of_longer_numbers() {
+        assert!(ssns("1123-45-6789").is_empty());
+        assert!(ssns("123-45-67890").is_empty());
+        assert!(ssns("ab-123-45-6789").is_empty());
+    }
+}

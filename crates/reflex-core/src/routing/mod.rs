@@ -1,0 +1,470 @@
+//! Routing hints: where a checked request should go next and which arms it probably needs.
+//!
+//! CONTRACT: pure function of the text and the check's verdicts.
+//!
+//! ```
+//! use reflex_core::routing::{route, Complexity, Route};
+//! let hint = route("Search the docs for the rate limit, then write a script to test it.", false, false, false);
+//! assert_eq!(hint.route, Route::Orchestrator);
+//! assert_eq!(hint.complexity, Complexity::Moderate);
+//! assert_eq!(hint.suggested_arms, ["planner", "retriever", "coder", "judge"]);
+//! ```
+//!
+//! One pass over the bytes, no regex, no allocation but the arms list: words are matched
+//! against small keyword tables (ASCII case-folded, so "SEARCH" counts), and cheap shape
+//! signals are counted on the way. The hints only steer the planner, so they favour being
+//! cheap and predictable over being clever.
+
+/// Where the request goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    Cache,
+    Orchestrator,
+    Blocked,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Complexity {
+    Simple,
+    Moderate,
+    Complex,
+}
+
+/// Arms by name: planner, executor, coder, judge, guardian, retriever.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routing {
+    pub route: Route,
+    pub complexity: Complexity,
+    pub suggested_arms: Vec<&'static str>,
+}
+
+impl Route {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Cache => "cache",
+            Route::Orchestrator => "orchestrator",
+            Route::Blocked => "blocked",
+        }
+    }
+}
+
+impl Complexity {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Complexity::Simple => "simple",
+            Complexity::Moderate => "moderate",
+            Complexity::Complex => "complex",
+        }
+    }
+}
+
+/// Suggests a route, a complexity and arms for `text`.
+///
+/// Arms come in a fixed order: planner (for moderate and complex requests), then retriever,
+/// executor, coder, judge, guardian as their keywords appear; guardian also when `pii_found`.
+/// They are computed whatever the route, so a caller can log what a blocked request wanted.
+#[must_use]
+pub fn route(text: &str, cache_hit: bool, blocked: bool, pii_found: bool) -> Routing {
+    let route = if blocked {
+        Route::Blocked
+    } else if cache_hit {
+        Route::Cache
+    } else {
+        Route::Orchestrator
+    };
+    let signals = Signals::scan(text);
+    let complexity = signals.complexity();
+    let mut suggested_arms = Vec::with_capacity(6);
+    if complexity != Complexity::Simple {
+        suggested_arms.push("planner");
+    }
+    for (arm, wanted) in [
+        ("retriever", signals.retriever),
+        ("executor", signals.executor),
+        ("coder", signals.coder),
+        ("judge", signals.judge),
+        ("guardian", signals.guardian || pii_found),
+    ] {
+        if wanted {
+            suggested_arms.push(arm);
+        }
+    }
+    Routing {
+        route,
+        complexity,
+        suggested_arms,
+    }
+}
+
+/// What one pass over the text counted.
+#[derive(Debug, Default)]
+#[allow(clippy::struct_excessive_bools)] // one flag per arm is the plainest shape here
+struct Signals {
+    bytes: usize,
+    sentences: u32,
+    clauses: u32,
+    sequencing: u32,
+    list_items: u32,
+    code_fences: u32,
+    retriever: bool,
+    executor: bool,
+    coder: bool,
+    judge: bool,
+    guardian: bool,
+}
+
+/// Words the scan cares about; everything else is `Other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    Retriever,
+    Executor,
+    Coder,
+    Judge,
+    Guardian,
+    /// "then", "finally", …: the request is a sequence of steps.
+    Sequence,
+    // Halves of two-word phrases.
+    Look,
+    Up,
+    Fix,
+    Bug,
+    Article,
+    Personal,
+    Data,
+    After,
+    That,
+    Other,
+}
+
+/// Keywords by what they signal. Longer than 16 bytes is never a keyword, so a word packs into
+/// one `u128` and classifying it is a binary search over integers (no string compares).
+const KEYWORDS: &[(&[u8], Word)] = &[
+    (b"search", Word::Retriever),
+    (b"searches", Word::Retriever),
+    (b"searching", Word::Retriever),
+    (b"find", Word::Retriever),
+    (b"finds", Word::Retriever),
+    (b"finding", Word::Retriever),
+    (b"lookup", Word::Retriever),
+    (b"knowledge", Word::Retriever),
+    (b"retrieve", Word::Retriever),
+    (b"research", Word::Retriever),
+    (b"run", Word::Executor),
+    (b"runs", Word::Executor),
+    (b"running", Word::Executor),
+    (b"execute", Word::Executor),
+    (b"executes", Word::Executor),
+    (b"executing", Word::Executor),
+    (b"execution", Word::Executor),
+    (b"shell", Word::Executor),
+    (b"command", Word::Executor),
+    (b"commands", Word::Executor),
+    (b"compute", Word::Executor),
+    (b"computing", Word::Executor),
+    (b"calculate", Word::Executor),
+    (b"calculates", Word::Executor),
+    (b"calculating", Word::Executor),
+    (b"calculation", Word::Executor),
+    (b"bash", Word::Executor),
+    (b"code", Word::Coder),
+    (b"coding", Word::Coder),
+    (b"function", Word::Coder),
+    (b"functions", Word::Coder),
+    (b"script", Word::Coder),
+    (b"scripts", Word::Coder),
+    (b"implement", Word::Coder),
+    (b"implements", Word::Coder),
+    (b"implementing", Word::Coder),
+    (b"implementation", Word::Coder),
+    (b"refactor", Word::Coder),
+    (b"debug", Word::Coder),
+    (b"bugfix", Word::Coder),
+    (b"validate", Word::Judge),
+    (b"validates", Word::Judge),
+    (b"validating", Word::Judge),
+    (b"validation", Word::Judge),
+    (b"check", Word::Judge),
+    (b"checks", Word::Judge),
+    (b"checking", Word::Judge),
+    (b"verify", Word::Judge),
+    (b"verifies", Word::Judge),
+    (b"verifying", Word::Judge),
+    (b"verification", Word::Judge),
+    (b"test", Word::Judge),
+    (b"tests", Word::Judge),
+    (b"testing", Word::Judge),
+    (b"redact", Word::Guardian),
+    (b"redacts", Word::Guardian),
+    (b"redacting", Word::Guardian),
+    (b"redaction", Word::Guardian),
+    (b"pii", Word::Guardian),
+    (b"sanitize", Word::Guardian),
+    (b"sanitise", Word::Guardian),
+    (b"sanitizing", Word::Guardian),
+    (b"sanitising", Word::Guardian),
+    (b"anonymize", Word::Guardian),
+    (b"anonymise", Word::Guardian),
+    (b"then", Word::Sequence),
+    (b"afterwards", Word::Sequence),
+    (b"afterward", Word::Sequence),
+    (b"finally", Word::Sequence),
+    (b"subsequently", Word::Sequence),
+    (b"lastly", Word::Sequence),
+    (b"look", Word::Look),
+    (b"looks", Word::Look),
+    (b"looking", Word::Look),
+    (b"up", Word::Up),
+    (b"fix", Word::Fix),
+    (b"fixes", Word::Fix),
+    (b"fixing", Word::Fix),
+    (b"bug", Word::Bug),
+    (b"bugs", Word::Bug),
+    (b"the", Word::Article),
+    (b"a", Word::Article),
+    (b"this", Word::Article),
+    (b"my", Word::Article),
+    (b"personal", Word::Personal),
+    (b"data", Word::Data),
+    (b"details", Word::Data),
+    (b"information", Word::Data),
+    (b"info", Word::Data),
+    (b"after", Word::After),
+    (b"that", Word::That),
+];
+
+/// Longer words are never keywords.
+const MAX_KEYWORD: usize = 16;
+
+/// A lower-case word of at most 16 bytes as one integer, first byte lowest; words cannot hold
+/// NUL, so distinct words pack to distinct keys.
+const fn pack(word: &[u8]) -> u128 {
+    let mut key = 0u128;
+    let mut i = 0;
+    while i < word.len() {
+        key |= (word[i] as u128) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// Slots in the keyword hash table: a power of two, under half full.
+const TABLE_SIZE: usize = 256;
+
+fn slot_of(key: u128) -> usize {
+    const_slot_of(key)
+}
+
+const fn const_slot_of(key: u128) -> usize {
+    // Fibonacci hashing of the folded halves: the top 8 bits index the table.
+    let folded = (key as u64) ^ ((key >> 64) as u64);
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// [`KEYWORDS`] packed into an open-addressing table (linear probing), built at compile time.
+/// A key of 0 marks an empty slot: no word packs to 0.
+static TABLE: [(u128, Word); TABLE_SIZE] = {
+    assert!(KEYWORDS.len() * 2 < TABLE_SIZE, "keyword table too full");
+    let mut table = [(0u128, Word::Other); TABLE_SIZE];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let word = KEYWORDS[i].0;
+        assert!(
+            !word.is_empty() && word.len() <= MAX_KEYWORD,
+            "keyword length"
+        );
+        let key = pack(word);
+        let mut slot = const_slot_of(key);
+        while table[slot].0 != 0 {
+            assert!(table[slot].0 != key, "duplicate keyword");
+            slot = (slot + 1) % TABLE_SIZE;
+        }
+        table[slot] = (key, KEYWORDS[i].1);
+        i += 1;
+    }
+    table
+};
+
+fn lookup(key: u128) -> Word {
+    let mut slot = slot_of(key);
+    loop {
+        let (stored, word) = TABLE[slot];
+        if stored == key {
+            return word;
+        }
+        if stored == 0 {
+            return Word::Other;
+        }
+        slot = (slot + 1) % TABLE_SIZE;
+    }
+}
+
+/// Reads the word starting at `bytes[0]`; returns its length and what it is.
+fn read_word(bytes: &[u8]) -> (usize, Word) {
+    let len = bytes
+        .iter()
+        .position(|&b| !is_word_byte(b))
+        .unwrap_or(bytes.len());
+    if len == 0 || len > MAX_KEYWORD {
+        return (len, Word::Other);
+    }
+    // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
+    // are all lower-case letters, so a table hit is still an exact case-insensitive match.
+    let key = if let Some(head) = bytes.first_chunk::<16>() {
+        let mask = u128::MAX >> (8 * (MAX_KEYWORD - len));
+        (u128::from_le_bytes(*head) | (0x20 * (u128::MAX / 0xff))) & mask
+    } else {
+        bytes[..len]
+            .iter()
+            .rev()
+            .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
+    };
+    (len, lookup(key))
+}
+
+/// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).
+fn is_word_byte(b: u8) -> bool {
+    WORD_BYTES[usize::from(b)]
+}
+
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'\'' || byte >= 0x80;
+        b += 1;
+    }
+    table
+};
+
+fn is_space_or_end(bytes: &[u8], i: usize) -> bool {
+    bytes.get(i).copied().unwrap_or(b' ').is_ascii_whitespace()
+}
+
+impl Signals {
+    fn scan(text: &str) -> Signals {
+        let bytes = text.as_bytes();
+        let mut s = Signals {
+            bytes: bytes.len(),
+            ..Signals::default()
+        };
+        let mut line_start = true;
+        let mut open_sentence = false;
+        // The two previous words, for "look up", "fix (the) bug", "after that".
+        let (mut prev, mut prev2) = (Word::Other, Word::Other);
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if line_start {
+                if b == b' ' || b == b'\t' {
+                    i += 1;
+                    continue;
+                }
+                line_start = false;
+                if let Some(marker_len) = list_marker(&bytes[i..]) {
+                    // A new item ends the previous one even without a full stop.
+                    s.sentences += u32::from(open_sentence);
+                    open_sentence = false;
+                    s.list_items += 1;
+                    i += marker_len;
+                    continue;
+                }
+                if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
+                    s.code_fences += 1;
+                    i += 3;
+                    continue;
+                }
+            }
+            if b == b' ' {
+                i += 1;
+                continue;
+            }
+            if is_word_byte(b) {
+                let (len, word) = read_word(&bytes[i..]);
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+                open_sentence = true;
+                i += len;
+                continue;
+            }
+            match b {
+                b'\n' => line_start = true,
+                b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, i + 1) => {
+                    s.sentences += 1;
+                    open_sentence = false;
+                }
+                b',' | b';' | b':' => s.clauses += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        if open_sentence {
+            s.sentences += 1;
+        }
+        s
+    }
+
+    fn note(&mut self, word: Word, prev: Word, prev2: Word) {
+        match word {
+            Word::Retriever => self.retriever = true,
+            Word::Executor => self.executor = true,
+            Word::Coder => self.coder = true,
+            Word::Judge => self.judge = true,
+            Word::Guardian => self.guardian = true,
+            Word::Sequence => self.sequencing += 1,
+            Word::Up if prev == Word::Look => self.retriever = true,
+            Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => {
+                self.coder = true;
+            }
+            Word::Data if prev == Word::Personal => self.guardian = true,
+            // "and then after that" is one step, not two.
+            Word::That if prev == Word::After && prev2 != Word::Sequence => self.sequencing += 1,
+            _ => {}
+        }
+    }
+
+    fn complexity(&self) -> Complexity {
+        let arms = [
+            self.retriever,
+            self.executor,
+            self.coder,
+            self.judge,
+            self.guardian,
+        ]
+        .iter()
+        .filter(|&&wanted| wanted)
+        .count();
+        let score = tier(self.bytes, 300, 1_000)
+            + tier(self.sentences as usize, 3, 6)
+            + tier(self.clauses as usize, 3, usize::MAX)
+            + tier(self.sequencing as usize, 1, 2)
+            + tier(self.list_items as usize, 2, 4)
+            + tier(self.code_fences as usize, 1, usize::MAX)
+            + tier(arms, 2, 3);
+        match score {
+            0 | 1 => Complexity::Simple,
+            2 | 3 => Complexity::Moderate,
+            _ => Complexity::Complex,
+        }
+    }
+}
+
+/// 0 below `one`, 1 from `one`, 2 from `two`.
+fn tier(value: usize, one: usize, two: usize) -> u32 {
+    u32::from(value >= one) + u32::from(value >= two)
+}
+
+/// The length of a list marker at the start of a line ("- ", "* ", "+ ", "1. ", "12) "), if any.
+fn list_marker(line: &[u8]) -> Option<usize> {
+    if let [b'-' | b'*' | b'+', b' ', ..] = line {
+        return Some(2);
+    }
+    let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
+    let after = line.get(digits..digits + 2)?;
+    ((1..=3).contains(&digits) && matches!(after, [b'.' | b')', b' '])).then_some(digits + 2)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,176 @@
+use super::*;
+
+fn arms(text: &str) -> Vec<&'static str> {
+    route(text, false, false, false).suggested_arms
+}
+
+fn complexity(text: &str) -> Complexity {
+    route(text, false, false, false).complexity
+}
+
+#[test]
+fn route_follows_the_verdicts_with_blocked_first() {
+    assert_eq!(route("hi", false, false, false).route, Route::Orchestrator);
+    assert_eq!(route("hi", true, false, false).route, Route::Cache);
+    assert_eq!(route("hi", true, true, false).route, Route::Blocked);
+    assert_eq!(route("hi", false, true, true).route, Route::Blocked);
+}
+
+#[test]
+fn short_questions_are_simple() {
+    assert_eq!(
+        complexity("What is the capital of France?"),
+        Complexity::Simple
+    );
+    assert_eq!(complexity(""), Complexity::Simple);
+    assert_eq!(complexity("Hello. How are you?"), Complexity::Simple);
+    assert!(arms("What is the capital of France?").is_empty());
+}
+
+#[test]
+fn sequenced_or_multi_intent_requests_are_moderate() {
+    assert_eq!(
+        complexity("Download the report and then summarise it. After that email it to Bob."),
+        Complexity::Moderate
+    );
+    assert_eq!(
+        complexity("Find the latest release notes and run the test suite."),
+        Complexity::Moderate
+    );
+}
+
+#[test]
+fn lists_code_and_length_make_a_request_complex() {
+    let plan = "Please do the following:\n\
+                1. Search the knowledge base for the outage report.\n\
+                2. Run the diagnostics command on each host.\n\
+                3) Fix the bug in the retry function, then verify it.\n\
+                4. Finally, redact personal data from the summary.\n";
+    assert_eq!(complexity(plan), Complexity::Complex);
+    assert_eq!(
+        arms(plan),
+        [
+            "planner",
+            "retriever",
+            "executor",
+            "coder",
+            "judge",
+            "guardian"
+        ]
+    );
+
+    let with_code = "Refactor this:\n```rust\nfn main() { println!(\"hi\"); }\n```\nthen test it.";
+    assert_eq!(complexity(with_code), Complexity::Moderate);
+    let long = "word ".repeat(250) + ". Then again. And again. And once more. Done. Really.";
+    assert_eq!(complexity(&long), Complexity::Complex);
+}
+
+#[test]
+fn list_markers_and_fences_are_counted_at_line_starts_only() {
+    let s =
+        Signals::scan("- a\n  * b\n+ c\n10) d\n1.5 is not a marker\nx - y\n```\n~~~\nnot ``` here");
+    assert_eq!((s.list_items, s.code_fences), (4, 2));
+    // A numbered marker's dot does not end a sentence.
+    assert_eq!(Signals::scan("1. one\n2. two").sentences, 2);
+    assert_eq!(Signals::scan("Pi is 3.14 roughly. e.g. this").sentences, 3);
+}
+
+#[test]
+fn intent_keywords_pick_arms_in_a_fixed_order() {
+    assert_eq!(arms("search for hotels in Rome"), ["retriever"]);
+    assert_eq!(arms("Look up the population of Peru"), ["retriever"]);
+    assert_eq!(arms("please COMPUTE 17 * 23"), ["executor"]);
+    assert_eq!(arms("execute ls in a shell"), ["executor"]);
+    assert_eq!(arms("write a function that reverses a string"), ["coder"]);
+    assert_eq!(arms("fix the bug in my parser"), ["coder"]);
+    assert_eq!(arms("fix bug 123"), ["coder"]);
+    assert_eq!(arms("verify this proof"), ["judge"]);
+    assert_eq!(arms("sanitize my notes"), ["guardian"]);
+    assert_eq!(arms("strip personal data out"), ["guardian"]);
+    assert_eq!(arms("PII please"), ["guardian"]);
+    // Halves of phrases alone mean nothing.
+    assert!(arms("look at this bug, the data is up").is_empty());
+}
+
+#[test]
+fn pii_found_adds_the_guardian() {
+    assert_eq!(
+        route("tell me a joke", false, false, true).suggested_arms,
+        ["guardian"]
+    );
+    assert_eq!(
+        route("redact this", false, false, true).suggested_arms,
+        ["guardian"]
+    );
+}
+
+#[test]
+fn planner_leads_whenever_the_request_is_not_simple() {
+    let hint = route(
+        "Search for flights, then calculate the cheapest, then check the dates.",
+        true,
+        false,
+        false,
+    );
+    assert_eq!(hint.route, Route::Cache);
+    assert_ne!(hint.complexity, Complexity::Simple);
+    assert_eq!(
+        hint.suggested_arms,
+        ["planner", "retriever", "executor", "judge"]
+    );
+}
+
+#[test]
+fn every_keyword_is_found_and_near_misses_are_not() {
+    for &(word, kind) in KEYWORDS {
+        // Both key builders: a short tail, and a 16-byte window with text after the word.
+        let mut padded = word.to_vec();
+        padded.extend_from_slice(b" and some more text after it");
+        assert_eq!(read_word(&padded), (word.len(), kind));
+        padded[..word.len()].make_ascii_uppercase();
+        assert_eq!(read_word(&padded), (word.len(), kind));
+        assert_eq!(
+            read_word(word),
+            (word.len(), kind),
+            "{}",
+            String::from_utf8_lossy(word)
+        );
+        let upper = word.to_ascii_uppercase();
+        assert_eq!(read_word(&upper).1, kind);
+    }
+    for miss in [
+        &b"searchx"[..],
+        b"tes",
+        b"implementations",
+        b"xthen",
+        b"",
+        b"runsrunsrunsrunsruns",
+    ] {
+        assert_eq!(
+            read_word(miss).1,
+            Word::Other,
+            "{}",
+            String::from_utf8_lossy(miss)
+        );
+        let mut padded = miss.to_vec();
+        padded.extend_from_slice(b" and some more text after it");
+        assert_eq!(read_word(&padded).1, Word::Other);
+    }
+    assert_eq!(read_word(b"then, more"), (4, Word::Sequence));
+}
+
+#[test]
+fn non_ascii_text_is_scanned_without_panicking() {
+    let hint = route(
+        "Ｓｅａｒｃｈ naïve café — ünïcode 🚀? Then ✓ test.",
+        false,
+        false,
+        false,
+    );
+    assert_eq!(
+        hint.suggested_arms,
+        ["judge"],
+        "full-width letters are not folded here"
+    );
+    assert_eq!(Signals::scan("naïve café. 🚀 done!").sentences, 2);
+}

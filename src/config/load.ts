@@ -1,0 +1,158 @@
+/**
+ * `loadConfig()` reads the environment once at start-up and fails fast, listing every problem:
+ *
+ * ```
+ * ConfigError: Invalid configuration (2 problems):
+ *   - PORT="80a": must be an integer string
+ *   - LOG_LEVEL="verbose": must be one of DEBUG, INFO, WARNING, ERROR
+ * ```
+ *
+ * An empty variable counts as unset. Secrets are never echoed: LLM_API_KEY shows as `(hidden)` and
+ * passwords in URLs as `***`.
+ */
+import { Compile } from 'typebox/compile'
+import type { TLocalizedValidationError } from 'typebox/error'
+import {
+  ARM_NAMES,
+  BLOCK_LEVELS,
+  EnvSchema,
+  INTEGER_VARS,
+  LLM_PROVIDERS,
+  LOG_LEVELS,
+  type ArmName,
+  type IntegerVar,
+} from './schema.js'
+
+export interface Config {
+  port: number
+  reflexPort: number
+  host: string
+  dataDir: string
+  /** Unset → embedded PGlite under dataDir. */
+  databaseUrl: string | undefined
+  /** Unset → no shared tier. */
+  redisUrl: string | undefined
+  qdrantUrl: string | undefined
+  /** Seconds. */
+  taskTimeout: number
+  maxParallelArms: number
+  /** Seconds. */
+  cacheTtl: number
+  logLevel: (typeof LOG_LEVELS)[number]
+  /** Requests per minute. */
+  rateLimitPerIp: number
+  /** Requests per minute. */
+  rateLimitPerUser: number
+  bodyLimitBytes: number
+  reflexBlockLevel: (typeof BLOCK_LEVELS)[number]
+  cacheMaxEntries: number
+  cacheMaxBytes: number
+  trustProxy: boolean
+  llmProvider: (typeof LLM_PROVIDERS)[number]
+  llmBaseUrl: string | undefined
+  llmApiKey: string | undefined
+  llmModel: string | undefined
+  llmModelPath: string | undefined
+  /** Arms that run as their own service; absent ones run in-process. */
+  armUrls: Readonly<Partial<Record<ArmName, string>>>
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[]
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+    this.problems = problems
+  }
+}
+
+const validator = Compile(EnvSchema)
+const KNOWN = Object.keys(EnvSchema.properties)
+
+const RULES: Record<string, string> = {
+  LOG_LEVEL: `must be one of ${LOG_LEVELS.join(', ')}`,
+  REFLEX_BLOCK_LEVEL: `must be one of ${BLOCK_LEVELS.join(', ')}`,
+  LLM_PROVIDER: `must be one of ${LLM_PROVIDERS.join(', ')}`,
+  TRUST_PROXY: 'must be one of true, false, 1, 0',
+  DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
+  REDIS_URL: 'must be a redis:// or rediss:// URL',
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const raw: Record<string, string> = {}
+  for (const name of KNOWN) {
+    const value = env[name]
+    if (value !== undefined && value !== '') raw[name] = value
+  }
+
+  const problems: string[] = []
+  if (!validator.Check(raw)) {
+    const seen = new Set<string>()
+    for (const e of validator.Errors(raw)) {
+      const name = e.instancePath.slice(1)
+      if (name === '' || seen.has(name)) continue // a union reports each branch; one line per variable
+      seen.add(name)
+      problems.push(`${name}=${show(name, raw[name])}: ${rule(name, e)}`)
+    }
+  }
+
+  const int = (name: IntegerVar): number => {
+    const [min, max, fallback] = INTEGER_VARS[name]
+    const value = raw[name]
+    if (value === undefined || !/^\d+$/.test(value)) return fallback // missing, or already reported
+    const n = Number(value)
+    if (n < min || n > max) problems.push(`${name}=${show(name, value)}: must be between ${min} and ${max}`)
+    return n
+  }
+
+  const armUrls: Partial<Record<ArmName, string>> = {}
+  for (const arm of ARM_NAMES) {
+    const url = raw[`ARM_${arm.toUpperCase()}_URL`]
+    if (url !== undefined) armUrls[arm] = url
+  }
+
+  const config: Config = {
+    port: int('PORT'),
+    reflexPort: int('REFLEX_PORT'),
+    host: raw.HOST ?? '0.0.0.0',
+    dataDir: raw.DATA_DIR ?? './data',
+    databaseUrl: raw.DATABASE_URL,
+    redisUrl: raw.REDIS_URL,
+    qdrantUrl: raw.QDRANT_URL,
+    taskTimeout: int('TASK_TIMEOUT'),
+    maxParallelArms: int('MAX_PARALLEL_ARMS'),
+    cacheTtl: int('CACHE_TTL'),
+    logLevel: (raw.LOG_LEVEL as Config['logLevel'] | undefined) ?? 'INFO',
+    rateLimitPerIp: int('RATE_LIMIT_PER_IP'),
+    rateLimitPerUser: int('RATE_LIMIT_PER_USER'),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES'),
+    reflexBlockLevel: (raw.REFLEX_BLOCK_LEVEL as Config['reflexBlockLevel'] | undefined) ?? 'high',
+    cacheMaxEntries: int('CACHE_MAX_ENTRIES'),
+    cacheMaxBytes: int('CACHE_MAX_BYTES'),
+    trustProxy: raw.TRUST_PROXY === 'true' || raw.TRUST_PROXY === '1',
+    llmProvider: (raw.LLM_PROVIDER as Config['llmProvider'] | undefined) ?? 'offline',
+    llmBaseUrl: raw.LLM_BASE_URL,
+    llmApiKey: raw.LLM_API_KEY,
+    llmModel: raw.LLM_MODEL,
+    llmModelPath: raw.LLM_MODEL_PATH,
+    armUrls: Object.freeze(armUrls),
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems)
+  return Object.freeze(config)
+}
+
+function rule(name: string, e: TLocalizedValidationError): string {
+  if (RULES[name] !== undefined) return RULES[name]
+  if (name in INTEGER_VARS) return 'must be an integer string'
+  if (name.endsWith('_URL')) return 'must be an http:// or https:// URL'
+  if (e.keyword === 'minLength') return 'must not be empty'
+  return e.message
+}
+
+/** The value as it may appear in an error message: quoted, secrets masked. */
+function show(name: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)'
+  if (name === 'LLM_API_KEY') return '(hidden)'
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
+}

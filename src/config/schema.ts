@@ -1,0 +1,66 @@
+/**
+ * The environment Ganglion reads (DESIGN.md §2), declared once: each variable with its rule and
+ * default. `load.ts` turns the raw strings into the typed `Config`.
+ *
+ * Numbers arrive as strings and are checked as integer strings here, then converted by the loader;
+ * URLs are checked by scheme so a typo (`postgress://`) fails at start-up, not at first query.
+ */
+import { Type, type Static, type TOptional, type TString } from 'typebox'
+
+// The range is checked by the loader once the string is a number.
+const Int = (description: string) => Type.String({ pattern: '^\\d+$', description })
+
+const Url = (schemes: string[], description: string) =>
+  Type.Optional(Type.String({ pattern: `^(${schemes.join('|')})://\\S+$`, description }))
+
+export const ARM_NAMES = ['planner', 'executor', 'coder', 'judge', 'guardian', 'retriever'] as const
+export type ArmName = (typeof ARM_NAMES)[number]
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR'] as const
+export const BLOCK_LEVELS = ['low', 'medium', 'high', 'critical'] as const
+export const LLM_PROVIDERS = ['offline', 'openai', 'anthropic', 'llama'] as const
+
+/** Integer variables: [min, max, default]. */
+export const INTEGER_VARS = {
+  PORT: [0, 65535, 8000],
+  REFLEX_PORT: [0, 65535, 8001],
+  TASK_TIMEOUT: [1, 86400, 300], // seconds
+  MAX_PARALLEL_ARMS: [1, 1000, 5],
+  CACHE_TTL: [1, 31536000, 3600], // seconds
+  RATE_LIMIT_PER_IP: [1, 1000000, 100], // requests per minute
+  RATE_LIMIT_PER_USER: [1, 1000000, 1000], // requests per minute
+  BODY_LIMIT_BYTES: [1, 1073741824, 1048576], // 1 MiB
+  CACHE_MAX_ENTRIES: [1, 100000000, 100000],
+  CACHE_MAX_BYTES: [1, 68719476736, 268435456], // 256 MiB
+} as const satisfies Record<string, readonly [number, number, number]>
+
+export type IntegerVar = keyof typeof INTEGER_VARS
+
+const intProperties = Object.fromEntries(
+  Object.entries(INTEGER_VARS).map(([name, [min, max]]) => [name, Type.Optional(Int(`integer ${min}..${max}`))]),
+) as Record<IntegerVar, TOptional<TString>>
+
+const armProperties = Object.fromEntries(
+  ARM_NAMES.map((arm) => [`ARM_${arm.toUpperCase()}_URL`, Url(['http', 'https'], `URL of the ${arm} arm when it runs elsewhere`)]),
+) as Record<`ARM_${Uppercase<ArmName>}_URL`, TOptional<TString>>
+
+/** The variables as strings, before conversion. Unknown variables are ignored (it is the whole environment). */
+export const EnvSchema = Type.Object({
+  ...intProperties,
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  DATABASE_URL: Url(['postgres', 'postgresql'], 'PostgreSQL; unset means embedded PGlite under DATA_DIR'),
+  REDIS_URL: Url(['redis', 'rediss'], 'shared cache and rate-limit tier; unset means in-process only'),
+  QDRANT_URL: Url(['http', 'https'], 'Qdrant instead of pgvector'),
+  LOG_LEVEL: Type.Optional(Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)))),
+  REFLEX_BLOCK_LEVEL: Type.Optional(Type.Union(BLOCK_LEVELS.map((l) => Type.Literal(l)))),
+  TRUST_PROXY: Type.Optional(Type.Union(['true', 'false', '1', '0'].map((l) => Type.Literal(l)))),
+  LLM_PROVIDER: Type.Optional(Type.Union(LLM_PROVIDERS.map((l) => Type.Literal(l)))),
+  LLM_BASE_URL: Url(['http', 'https'], 'OpenAI-compatible or Anthropic endpoint'),
+  LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  ...armProperties,
+})
+
+export type Env = Static<typeof EnvSchema>

@@ -1,0 +1,256 @@
+/**
+ * A thin framework over hyper-express: handlers are plain functions `Ctx → Reply`, and every
+ * rule of DESIGN.md §4 (request id, error object, 404/405/413/415, JSON bodies) lives here once.
+ *
+ * ```ts
+ * const app = createHttpApp({ name: 'reflex', bodyLimitBytes: config.bodyLimitBytes, logger })
+ * app.route('POST', '/api/v1/check', check, { schema: compileSchema(CheckRequest) })
+ * app.route('GET', '/api/v1/cache/:key', (ctx) => ({ body: lookup(ctx.params.key!) }))
+ * const port = await app.listen(config.reflexPort, config.host)
+ * ```
+ *
+ * Routes must be added before `listen` (hyper-express locks its router then).
+ */
+import HyperExpress from 'hyper-express'
+import type { Request, Response } from 'hyper-express'
+import { isJsonContentType, readBodyText } from './body.js'
+import { RequestContext, type Ctx, type Handler, type Reply } from './context.js'
+import { HttpError, errorBody, toHttpError } from './errors.js'
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
+import type { Validate } from './validate.js'
+
+export type { Ctx, Handler, Reply } from './context.js'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
+
+/** The subset of a pino logger the HTTP layer writes to. */
+export interface HttpLogger {
+  error(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+}
+
+export interface HttpAppOptions {
+  /** Names the service in logs. */
+  name: string
+  /** Larger bodies are refused with 413, by Content-Length or while reading a chunked body. */
+  bodyLimitBytes: number
+  logger: HttpLogger
+  /** Honour `X-Forwarded-For` for `ctx.ip`. Default false. */
+  trustProxy?: boolean
+}
+
+export interface RouteOptions<B> {
+  /** `json` (default for POST, PUT, PATCH, and whenever a schema is given) or `none` (a sent body is ignored). */
+  body?: 'json' | 'none'
+  /** Validates the parsed body; `compileSchema(...)` from validate.ts. */
+  schema?: Validate<B>
+}
+
+/**
+ * Server-Sent Events and other streamed replies: `res` is hyper-express's Response with the
+ * `X-Request-ID` header already set; write with `res.write()` / `res.sse`, finish with `res.end()`.
+ * `ctx.signal` aborts when the client goes away. A throw before anything is written becomes an
+ * error object; after that the connection is closed.
+ */
+export type StreamHandler = (ctx: Ctx, res: Response) => void | Promise<void>
+
+export interface HttpApp {
+  route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, opts?: RouteOptions<B>): void
+  stream(method: HttpMethod, path: string, handler: StreamHandler): void
+  /** Resolves with the port actually bound (useful with port 0). Default host 0.0.0.0. */
+  listen(port: number, host?: string): Promise<number>
+  close(): Promise<void>
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+// hyper-express would answer an over-long body itself with a bare 413; our own check runs first,
+// so its limit only has to stay out of the way.
+const HYPER_EXPRESS_BODY_LIMIT = Number.MAX_SAFE_INTEGER
+
+const EMPTY_BODY = () => HttpError.validation('body', 'must NOT be empty', 'Request body is empty; send a JSON document')
+const BAD_JSON = () => HttpError.validation('body', 'must be valid JSON', 'Request body is not valid JSON')
+
+export function createHttpApp(opts: HttpAppOptions): HttpApp {
+  const server = new HyperExpress.Server({ auto_close: false, max_body_length: HYPER_EXPRESS_BODY_LIMIT })
+  const { logger, bodyLimitBytes: limit } = opts
+  const trustProxy = opts.trustProxy ?? false
+  const methodsByPath = new Map<string, HttpMethod[]>()
+  const service = opts.name
+
+  function sendReply(res: Response, requestId: string, reply: Reply): void {
+    if (res.completed) return
+    const hasBody = reply.body !== undefined || reply.raw !== undefined
+    const status = reply.status ?? (hasBody ? 200 : 204)
+    let payload: string | Buffer | undefined
+    if (reply.raw !== undefined) payload = reply.raw
+    else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
+    if (status !== 200) res.status(status)
+    res.header(REQUEST_ID_HEADER, requestId)
+    if (payload !== undefined) res.header('content-type', JSON_CONTENT_TYPE)
+    const headers = reply.headers
+    if (headers !== undefined) for (const name in headers) res.header(name, headers[name]!, true)
+    res.send(payload)
+  }
+
+  function sendError(res: Response, requestId: string, method: string, path: string, err: unknown): void {
+    if (!(err instanceof HttpError)) logger.error({ err, service, requestId, method, path }, 'unhandled error in handler')
+    if (res.completed) return
+    if (res.initiated) {
+      // A stream already sent its status line: all that is left is to cut it short.
+      try {
+        res.close()
+      } catch {
+        // uWS already dropped the connection
+      }
+      return
+    }
+    const e = toHttpError(err)
+    res.status(e.status)
+    res.header(REQUEST_ID_HEADER, requestId)
+    res.header('content-type', JSON_CONTENT_TYPE)
+    if (e.headers !== undefined) for (const name in e.headers) res.header(name, e.headers[name]!, true)
+    res.send(JSON.stringify(errorBody(e, requestId)))
+  }
+
+  function run<B>(ctx: RequestContext<B>, res: Response, handler: Handler<B>): void {
+    let out: Reply | Promise<Reply>
+    try {
+      out = handler(ctx)
+    } catch (err) {
+      sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+      return
+    }
+    if (out instanceof Promise) {
+      out.then(
+        (reply) => send(ctx, res, reply),
+        (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err),
+      )
+    } else {
+      send(ctx, res, out)
+    }
+  }
+
+  function send(ctx: Ctx, res: Response, reply: Reply): void {
+    try {
+      sendReply(res, ctx.requestId, reply)
+    } catch (err) {
+      // e.g. a body JSON.stringify cannot serialise (BigInt, cycles)
+      sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+    }
+  }
+
+  /** Declared length of the body: -1 for chunked, 0 for none. */
+  function bodyLength(req: Request): number {
+    const cl = req.headers['content-length']
+    if (cl !== undefined) return Number(cl)
+    return req.headers['transfer-encoding'] !== undefined ? -1 : 0
+  }
+
+  function register(method: HttpMethod, path: string, onRequest: (req: Request, res: Response) => void): void {
+    const known = methodsByPath.get(path)
+    if (known?.includes(method)) throw new Error(`${service}: route ${method} ${path} is declared twice`)
+    const options = { max_body_length: HYPER_EXPRESS_BODY_LIMIT }
+    switch (method) {
+      case 'GET': server.get(path, options, onRequest); break
+      case 'POST': server.post(path, options, onRequest); break
+      case 'PUT': server.put(path, options, onRequest); break
+      case 'PATCH': server.patch(path, options, onRequest); break
+      case 'DELETE': server.delete(path, options, onRequest); break
+      case 'HEAD': server.head(path, options, onRequest); break
+      case 'OPTIONS': server.options(path, options, onRequest); break
+    }
+    if (known) {
+      known.push(method)
+      return
+    }
+    const allowed: HttpMethod[] = [method]
+    methodsByPath.set(path, allowed)
+    // uWS prefers a route for the exact method over `any`, so this only sees the other methods.
+    server.any(path, options, (req, res) => {
+      const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER])
+      sendError(res, requestId, req.method, req.path, HttpError.methodNotAllowed(req.method, allowed))
+    })
+  }
+
+  server.set_not_found_handler((req, res) => {
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER])
+    sendError(res, requestId, req.method, req.path, HttpError.notFound('path', `No route for ${req.method} ${req.path}`))
+  })
+
+  server.set_error_handler((req, res, err) => {
+    // Only reached for errors hyper-express itself catches (our handlers catch their own).
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER])
+    sendError(res, requestId, req.method, req.path, err)
+  })
+
+  return {
+    route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B> = {}): void {
+      const schema = routeOpts.schema
+      const wantsJson =
+        routeOpts.body === 'json' ||
+        (routeOpts.body === undefined && (schema !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH'))
+
+      register(method, path, (req, res) => {
+        const ctx = new RequestContext<B>(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
+        const length = bodyLength(req)
+        if (length > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
+        if (!wantsJson) return run(ctx, res, handler)
+        if (length === 0) return sendError(res, ctx.requestId, ctx.method, ctx.path, EMPTY_BODY())
+        const contentType = req.headers['content-type']
+        if (!isJsonContentType(contentType))
+          return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.unsupportedMediaType(contentType))
+
+        readBodyText(req, res, length, limit, (err, text) => {
+          if (err) return sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+          let value: unknown
+          try {
+            value = JSON.parse(text)
+          } catch {
+            return sendError(res, ctx.requestId, ctx.method, ctx.path, text.trim() === '' ? EMPTY_BODY() : BAD_JSON())
+          }
+          try {
+            ctx.body = schema === undefined ? (value as B) : schema(value)
+          } catch (verr) {
+            return sendError(res, ctx.requestId, ctx.method, ctx.path, verr)
+          }
+          run(ctx, res, handler)
+        })
+      })
+    },
+
+    stream(method: HttpMethod, path: string, handler: StreamHandler): void {
+      register(method, path, (req, res) => {
+        const ctx = new RequestContext(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
+        if (bodyLength(req) > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
+        res.header(REQUEST_ID_HEADER, ctx.requestId)
+        // Watch for disconnects from the start: hyper-express stops noticing them once the
+        // status line is out, and writing to a socket uWS has dropped throws.
+        void ctx.signal
+        const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+        try {
+          const out = handler(ctx, res)
+          if (out instanceof Promise) out.catch(fail)
+        } catch (err) {
+          fail(err)
+        }
+      })
+    },
+
+    async listen(port: number, host = '0.0.0.0'): Promise<number> {
+      await server.listen(port, host)
+      return server.port
+    },
+
+    async close(): Promise<void> {
+      server.close()
+      closeConnections(server)
+    },
+  }
+}
+
+/** Drops idle keep-alive connections too, so a closed app lets the process exit. */
+function closeConnections(server: HyperExpress.Server): void {
+  const uws = server.uws_instance as unknown as { close?: () => void }
+  uws.close?.()
+}

@@ -1,0 +1,140 @@
+/**
+ * What a handler sees of a request (`Ctx`) and what it returns (`Reply`). Handlers are plain
+ * functions of these, so they can be unit-tested with a hand-made Ctx and no server.
+ *
+ * ```ts
+ * const getEntry: Handler = (ctx) => ({ body: cache.get(ctx.params.key!) ?? throwNotFound() })
+ * ```
+ */
+import type { Request, Response } from 'hyper-express'
+import { clientIp } from './client-ip.js'
+import { HttpError } from './errors.js'
+
+export interface Ctx<B = unknown> {
+  readonly requestId: string
+  readonly method: string
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+  /** A request header by name (any case). */
+  headers(name: string): string | undefined
+  /** The client address; `X-Forwarded-For` only with `trustProxy`. */
+  readonly ip: string
+  /** The parsed (and, with a schema, validated) JSON body; undefined on routes without a body. */
+  readonly body: B
+  /** Aborts when the client disconnects before the reply is sent. */
+  readonly signal: AbortSignal
+}
+
+export interface Reply {
+  /** Default 200, or 204 when there is neither `body` nor `raw`. */
+  status?: number
+  /** Serialised with JSON.stringify. */
+  body?: unknown
+  headers?: Record<string, string>
+  /** Pre-serialised JSON, sent as is (skips JSON.stringify on hot routes). */
+  raw?: string | Buffer
+}
+
+export type Handler<B = unknown> = (ctx: Ctx<B>) => Reply | Promise<Reply>
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({})
+
+/** The parts of hyper-express 6.14.8's Request/Response used to watch for disconnects (private there). */
+interface AbortInternals {
+  completed: boolean
+  initiated: boolean
+  _writable: unknown
+  _wrapped_request: { _body_parser_stop(): void }
+  emit(event: string, ...args: unknown[]): boolean
+}
+
+/**
+ * Ctx over a hyper-express request. Everything costly (ip, query, signal) is computed on first
+ * use, since the hot routes touch few of them.
+ */
+export class RequestContext<B = unknown> implements Ctx<B> {
+  readonly requestId: string
+  readonly method: string
+  readonly path: string
+  body: B
+  readonly #req: Request
+  readonly #res: Response
+  readonly #trustProxy: boolean
+  #ip: string | undefined
+  #query: URLSearchParams | undefined
+  #abort: AbortController | undefined
+  #params: Readonly<Record<string, string>> | undefined
+
+  constructor(req: Request, res: Response, requestId: string, trustProxy: boolean) {
+    this.#req = req
+    this.#res = res
+    this.requestId = requestId
+    this.method = req.method
+    this.path = req.path
+    this.body = undefined as B
+    this.#trustProxy = trustProxy
+  }
+
+  /** Path parameters, percent-decoded; a malformed escape is a 400 naming the parameter. */
+  get params(): Readonly<Record<string, string>> {
+    if (this.#params === undefined) {
+      const raw = (this.#req as unknown as { _path_parameters?: Record<string, string> })._path_parameters
+      if (raw === undefined) return (this.#params = NO_PARAMS)
+      const decoded: Record<string, string> = {}
+      for (const name in raw) {
+        const value = raw[name]!
+        try {
+          decoded[name] = value.includes('%') ? decodeURIComponent(value) : value
+        } catch {
+          throw HttpError.validation(name, 'must be a valid percent-encoded path segment')
+        }
+      }
+      this.#params = decoded
+    }
+    return this.#params
+  }
+
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.#req.path_query))
+  }
+
+  headers(name: string): string | undefined {
+    return this.#req.headers[name.toLowerCase()]
+  }
+
+  /** uWS knows the socket address until the response ends; read it before replying. */
+  get ip(): string {
+    if (this.#ip === undefined) {
+      const raw = this.#res.raw as unknown as { getRemoteAddressAsText(): ArrayBuffer }
+      let socketIp = ''
+      if (!this.#res.completed) socketIp = Buffer.from(raw.getRemoteAddressAsText()).toString()
+      this.#ip = clientIp(socketIp, this.#req.headers['x-forwarded-for'], this.#trustProxy)
+    }
+    return this.#ip
+  }
+
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      const abort = (this.#abort = new AbortController())
+      const res = this.#res as unknown as AbortInternals
+      if (res.completed) {
+        abort.abort()
+      } else {
+        // hyper-express's own onAborted handler ignores disconnects once a response has started,
+        // which would leave streams writing to a dead socket; this one mirrors it and always aborts.
+        const req = this.#req
+        this.#res.raw.onAborted(() => {
+          res.completed = true
+          res._wrapped_request._body_parser_stop()
+          if (res._writable) {
+            res.emit('abort', req, res)
+            res.emit('close', req, res)
+          }
+          abort.abort()
+        })
+      }
+    }
+    return this.#abort.signal
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The job queue: pg-boss on the service's own database, PGlite or PostgreSQL.
+ *
+ * ```ts
+ * const queue = await JobQueue.start({ sql })
+ * await store.create(task, { enqueue: (tx) => queue.send('task.run', { task_id: task.task_id }, { tx }) })
+ * await queue.work<{ task_id: string }>('task.run', async (job) => runTask(job.data.task_id, job.signal))
+ * await queue.stop()
+ * ```
+ *
+ * `send(…, { tx })` runs pg-boss's insert on the caller's transaction (pg-boss's per-call `db`
+ * executor), so a job exists exactly when the transaction that asked for it commits.
+ *
+ * Delivery is at least once: a handler that throws is retried with backoff up to the queue's
+ * retryLimit, and a job still active after expireInSeconds (its worker hung or died, so its lease
+ * ran out) is failed by pg-boss's supervisor and retried like any other failure. Handlers must
+ * therefore be idempotent — the task store's conditional updates are what makes them so.
+ *
+ * Deliberately left out: schedules (cron), dead-letter queues, flows, and job results; nothing in
+ * the orchestrator reads a job's output, the task store holds every outcome.
+ */
+import { randomUUID } from 'node:crypto';
+import { PgBoss, fromPglite, type ConstructorOptions, type Db } from 'pg-boss';
+import type { Sql } from '../../stores/sql.js';
+
+export interface QueueDefinition {
+  name: string;
+  /** Retries after the first attempt. */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** Double the delay each retry. */
+  retryBackoff: boolean;
+  /** The lease: an attempt still running after this long is failed and retried. */
+  expireInSeconds: number;
+}
+
+/**
+ * A task attempt plans and launches steps; a step attempt is one arm call. Leases are generous
+ * because a lease that runs out while the work is still going starts a second attempt beside it.
+ */
+export const DEFAULT_QUEUES: readonly QueueDefinition[] = [
+  { name: 'task.run', retryLimit: 3, retryDelaySeconds: 2, retryBackoff: true, expireInSeconds: 15 * 60 },
+  { name: 'step.run', retryLimit: 3, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 10 * 60 },
+];
+
+export interface JobQueueOptions {
+  /** The database to share; pg-boss follows `sql.jobBackend`. */
+  sql: Sql;
+  /** Schema of pg-boss's own tables. Default `pgboss`. */
+  schema?: string;
+  queues?: readonly QueueDefinition[];
+  /** How often expired leases are looked for. Default 30 s (pg-boss's minimum is 1). */
+  superviseIntervalSeconds?: number;
+  /** Idle workers poll this often. Default 1 s (pg-boss's minimum is 0.5). */
+  pollingIntervalSeconds?: number;
+  /**
+   * Wake idle workers with LISTEN/NOTIFY the moment a job commits instead of on their next poll.
+   * Default true. Costs one held connection on PostgreSQL; on PGlite it is in-process.
+   */
+  listenNotify?: boolean;
+  /** PostgreSQL pool size for pg-boss's own connections. Default 10. */
+  poolSize?: number;
+  /** Errors pg-boss reports from its background work (never thrown at a caller). */
+  onError?: (error: Error) => void;
+}
+
+export interface SendOptions {
+  /** Insert inside this transaction: the job exists only if it commits. */
+  tx?: Sql;
+  /** At most one queued job per key (pg-boss singletonKey). */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+  /** Higher runs first. */
+  priority?: number;
+}
+
+export interface QueueJob<T> {
+  id: string;
+  queue: string;
+  data: T;
+  /** 0 on the first attempt. */
+  retryCount: number;
+  /** Aborted by pg-boss when the lease expires or the queue stops without waiting. */
+  signal: AbortSignal;
+}
+
+export interface WorkOptions {
+  /** Jobs of this queue this process runs at once. Default 1. */
+  concurrency?: number;
+}
+
+/** pg-boss's per-call executor over one of our transactions. */
+function executorFor(tx: Sql): Db {
+  return { executeSql: (text, values) => tx.query(text, values) };
+}
+
+export class JobQueue {
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly queueNames: ReadonlySet<string>,
+    private readonly pollingIntervalSeconds: number,
+  ) {}
+
+  static async start(options: JobQueueOptions): Promise<JobQueue> {
+    const { sql } = options;
+    const notify = options.listenNotify ?? true;
+    const common: ConstructorOptions = {
+      useListenNotify: notify,
+      schema: options.schema ?? 'pgboss',
+      superviseIntervalSeconds: options.superviseIntervalSeconds ?? 30,
+      // The supervisor looks at each queue at most this often; lease expiry is only as prompt as both.
+      monitorIntervalSeconds: options.superviseIntervalSeconds ?? 30,
+      schedule: false,
+    };
+    const backend = sql.jobBackend;
+    const boss = backend.kind === 'pglite'
+      // One PGlite, one connection: pg-boss must go through the same instance, never its own pool.
+      ? new PgBoss({ ...common, db: fromPglite(backend.pglite), backend: 'pglite' })
+      : new PgBoss({ ...common, connectionString: backend.connectionString, max: options.poolSize ?? 10 });
+    boss.on('error', (error: Error) => options.onError?.(error));
+    await boss.start();
+
+    const queues = options.queues ?? DEFAULT_QUEUES;
+    try {
+      for (const q of queues) {
+        const settings = {
+          retryLimit: q.retryLimit,
+          retryDelay: q.retryDelaySeconds,
+          retryBackoff: q.retryBackoff,
+          expireInSeconds: q.expireInSeconds,
+          notify,
+        };
+        await boss.createQueue(q.name, settings); // a no-op when it exists…
+        await boss.updateQueue(q.name, settings); // …so the settings are applied separately
+        // createQueue/updateQueue drop the queue from pg-boss's in-memory cache, and a send that misses
+        // the cache looks the queue up on pg-boss's own connection. Inside a PGlite transaction that
+        // connection is the one the transaction holds, and the send would wait for itself. Warm it now.
+        await boss.findJobs(q.name, { id: randomUUID() });
+      }
+    } catch (err) {
+      await boss.stop({ graceful: false, close: true });
+      throw err;
+    }
+    return new JobQueue(boss, new Set(queues.map((q) => q.name)), options.pollingIntervalSeconds ?? 1);
+  }
+
+  /** Enqueues one job; with `tx`, inside that transaction. Null when a singletonKey suppressed it. */
+  async send(queue: string, data: object, options: SendOptions = {}): Promise<string | null> {
+    this.assertQueue(queue);
+    return this.boss.send(queue, data, {
+      ...(options.tx && { db: executorFor(options.tx) }),
+      ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
+      ...(options.startAfterSeconds !== undefined && { startAfter: options.startAfterSeconds }),
+      ...(options.priority !== undefined && { priority: options.priority }),
+    });
+  }
+
+  /**
+   * Runs `handler` for each job, `concurrency` at a time. Resolving completes the job; throwing fails
+   * the attempt and pg-boss retries it while retries remain.
+   */
+  async work<T extends object>(queue: string, handler: (job: QueueJob<T>) => Promise<void>,
+    options: WorkOptions = {}): Promise<string> {
+    this.assertQueue(queue);
+    return this.boss.work<T>(queue, {
+      batchSize: 1,
+      localConcurrency: options.concurrency ?? 1,
+      pollingIntervalSeconds: this.pollingIntervalSeconds,
+      // pg-boss relaxes polling to a 30 s backstop while NOTIFY is on, but only new jobs NOTIFY: a
+      // retry or an expired lease would wait out that backstop. Keep polling at the base rate.
+      notifyPollingIntervalSeconds: this.pollingIntervalSeconds,
+    }, async (jobs) => {
+      for (const job of jobs) {
+        await handler({ id: job.id, queue: job.name, data: job.data, retryCount: job.retryCount, signal: job.signal });
+      }
+    });
+  }
+
+  /** Stops taking work. By default waits up to `timeoutMs` for running handlers, then aborts them. */
+  async stop(options: { graceful?: boolean; timeoutMs?: number } = {}): Promise<void> {
+    await this.boss.stop({ graceful: options.graceful ?? true, timeout: options.timeoutMs ?? 30_000, close: true });
+  }
+
+  /** pg-boss itself, for what this wrapper does not cover (stats in /metrics, tests). */
+  get pgBoss(): PgBoss {
+    return this.boss;
+  }
+
+  private assertQueue(queue: string): void {
+    // Only queues created (and cache-warmed) at start may be used; see start().
+    if (!this.queueNames.has(queue)) throw new Error(`unknown queue ${queue}; declare it in JobQueueOptions.queues`);
+  }
+}

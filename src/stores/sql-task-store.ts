@@ -1,0 +1,396 @@
+/**
+ * The task store on the SQL port: the same statements on PGlite and PostgreSQL.
+ *
+ * ```ts
+ * const store = new SqlTaskStore(await openSql({ databaseUrl, dataDir }))
+ * ```
+ *
+ * Concurrency: every write locks the task row first (`select … for update`, or an UPDATE of it) and
+ * only then touches steps and events, so writers of one task queue up on that row, in one order, and
+ * cannot deadlock each other. Event numbers come from `tasks.event_seq`, bumped by the UPDATE that
+ * holds the lock, which makes them gap-free and strictly increasing per task under any concurrency.
+ */
+import type { Sql } from './sql.js';
+import {
+  FINAL_STATUSES, isFinal, type StepStatus, type StoredTask, type TaskEvent, type TaskStatus,
+  type TaskStep, type TaskUsage,
+} from './task.js';
+import {
+  IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
+  type NewStep, type NewTask, type StepPatch, type TaskPatch, type TaskSortKey, type TaskStore,
+} from './task-store.js';
+
+const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 };
+
+const FINAL_STEP: readonly StepStatus[] = ['completed', 'failed', 'skipped', 'cancelled'];
+
+const SORT_COLUMNS: Record<TaskSortKey, string> = {
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+  status: 't.status',
+  priority: 't.priority_rank',
+};
+
+// The record's plan is assembled in SQL so one round trip returns a whole task.
+const STEP_JSON = `jsonb_build_object(
+  'step_id', s.step_id, 'action', s.action, 'arm', s.arm, 'depends_on', s.depends_on,
+  'status', s.status, 'attempts', s.attempts, 'started_at', s.started_at,
+  'completed_at', s.completed_at, 'output', s.output, 'error', s.error)`;
+
+const TASK_SELECT = `
+  select t.*, coalesce(p.steps, '[]'::jsonb) as steps
+    from tasks t
+    left join lateral (
+      select jsonb_agg(${STEP_JSON} order by s.position) as steps
+        from task_steps s where s.task_id = t.task_id
+    ) p on true`;
+
+interface TaskRow {
+  task_id: string;
+  status: TaskStatus;
+  goal: string;
+  constraints: StoredTask['constraints'];
+  context: unknown;
+  acceptance_criteria: string[];
+  budget: StoredTask['budget'];
+  priority: StoredTask['priority'];
+  metadata: Record<string, unknown>;
+  result: unknown;
+  error: StoredTask['error'];
+  usage: TaskUsage | null;
+  cached: boolean;
+  user_id: string | null;
+  client_ip: string | null;
+  reason: string | null;
+  cancel_requested_at: Date | string | null;
+  deadline_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  started_at: Date | string | null;
+  completed_at: Date | string | null;
+  version: number | string;
+  steps: StepJson[];
+}
+
+// Timestamps arrive as strings inside the jsonb plan and as Date from a plain `returning *`.
+interface StepJson extends Omit<TaskStep, 'started_at' | 'completed_at'> {
+  started_at: Date | string | null;
+  completed_at: Date | string | null;
+}
+
+interface StepRow extends StepJson {
+  executions: number;
+}
+
+interface EventRow {
+  task_id: string;
+  seq: number | string; // bigint: a number from PGlite, a string from pg
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date | string;
+}
+
+function iso(value: Date | string): string;
+function iso(value: Date | string | null): string | null;
+function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  // jsonb renders timestamptz as "2026-01-02T03:04:05.678+00:00"; the record wants one format.
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function toStep(s: StepJson): TaskStep {
+  return {
+    step_id: s.step_id,
+    action: s.action,
+    arm: s.arm,
+    depends_on: s.depends_on,
+    status: s.status,
+    attempts: Number(s.attempts),
+    started_at: iso(s.started_at),
+    completed_at: iso(s.completed_at),
+    output: s.output ?? null,
+    error: s.error ?? null,
+  };
+}
+
+function toTask(row: TaskRow): StoredTask {
+  const steps = row.steps.map(toStep);
+  const completed = steps.filter((s) => s.status === 'completed' || s.status === 'skipped').length;
+  return {
+    task_id: row.task_id,
+    status: row.status,
+    goal: row.goal,
+    constraints: row.constraints,
+    priority: row.priority,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    started_at: iso(row.started_at),
+    completed_at: iso(row.completed_at),
+    plan: { steps },
+    result: row.result ?? null,
+    error: row.error ?? null,
+    usage: row.usage ?? EMPTY_USAGE,
+    cached: row.cached,
+    progress: {
+      completed_steps: completed,
+      total_steps: steps.length,
+      percentage: steps.length === 0 ? 0 : Math.floor((completed / steps.length) * 100),
+    },
+    context: row.context ?? null,
+    acceptance_criteria: row.acceptance_criteria,
+    budget: row.budget,
+    metadata: row.metadata,
+    user_id: row.user_id,
+    client_ip: row.client_ip,
+    reason: row.reason,
+    cancel_requested_at: iso(row.cancel_requested_at),
+    deadline_at: iso(row.deadline_at),
+    version: Number(row.version),
+  };
+}
+
+function toEvent(row: EventRow): TaskEvent {
+  return { task_id: row.task_id, seq: Number(row.seq), type: row.type, data: row.data, created_at: iso(row.created_at) };
+}
+
+const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+export class SqlTaskStore implements TaskStore {
+  constructor(private readonly sql: Sql) {}
+
+  create(task: NewTask, options: CreateOptions = {}): Promise<CreateResult> {
+    const { idempotencyKey, requestHash = '', enqueue } = options;
+    return this.sql.transaction(async (tx) => {
+      if (idempotencyKey !== undefined) {
+        // The key goes in first: a concurrent duplicate blocks on it until this transaction ends.
+        const claimed = await tx.query(
+          `insert into idempotency_keys (key, request_hash, task_id) values ($1, $2, $3)
+           on conflict (key) do nothing`,
+          [idempotencyKey, requestHash, task.task_id],
+        );
+        if (claimed.rowCount === 0) {
+          const { rows } = await tx.query<{ request_hash: string; task_id: string }>(
+            'select request_hash, task_id from idempotency_keys where key = $1', [idempotencyKey]);
+          const prior = rows[0];
+          if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`);
+          if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id);
+          const original = await this.getIn(tx, prior.task_id);
+          if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`);
+          return { task: original, replayed: true };
+        }
+      }
+      const status = task.status ?? 'queued';
+      await tx.query(
+        `insert into tasks (task_id, status, goal, constraints, context, acceptance_criteria, budget,
+                            priority, metadata, user_id, client_ip, reason, deadline_at, result, cached,
+                            completed_at, event_seq)
+         values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, $11, $12,
+                 $13::timestamptz, $14::jsonb, $15, case when $16::boolean then now() end, 1)`,
+        [
+          task.task_id, status, task.goal, json(task.constraints ?? {}), json(task.context ?? null),
+          json(task.acceptance_criteria ?? []), json(task.budget ?? {}), task.priority ?? 'medium',
+          json(task.metadata ?? {}), task.user_id ?? null, task.client_ip ?? null, task.reason ?? null,
+          task.deadline_at ?? null, json(task.result ?? null), task.cached ?? false, isFinal(status),
+        ],
+      );
+      await tx.query(
+        `insert into task_events (task_id, seq, type, data) values ($1, 1, 'task.created', $2::jsonb)`,
+        [task.task_id, json({ status, priority: task.priority ?? 'medium' })],
+      );
+      if (enqueue) await enqueue(tx);
+      const created = await this.getIn(tx, task.task_id);
+      if (!created) throw new Error(`task ${task.task_id} missing right after insert`);
+      return { task: created, replayed: false };
+    });
+  }
+
+  get(taskId: string): Promise<StoredTask | null> {
+    return this.getIn(this.sql, taskId);
+  }
+
+  async list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }> {
+    const column = SORT_COLUMNS[query.sortBy ?? 'created_at'];
+    const order = query.order === 'asc' ? 'asc' : 'desc';
+    const where = 'where ($1::text is null or t.status = $1) and ($2::text is null or t.user_id = $2)';
+    const filter = [query.status ?? null, query.userId ?? null];
+    const [page, count] = await Promise.all([
+      this.sql.query<TaskRow>(
+        `${TASK_SELECT} ${where}
+          order by ${column} ${order}, t.created_at ${order}, t.task_id ${order}
+          limit $3 offset $4`,
+        [...filter, query.limit, query.offset],
+      ),
+      this.sql.query<{ total: number | string }>(`select count(*) as total from tasks t ${where}`, filter),
+    ]);
+    return { items: page.rows.map(toTask), total: Number(count.rows[0]?.total ?? 0) };
+  }
+
+  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch: TaskPatch = {},
+    event?: EventInput): Promise<StoredTask | null> {
+    return this.sql.transaction(async (tx) => {
+      const current = await lockTask(tx, taskId);
+      // Final is final, whatever `from` says.
+      if (current === null || isFinal(current) || !from.includes(current)) return null;
+      return this.moveIn(tx, taskId, current, to, patch, event);
+    });
+  }
+
+  requestCancel(taskId: string): Promise<StoredTask | null> {
+    return this.sql.transaction(async (tx) => {
+      const current = await lockTask(tx, taskId);
+      if (current === null) return null;
+      if (isFinal(current) || current === 'cancelling') return this.getIn(tx, taskId);
+      // Nothing runs a queued task yet, so it can end now; a worker that later picks up its job
+      // finds it cancelled and drops it.
+      const to: TaskStatus = current === 'queued' ? 'cancelled' : 'cancelling';
+      await tx.query('update tasks set cancel_requested_at = coalesce(cancel_requested_at, now()) where task_id = $1',
+        [taskId]);
+      return this.moveIn(tx, taskId, current, to, {});
+    });
+  }
+
+  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const current = await lockTask(tx, taskId);
+      if (current === null || isFinal(current)) return false;
+      for (const [position, step] of steps.entries()) {
+        await tx.query(
+          `insert into task_steps (task_id, step_id, position, action, arm, depends_on)
+           values ($1, $2, $3, $4, $5, $6::jsonb)
+           on conflict (task_id, step_id) do update
+             set position = excluded.position, action = excluded.action, arm = excluded.arm,
+                 depends_on = excluded.depends_on, updated_at = now()
+             where task_steps.status = 'pending'`,
+          [taskId, step.step_id, position, step.action, step.arm, json(step.depends_on ?? [])],
+        );
+      }
+      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
+      await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }]);
+      return true;
+    });
+  }
+
+  startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
+    return this.sql.transaction(async (tx) => {
+      const current = await lockTask(tx, taskId);
+      if (current === null || isFinal(current) || current === 'cancelling') return null;
+      const { rows } = await tx.query<StepRow>(
+        `update task_steps
+            set status = 'running', attempts = attempts + 1, executions = executions + 1,
+                started_at = now(), completed_at = null, error = null, updated_at = now()
+          where task_id = $1 and step_id = $2 and status = any($3::text[])
+          returning *`,
+        [taskId, stepId, [...from]],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
+      await appendEvents(tx, taskId, [{ type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } }]);
+      return toStep(row);
+    });
+  }
+
+  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+    patch: StepPatch = {}): Promise<TaskStep | null> {
+    return this.sql.transaction(async (tx) => {
+      if ((await lockTask(tx, taskId)) === null) return null;
+      const { rows } = await tx.query<StepRow>(
+        `update task_steps
+            set status = $4,
+                output = case when $5::boolean then $6::jsonb else output end,
+                error = case when $7::boolean then $8::jsonb else error end,
+                completed_at = case when $9::boolean then now() else completed_at end,
+                updated_at = now()
+          where task_id = $1 and step_id = $2 and status = any($3::text[])
+          returning *`,
+        [taskId, stepId, [...from], to, 'output' in patch, json(patch.output ?? null), 'error' in patch,
+          json(patch.error ?? null), FINAL_STEP.includes(to)],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
+      await appendEvents(tx, taskId, [{
+        type: `step.${to}`,
+        data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) },
+      }]);
+      return toStep(row);
+    });
+  }
+
+  async appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null> {
+    const [appended] = await appendEvents(this.sql, taskId, [event]);
+    return appended ?? null;
+  }
+
+  async eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    const { rows } = await this.sql.query<EventRow>(
+      'select * from task_events where task_id = $1 and seq > $2 order by seq limit $3',
+      [taskId, afterSeq, limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  private async getIn(sql: Sql, taskId: string): Promise<StoredTask | null> {
+    const { rows } = await sql.query<TaskRow>(`${TASK_SELECT} where t.task_id = $1`, [taskId]);
+    return rows[0] ? toTask(rows[0]) : null;
+  }
+
+  /** The row is locked and known to be in `current`; writes the move and its events. */
+  private async moveIn(tx: Sql, taskId: string, current: TaskStatus, to: TaskStatus, patch: TaskPatch,
+    event?: EventInput): Promise<StoredTask | null> {
+    const params: unknown[] = [taskId, to, [...FINAL_STATUSES]];
+    const sets = [
+      'status = $2',
+      'version = version + 1',
+      'updated_at = now()',
+      `started_at = case when $2 = 'running' then coalesce(started_at, now()) else started_at end`,
+      'completed_at = case when $2 = any($3::text[]) then coalesce(completed_at, now()) else completed_at end',
+    ];
+    const jsonColumns = ['result', 'error', 'usage'] as const;
+    for (const column of jsonColumns) {
+      if (column in patch) {
+        params.push(json(patch[column] ?? null));
+        sets.push(`${column} = $${params.length}::jsonb`);
+      }
+    }
+    const plainColumns = { cached: 'boolean', reason: 'text', deadline_at: 'timestamptz' } as const;
+    for (const [column, type] of Object.entries(plainColumns)) {
+      if (column in patch) {
+        params.push(patch[column as keyof typeof plainColumns] ?? null);
+        sets.push(`${column} = $${params.length}::${type}`);
+      }
+    }
+    await tx.query(`update tasks set ${sets.join(', ')} where task_id = $1`, params);
+    const data: Record<string, unknown> = { from: current, status: to };
+    if (patch.error) data['error'] = patch.error;
+    await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);
+    return this.getIn(tx, taskId);
+  }
+}
+
+async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
+  const { rows } = await tx.query<{ status: TaskStatus }>(
+    'select status from tasks where task_id = $1 for update', [taskId]);
+  return rows[0]?.status ?? null;
+}
+
+/**
+ * Each event is one statement that bumps tasks.event_seq and inserts with the new value, so it is
+ * atomic on its own and ordered by the row lock when several writers append at once.
+ */
+async function appendEvents(sql: Sql, taskId: string, events: readonly EventInput[]): Promise<TaskEvent[]> {
+  const out: TaskEvent[] = [];
+  for (const event of events) {
+    const { rows } = await sql.query<EventRow>(
+      `with next as (
+         update tasks set event_seq = event_seq + 1 where task_id = $1 returning task_id, event_seq
+       )
+       insert into task_events (task_id, seq, type, data)
+       select task_id, event_seq, $2, $3::jsonb from next
+       returning *`,
+      [taskId, event.type, json(event.data ?? {})],
+    );
+    if (rows[0]) out.push(toEvent(rows[0]));
+  }
+  return out;
+}

@@ -1,0 +1,156 @@
+/**
+ * The task store port: durable tasks, their plan steps and their numbered event log.
+ *
+ * ```ts
+ * const { task, replayed } = await store.create(input, {
+ *   idempotencyKey, requestHash,
+ *   enqueue: (tx) => queue.send(tx, 'task.run', { task_id: input.task_id }),
+ * })
+ * const running = await store.transition(task.task_id, ['planning'], 'running')
+ * if (!running) return // someone else moved it (cancelled, timed out): leave it alone
+ * ```
+ *
+ * Two rules every method keeps:
+ * - Transaction rule: a change and the events that describe it commit together, and `create`
+ *   commits the task, its first event, its idempotency key and its job in one transaction.
+ * - Conditional-update rule: status changes name the states they may start from
+ *   (`where status = any($from)`), so a late or duplicate worker gets `null` and can never
+ *   overwrite a final state.
+ *
+ * Deliberately left out: deleting tasks and pruning events or idempotency keys (retention is a
+ * maintenance job, not a request path), full-text search over goals, and any cache of records
+ * (the reflex layer caches results, the store answers from the database every time).
+ */
+import type { Sql } from './sql.js';
+import type {
+  Priority, StepStatus, StoredTask, TaskBudget, TaskConstraints, TaskError, TaskEvent, TaskStatus,
+  TaskStep, TaskUsage,
+} from './task.js';
+
+export interface NewTask {
+  /** Chosen by the caller (a UUID) so the Location header and the job can name it before commit. */
+  task_id: string;
+  goal: string;
+  /** Default `queued`; `rejected` for a task the reflex layer refused (with `reason`). */
+  status?: 'queued' | 'rejected' | 'completed';
+  constraints?: TaskConstraints;
+  context?: unknown;
+  acceptance_criteria?: string[];
+  budget?: TaskBudget;
+  priority?: Priority;
+  metadata?: Record<string, unknown>;
+  user_id?: string | null;
+  client_ip?: string | null;
+  reason?: string | null;
+  deadline_at?: string | null;
+  /** A cache hit is created `completed` with its result and `cached: true`. */
+  result?: unknown;
+  cached?: boolean;
+}
+
+export interface CreateOptions {
+  /** Scope it yourself (e.g. `${userId}:${header}`) if keys are per user. */
+  idempotencyKey?: string;
+  /** A hash of the request body; the same key with another hash is an IdempotencyConflict. */
+  requestHash?: string;
+  /** Runs inside the create transaction (pg-boss `send` with `{ db: tx }`); not called on a replay. */
+  enqueue?: (tx: Sql) => Promise<void>;
+}
+
+export interface CreateResult {
+  task: StoredTask;
+  /** True when the idempotency key was seen before and `task` is the original. */
+  replayed: boolean;
+}
+
+export type TaskSortKey = 'created_at' | 'updated_at' | 'status' | 'priority';
+
+export interface ListQuery {
+  status?: TaskStatus;
+  /** Only tasks created by this user. */
+  userId?: string;
+  sortBy?: TaskSortKey;
+  order?: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface TaskPatch {
+  result?: unknown;
+  error?: TaskError | null;
+  usage?: TaskUsage;
+  cached?: boolean;
+  reason?: string | null;
+  deadline_at?: string | null;
+}
+
+export interface NewStep {
+  step_id: string;
+  action: string;
+  arm: string;
+  depends_on?: string[];
+}
+
+export interface StepPatch {
+  output?: unknown;
+  error?: TaskError | null;
+}
+
+export interface EventInput {
+  type: string;
+  data?: Record<string, unknown>;
+}
+
+export interface TaskStore {
+  /**
+   * Inserts a task with its `task.created` event, or returns the original on an idempotent replay.
+   * @throws IdempotencyConflict when the key was used with a different `requestHash`.
+   */
+  create(task: NewTask, options?: CreateOptions): Promise<CreateResult>;
+  get(taskId: string): Promise<StoredTask | null>;
+  /** A page of tasks and the total matching the filter; ties broken by task_id so pages are stable. */
+  list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }>;
+  /**
+   * Moves the task to `to` if its status is one of `from` (never out of a final state), applies `patch`, stamps started_at /
+   * completed_at, and appends a `task.status` event (plus `event`, if given) in the same transaction.
+   * Returns null when the task is missing or in another state.
+   */
+  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch?: TaskPatch,
+    event?: EventInput): Promise<StoredTask | null>;
+  /**
+   * Persists a cancel request: queued → cancelled at once; planning/running → cancelling (the worker
+   * aborts and finishes it as cancelled); a finished task is returned unchanged. Null when missing.
+   */
+  requestCancel(taskId: string): Promise<StoredTask | null>;
+  /**
+   * Records the plan. New steps are inserted `pending`; a step still `pending` is updated in place;
+   * started steps are left alone. Returns false (and writes nothing) when the task is missing or final.
+   */
+  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean>;
+  /**
+   * A worker begins a step: `from` → running, attempts and executions + 1, `step.started` event.
+   * Null when the step is in another state or the task is final, so at most one worker starts it.
+   */
+  startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>;
+  /**
+   * Moves a step `from` → `to` with output/error, appending `step.<to>`; null when it is in another state.
+   */
+  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+    patch?: StepPatch): Promise<TaskStep | null>;
+  /** Appends one event with the task's next seq. Null when the task does not exist. */
+  appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null>;
+  /** Events with seq > afterSeq in order, at most `limit` (SSE resume from Last-Event-ID). */
+  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]>;
+}
+
+/** The idempotency key exists with a different request body (HTTP 409 CONFLICT). */
+export class IdempotencyConflict extends Error {
+  readonly code = 'IDEMPOTENCY_CONFLICT';
+  constructor(
+    readonly idempotencyKey: string,
+    readonly taskId: string,
+  ) {
+    super(`idempotency key ${JSON.stringify(idempotencyKey)} was used with a different request`);
+    this.name = 'IdempotencyConflict';
+  }
+}

@@ -1,0 +1,37 @@
+import t from 'tap'
+import { ConfigError, loadConfig } from '../../src/config/load.js'
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems
+    throw err
+  }
+  return []
+}
+
+t.test('rejects each kind of bad value, naming the variable, the value and the rule', async (t) => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT="eighty": must be an integer string'],
+    [{ PORT: '8.5' }, 'PORT="8.5": must be an integer string'],
+    [{ PORT: '-1' }, 'PORT="-1": must be an integer string'],
+    [{ PORT: '70000' }, 'PORT="70000": must be between 0 and 65535'],
+    [{ TASK_TIMEOUT: '0' }, 'TASK_TIMEOUT="0": must be between 1 and 86400'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL="verbose": must be one of DEBUG, INFO, WARNING, ERROR'],
+    [{ LOG_LEVEL: 'info' }, 'LOG_LEVEL="info": must be one of DEBUG, INFO, WARNING, ERROR'],
+    [{ REFLEX_BLOCK_LEVEL: 'severe' }, 'REFLEX_BLOCK_LEVEL="severe": must be one of low, medium, high, critical'],
+    [{ LLM_PROVIDER: 'gpt' }, 'LLM_PROVIDER="gpt": must be one of offline, openai, anthropic, llama'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY="yes": must be one of true, false, 1, 0'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL="mysql://db/x": must be a postgres:// or postgresql:// URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
+    [{ QDRANT_URL: 'qdrant:6333' }, 'QDRANT_URL="qdrant:6333": must be an http:// or https:// URL'],
+    [{ ARM_PLANNER_URL: 'ftp://planner' }, 'ARM_PLANNER_URL="ftp://planner": must be an http:// or https:// URL'],
+  ]
+  for (const [env, problem] of cases) t.same(problemsOf(env), [problem], JSON.stringify(env))
+})
+
+t.test('never echoes secrets', async (t) => {
+  t.same(problemsOf({ DATABASE_URL: 'mysql://app:s3cret@db/x' }), ['DATABASE_URL="mysql://app:***@db/x": must be a postgres:// or postgresql:// URL'])
+  t.same(problemsOf({ REDIS_URL: 'http://:s3cret@cache' }), ['REDIS_URL="http://:***@cache": must be a redis:// or rediss:// URL'])
+})
