@@ -10,6 +10,7 @@
  * An empty variable counts as unset. Secrets are never echoed: LLM_API_KEY shows as `(hidden)` and
  * passwords in URLs as `***`.
  */
+import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 import {
@@ -51,6 +52,11 @@ export interface Config {
   llmProvider: (typeof LLM_PROVIDERS)[number]
   llmBaseUrl: string | undefined
   llmApiKey: string | undefined
+  /**
+   * Salt of the `hash` redaction mode. Unset: random per process, so digests agree only within
+   * one process; set it (16+ characters, a secret) for digests stable across processes.
+   */
+  redactionSalt: string
   llmModel: string | undefined
   llmModelPath: string | undefined
   /** Arms that run as their own service; absent ones run in-process. */
@@ -76,6 +82,7 @@ const RULES: Record<string, string> = {
   TRUST_PROXY: 'must be one of true, false, 1, 0',
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   REDIS_URL: 'must be a redis:// or rediss:// URL',
+  REDACTION_SALT: 'must be at least 16 characters',
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -133,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     llmProvider: (raw.LLM_PROVIDER as Config['llmProvider'] | undefined) ?? 'offline',
     llmBaseUrl: raw.LLM_BASE_URL,
     llmApiKey: raw.LLM_API_KEY,
+    redactionSalt: raw.REDACTION_SALT ?? randomBytes(16).toString('hex'),
     llmModel: raw.LLM_MODEL,
     llmModelPath: raw.LLM_MODEL_PATH,
     armUrls: Object.freeze(armUrls),
@@ -153,6 +161,6 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (name === 'LLM_API_KEY') return '(hidden)'
+  if (name === 'LLM_API_KEY' || name === 'REDACTION_SALT') return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }

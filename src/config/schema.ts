@@ -58,6 +58,7 @@ export const EnvSchema = Type.Object({
   LLM_PROVIDER: Type.Optional(Type.Union(LLM_PROVIDERS.map((l) => Type.Literal(l)))),
   LLM_BASE_URL: Url(['http', 'https'], 'OpenAI-compatible or Anthropic endpoint'),
   LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  REDACTION_SALT: Type.Optional(Type.String({ minLength: 16 })),
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
   ...armProperties,

@@ -37,6 +37,19 @@ export interface HttpAppOptions {
   logger: HttpLogger
   /** Honour `X-Forwarded-For` for `ctx.ip`. Default false. */
   trustProxy?: boolean
+  /**
+   * Called once per response (metrics). `route` is the declared pattern (`/api/v1/tasks/:task_id`),
+   * `unmatched` for 404s of unknown paths. Unset: nothing is timed, the hot path pays nothing.
+   */
+  onResponse?: (method: string, route: string, status: number, seconds: number) => void
+}
+
+// Where a response remembers its route pattern and start time, when `onResponse` is set.
+const ROUTE = Symbol('route')
+const STARTED = Symbol('started')
+interface Observed {
+  [ROUTE]?: string
+  [STARTED]?: number
 }
 
 export interface RouteOptions<B> {
@@ -78,7 +91,15 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const methodsByPath = new Map<string, HttpMethod[]>()
   const service = opts.name
 
-  function sendReply(res: Response, requestId: string, reply: Reply): void {
+  const onResponse = opts.onResponse
+  function observe(res: Response, method: string, status: number): void {
+    if (onResponse === undefined) return
+    const o = res as unknown as Observed
+    const started = o[STARTED]
+    onResponse(method, o[ROUTE] ?? 'unmatched', status, started === undefined ? 0 : (performance.now() - started) / 1000)
+  }
+
+  function sendReply(res: Response, requestId: string, reply: Reply, method: string): void {
     if (res.completed) return
     const hasBody = reply.body !== undefined || reply.raw !== undefined
     const status = reply.status ?? (hasBody ? 200 : 204)
@@ -91,6 +112,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     const headers = reply.headers
     if (headers !== undefined) for (const name in headers) res.header(name, headers[name]!, true)
     res.send(payload)
+    observe(res, method, status)
   }
 
   function sendError(res: Response, requestId: string, method: string, path: string, err: unknown): void {
@@ -111,6 +133,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     res.header('content-type', JSON_CONTENT_TYPE)
     if (e.headers !== undefined) for (const name in e.headers) res.header(name, e.headers[name]!, true)
     res.send(JSON.stringify(errorBody(e, requestId)))
+    observe(res, method, e.status)
   }
 
   function run<B>(ctx: RequestContext<B>, res: Response, handler: Handler<B>): void {
@@ -133,7 +156,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   function send(ctx: Ctx, res: Response, reply: Reply): void {
     try {
-      sendReply(res, ctx.requestId, reply)
+      sendReply(res, ctx.requestId, reply, ctx.method)
     } catch (err) {
       // e.g. a body JSON.stringify cannot serialise (BigInt, cycles)
       sendError(res, ctx.requestId, ctx.method, ctx.path, err)
@@ -151,6 +174,15 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     const known = methodsByPath.get(path)
     if (known?.includes(method)) throw new Error(`${service}: route ${method} ${path} is declared twice`)
     const options = { max_body_length: HYPER_EXPRESS_BODY_LIMIT }
+    if (onResponse !== undefined) {
+      const handle = onRequest
+      onRequest = (req, res) => {
+        const o = res as unknown as Observed
+        o[ROUTE] = path
+        o[STARTED] = performance.now()
+        handle(req, res)
+      }
+    }
     switch (method) {
       case 'GET': server.get(path, options, onRequest); break
       case 'POST': server.post(path, options, onRequest); break

@@ -4,11 +4,8 @@
  */
 import Type from 'typebox'
 
-export const ARM_NAMES = ['planner', 'executor', 'coder', 'judge', 'guardian', 'retriever'] as const
-export type ArmName = (typeof ARM_NAMES)[number]
-
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const
-export type Priority = (typeof PRIORITIES)[number]
+import { ARM_NAMES } from '../config/schema.js'
+import { PRIORITIES } from '../stores/task.js'
 
 export const MAX_GOAL_CHARS = 10_000
 
@@ -44,7 +41,6 @@ export const CreateTaskRequest = Type.Object(
     acceptance_criteria: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 50 })),
     budget: Type.Optional(Budget),
     priority: Type.Optional(Type.Enum([...PRIORITIES])),
-    user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },

@@ -114,7 +114,10 @@ export function toTaskRecord(task: StoredTask): TaskRecord {
     completed_at: task.completed_at,
     plan: task.plan,
     result: task.result,
-    error: task.error,
+    // A rejected task's reason is its error: the record has no other place a client would look.
+    error: task.error ?? (task.status === 'rejected' && task.reason
+      ? { code: 'REJECTED', message: task.reason, retryable: false }
+      : null),
     usage: task.usage,
     cached: task.cached,
     progress: task.progress,

@@ -1,0 +1,182 @@
+/**
+ * The composition root: the one place that picks adapters (PGlite or PostgreSQL, Redis or not)
+ * and wires services together. `npm start` runs every service in one process on embedded
+ * defaults; `ganglion reflex` and `ganglion orchestrator` run one each.
+ *
+ * ```ts
+ * const running = await start(loadConfig(), { reflex: true, orchestrator: true })
+ * await running.close()
+ * ```
+ */
+import { createRequire } from 'node:module'
+import type { Config } from './config/load.js'
+import { createHttpApp, type HttpApp } from './http/app.js'
+import { registerDocsRoutes } from './http/docs-routes.js'
+import type { RateLimits } from './http/rate-limit.js'
+import { createLogger, type Logger } from './log.js'
+import { Metrics } from './metrics.js'
+import { registerEventsRoute } from './orchestrator/events-route.js'
+import { JobQueue } from './orchestrator/queue/job-queue.js'
+import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
+import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
+import { registerStatusRoutes } from './orchestrator/status-routes.js'
+import { registerTaskRoutes } from './orchestrator/task-routes.js'
+import { TaskService } from './orchestrator/task-service.js'
+import { createEngine, type ReflexEngine } from './reflex/engine.js'
+import { registerReflexRoutes } from './reflex/service.js'
+import { MemoryCacheStore } from './stores/memory-cache-store.js'
+import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
+import { openSql } from './stores/open-sql.js'
+import type { RateLimitStore } from './stores/rate-limit-store.js'
+import type { RedisConnection } from './stores/redis-client.js'
+import { SqlTaskStore } from './stores/sql-task-store.js'
+import type { Sql } from './stores/sql.js'
+import { TieredCacheStore } from './stores/tiered-cache-store.js'
+
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
+
+export interface Which {
+  reflex?: boolean
+  orchestrator?: boolean
+}
+
+export interface Running {
+  /** Ports actually bound, by service. */
+  ports: { reflex?: number; orchestrator?: number }
+  log: Logger
+  close(): Promise<void>
+}
+
+/** What every service in the process shares: one engine, one cache, one limiter. */
+interface Shared {
+  engine: ReflexEngine
+  cache: TieredCacheStore
+  limiter: RateLimitStore
+  redis: RedisConnection | undefined
+  limits: RateLimits
+}
+
+async function openShared(config: Config, log: Logger): Promise<Shared> {
+  const engine = createEngine({
+    blockLevel: config.reflexBlockLevel,
+    cacheMaxEntries: config.cacheMaxEntries,
+    cacheMaxBytes: config.cacheMaxBytes,
+  })
+  const local = new MemoryCacheStore(engine)
+  const localLimiter = new MemoryRateLimitStore(engine)
+  let redis: RedisConnection | undefined
+  let cache = new TieredCacheStore(local, undefined, { log })
+  let limiter: RateLimitStore = localLimiter
+  if (config.redisUrl !== undefined) {
+    // Loaded only when configured, so the embedded mode never loads ioredis.
+    const { connectRedis } = await import('./stores/redis-client.js')
+    const { RedisCacheStore } = await import('./stores/redis-cache-store.js')
+    const { RedisRateLimitStore } = await import('./stores/redis-rate-limit-store.js')
+    redis = await connectRedis(config.redisUrl, { log, connectionName: 'ganglion' })
+    cache = new TieredCacheStore(local, new RedisCacheStore(redis), { log })
+    limiter = new RedisRateLimitStore(redis, localLimiter, { log })
+  }
+  const limits = { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 }
+  return { engine, cache, limiter, redis, limits }
+}
+
+function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): HttpApp {
+  return createHttpApp({
+    name,
+    bodyLimitBytes: config.bodyLimitBytes,
+    logger: log,
+    trustProxy: config.trustProxy,
+    ...(metrics && { onResponse: metrics.httpObserver(name) }),
+  })
+}
+
+export async function start(config: Config, which: Which, logger?: Logger): Promise<Running> {
+  const startedAt = new Date()
+  const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel })
+  const shared = await openShared(config, log)
+  const closers: Array<() => Promise<void>> = []
+  const ports: Running['ports'] = {}
+  const closeAll = async () => {
+    for (const close of closers.reverse()) {
+      try {
+        await close()
+      } catch (err) {
+        log.warn({ err }, 'error while shutting down')
+      }
+    }
+    await shared.redis?.close()
+  }
+
+  try {
+    if (which.reflex) {
+      const app = httpApp('reflex', config, log)
+      registerReflexRoutes(app, {
+        ...shared,
+        sharedCache: shared.redis !== undefined,
+        cacheTtlSeconds: config.cacheTtl,
+        hashSalt: config.redactionSalt,
+        startedAt,
+        version: VERSION,
+      })
+      ports.reflex = await app.listen(config.reflexPort, config.host)
+      closers.push(() => app.close())
+      log.info({ port: ports.reflex }, 'reflex layer listening')
+    }
+    if (which.orchestrator) {
+      ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers)
+      log.info({ port: ports.orchestrator, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'orchestrator listening')
+    }
+  } catch (err) {
+    await closeAll()
+    throw err
+  }
+  return { ports, log, close: closeAll }
+}
+
+async function startOrchestrator(config: Config, log: Logger, shared: Shared, startedAt: Date, closers: Array<() => Promise<void>>): Promise<number> {
+  const sql: Sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  closers.push(() => sql.close())
+  const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES, onError: (err) => log.error({ err }, 'job queue error') })
+  let queueRunning = true
+  closers.push(async () => {
+    queueRunning = false
+    await queue.stop({ graceful: true, timeoutMs: 10_000 })
+  })
+  const store = new SqlTaskStore(sql)
+  const metrics = new Metrics({ engine: shared.engine })
+  const service = new TaskService({
+    store,
+    queue,
+    engine: shared.engine,
+    cache: shared.cache,
+    taskTimeoutSeconds: config.taskTimeout,
+    cacheTtlSeconds: config.cacheTtl,
+  })
+  const runner: TaskRunner = await startTaskRunner({
+    store,
+    queue,
+    sql,
+    engine: shared.engine,
+    maxParallelArms: config.maxParallelArms,
+    onCompleted: (task) => service.remember(task),
+    metrics,
+    log,
+  })
+  closers.push(() => runner.stop())
+
+  const app = httpApp('orchestrator', config, log, metrics)
+  registerTaskRoutes(app, { service, store, runner, limiter: shared.limiter, limits: shared.limits, metrics })
+  registerEventsRoute(app, store)
+  registerStatusRoutes(app, {
+    sql,
+    cacheHealth: () => shared.cache.health(),
+    queueRunning: () => queueRunning,
+    metrics,
+    version: VERSION,
+    startedAt,
+  })
+  registerDocsRoutes(app)
+  const port = await app.listen(config.port, config.host)
+  closers.push(() => app.close())
+  return port
+}

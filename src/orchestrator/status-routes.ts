@@ -1,0 +1,67 @@
+/**
+ * `GET /api/v1/health` (and `/health`): each dependency's status, 503 when a required one (the
+ * database, the job queue) is down; `GET /ready`; `GET /api/v1/metrics` (and `/metrics`).
+ */
+import type { HttpApp, Reply } from '../http/app.js'
+import type { Metrics } from '../metrics.js'
+import { addonVersion } from '../reflex/engine.js'
+import type { Sql } from '../stores/sql.js'
+import type { CacheHealth } from '../stores/tiered-cache-store.js'
+
+export interface StatusDeps {
+  sql: Sql
+  cacheHealth: () => CacheHealth
+  queueRunning: () => boolean
+  metrics: Metrics
+  version: string
+  startedAt: Date
+}
+
+/** A database that does not answer within this is reported down. */
+const PROBE_MS = 2000
+
+async function probe(sql: Sql): Promise<'up' | 'down'> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<'down'>((resolve) => { timer = setTimeout(() => resolve('down'), PROBE_MS) })
+  try {
+    return await Promise.race([sql.query('select 1').then(() => 'up' as const), timeout])
+  } catch {
+    return 'down'
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
+  const health = async (): Promise<Reply> => {
+    const database = await probe(deps.sql)
+    const queue = deps.queueRunning() ? 'up' : 'down'
+    const redis = deps.cacheHealth().redis
+    const required = database === 'up' && queue === 'up'
+    return {
+      status: required ? 200 : 503,
+      body: {
+        status: !required ? 'unhealthy' : redis === 'down' ? 'degraded' : 'healthy',
+        service: 'orchestrator',
+        version: deps.version,
+        addon_version: addonVersion,
+        uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
+        dependencies: { database, database_kind: deps.sql.dialect, job_queue: queue, reflex: 'up', redis },
+      },
+    }
+  }
+  app.route('GET', '/api/v1/health', health)
+  app.route('GET', '/health', health)
+
+  app.route('GET', '/ready', async () => {
+    const ready = deps.queueRunning() && (await probe(deps.sql)) === 'up'
+    return { status: ready ? 200 : 503, body: { ready } }
+  })
+
+  const metrics = async (): Promise<Reply> => {
+    const { contentType, body } = await deps.metrics.text()
+    return { headers: { 'content-type': contentType }, raw: body }
+  }
+  app.route('GET', '/api/v1/metrics', metrics)
+  app.route('GET', '/metrics', metrics)
+}

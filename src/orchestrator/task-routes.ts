@@ -1,0 +1,114 @@
+/**
+ * The task API: create, read, list, cancel (DESIGN.md §6) and the variant paths.
+ *
+ * The caller's user id comes from `X-User-ID` (there is no authentication yet, spec §5): it scopes
+ * idempotency keys and selects the per-user rate limit instead of the per-IP one.
+ */
+import type { Ctx, HttpApp, Reply } from '../http/app.js'
+import { HttpError } from '../http/errors.js'
+import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
+import { admit, type RateLimits } from '../http/rate-limit.js'
+import { compileSchema } from '../http/validate.js'
+import type { Metrics } from '../metrics.js'
+import type { RateLimitStore } from '../stores/rate-limit-store.js'
+import { IdempotencyConflict, type TaskSortKey, type TaskStore } from '../stores/task-store.js'
+import { TASK_STATUSES, toTaskRecord, type StoredTask, type TaskStatus } from '../stores/task.js'
+import type { TaskRunner } from './runner/task-runner.js'
+import { CreateTaskRequest } from './schemas.js'
+import type { TaskService } from './task-service.js'
+
+export interface TaskRouteDeps {
+  service: TaskService
+  store: TaskStore
+  runner: TaskRunner
+  limiter: RateLimitStore
+  limits: RateLimits
+  metrics: Metrics
+}
+
+const SORT_FIELDS: readonly TaskSortKey[] = ['created_at', 'updated_at', 'status', 'priority']
+const MAX_IDEMPOTENCY_KEY = 255
+const parseCreate = compileSchema(CreateTaskRequest)
+
+function userId(ctx: Ctx): string | undefined {
+  const id = ctx.headers('x-user-id')
+  if (id === undefined || id === '') return undefined
+  if (id.length > 256) throw HttpError.validation('X-User-ID', 'must be at most 256 characters')
+  return id
+}
+
+function idempotencyKey(ctx: Ctx): string | undefined {
+  const key = ctx.headers('idempotency-key')
+  if (key === undefined) return undefined
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY) {
+    throw HttpError.validation('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`)
+  }
+  return key
+}
+
+async function mustGet(store: TaskStore, ctx: Ctx): Promise<StoredTask> {
+  const id = ctx.params['task_id'] ?? ''
+  const task = await store.get(id)
+  if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
+  return task
+}
+
+export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
+  const create = async (ctx: Ctx): Promise<Reply> => {
+    const req = parseCreate(ctx.body)
+    const user = userId(ctx)
+    const key = idempotencyKey(ctx)
+    const headers = await admit(deps.limiter, deps.limits, ctx.ip, user)
+    let outcome
+    try {
+      outcome = await deps.service.create(req, { idempotencyKey: key, userId: user, clientIp: ctx.ip })
+    } catch (err) {
+      if (err instanceof IdempotencyConflict) {
+        throw HttpError.conflict('This Idempotency-Key was used with a different request body', 'Idempotency-Key', 'must be reused only with the same request body')
+      }
+      throw err
+    }
+    const { task, replayed } = outcome
+    if (!replayed) deps.metrics.taskCreated(task.status)
+    headers['Location'] = `/api/v1/tasks/${encodeURIComponent(task.task_id)}`
+    if (replayed) headers['Idempotent-Replayed'] = 'true'
+    return { status: 201, headers, body: toTaskRecord(task) }
+  }
+
+  const get = async (ctx: Ctx): Promise<Reply> => ({ body: toTaskRecord(await mustGet(deps.store, ctx)) })
+
+  const list = async (ctx: Ctx): Promise<Reply> => {
+    const q = parsePageQuery(ctx.query, { sortFields: SORT_FIELDS, defaultSort: 'created_at' })
+    const status = ctx.query.getAll('status')
+    if (status.length > 1) throw HttpError.validation('status', 'must be given at most once')
+    const only = status[0]
+    if (only !== undefined && !TASK_STATUSES.includes(only as TaskStatus)) {
+      throw HttpError.validation('status', `must be one of ${TASK_STATUSES.join(', ')}`)
+    }
+    const { items, total } = await deps.store.list({
+      ...(only !== undefined && { status: only as TaskStatus }),
+      sortBy: q.sortBy as TaskSortKey,
+      order: q.order,
+      limit: q.pageSize,
+      offset: q.offset,
+    })
+    return { body: pageEnvelope(items.map(toTaskRecord), total, q) }
+  }
+
+  const cancel = async (ctx: Ctx): Promise<Reply> => {
+    const task = await deps.store.requestCancel(ctx.params['task_id'] ?? '')
+    if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(ctx.params['task_id'])}`)
+    // Abort in-flight work here at once; other processes' watchers notice the cancelling state.
+    if (task.status === 'cancelling') deps.runner.abort(task.task_id, 'cancelled')
+    return { body: toTaskRecord(task) }
+  }
+
+  app.route('POST', '/api/v1/tasks', create)
+  app.route('POST', '/task', create)
+  app.route('GET', '/api/v1/tasks', list)
+  app.route('GET', '/api/v1/tasks/:task_id', get)
+  app.route('GET', '/task/:task_id', get)
+  app.route('DELETE', '/api/v1/tasks/:task_id', cancel)
+  app.route('POST', '/api/v1/tasks/:task_id/cancel', cancel, { body: 'none' })
+  app.route('POST', '/task/:task_id/cancel', cancel, { body: 'none' })
+}

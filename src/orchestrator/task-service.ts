@@ -1,0 +1,146 @@
+/**
+ * What the task API does, apart from HTTP: screen the goal through the reflex engine, answer a
+ * repeated task from the cache, create the task (and its jobs) in one transaction, read, list and
+ * cancel. The lifecycle after creation belongs to the runner (`runner/`).
+ *
+ * Screening decisions:
+ * - An injection at or above the block level creates the task `rejected`, with its reason kept.
+ * - Personal data is redacted from everything that leaves for an arm or a model (the runner works
+ *   from the redacted goal) and from logs; the stored record keeps the client's own goal.
+ * - Only tasks with nothing but a goal (no constraints, context, criteria or budget) are answered
+ *   from the cache: any of those can change the answer, and the cache key sees only the goal.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ReflexEngine } from '../reflex/engine.js'
+import type { CacheStore } from '../stores/cache-store.js'
+import type { JobQueue } from './queue/job-queue.js'
+import { enqueueTask } from './runner/queues.js'
+import { requestHash } from '../stores/request-hash.js'
+import type { NewTask, TaskStore } from '../stores/task-store.js'
+import type { StoredTask, TaskBudget } from '../stores/task.js'
+import type { CreateTaskRequest } from './schemas.js'
+
+export interface TaskServiceDeps {
+  store: TaskStore
+  queue: JobQueue
+  engine: ReflexEngine
+  cache: CacheStore
+  /** TASK_TIMEOUT, seconds: the longest any task may run. */
+  taskTimeoutSeconds: number
+  /** CACHE_TTL, seconds: how long a completed result answers repeats. */
+  cacheTtlSeconds: number
+}
+
+export interface CreateMeta {
+  idempotencyKey?: string | undefined
+  userId?: string | undefined
+  clientIp?: string | undefined
+}
+
+export interface CreateOutcome {
+  task: StoredTask
+  replayed: boolean
+}
+
+/** The flags the goal is checked with; a cached result lives under this check's cache key. */
+const GOAL_FLAGS = { checkPii: true, checkInjection: true, useCache: false } as const
+
+export class TaskService {
+  constructor(private readonly deps: TaskServiceDeps) {}
+
+  async create(req: CreateTaskRequest, meta: CreateMeta = {}): Promise<CreateOutcome> {
+    const { store, queue, engine } = this.deps
+    const check = engine.check(req.goal, GOAL_FLAGS)
+    const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
+    const budget: TaskBudget = normaliseBudget(req.budget)
+    const base: NewTask = {
+      task_id: randomUUID(),
+      goal: req.goal,
+      constraints: req.constraints ?? {},
+      context: req.context ?? null,
+      acceptance_criteria: req.acceptance_criteria ?? [],
+      budget,
+      priority: req.priority ?? 'medium',
+      metadata: (req.metadata ?? {}) as Record<string, unknown>,
+      user_id: meta.userId ?? null,
+      client_ip: meta.clientIp ?? null,
+      deadline_at: new Date(Date.now() + timeout * 1000).toISOString(),
+    }
+    const options = {
+      ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),
+    }
+
+    if (check.blocked) {
+      const families = [...new Set(check.injectionMatches.map((m) => m.type))].join(', ')
+      const reason = `prompt injection detected (severity ${check.severity}: ${families})`
+      return store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
+    }
+
+    const cached = isCacheable(req) ? await this.cachedResult(check.cacheKey) : undefined
+    if (cached !== undefined) {
+      return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
+    }
+
+    const created = await store.create(base, {
+      ...options,
+      enqueue: (tx) => enqueueTask(queue, tx, { task_id: base.task_id, timeout_seconds: timeout }),
+    })
+    if (!created.replayed && check.piiMatches.length > 0) {
+      await store.appendEvent(base.task_id, {
+        type: 'guardrail.pii_redacted',
+        data: { types: [...new Set(check.piiMatches.map((m) => m.type))], count: check.piiMatches.length },
+      })
+    }
+    return created
+  }
+
+  /** Stores a completed task's result under its goal's cache key (the runner calls this). */
+  async remember(task: StoredTask): Promise<void> {
+    if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
+    const key = this.deps.engine.cacheKey(task.goal, GOAL_FLAGS)
+    await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
+  }
+
+  private async cachedResult(key: string): Promise<unknown> {
+    const entry = await this.deps.cache.get(key)
+    return entry === undefined ? undefined : JSON.parse(entry.valueJson)
+  }
+}
+
+/** Keys are per user, so two users' identical keys never collide. */
+function scopedKey(meta: CreateMeta): string {
+  return `${meta.userId ?? ''}:${meta.idempotencyKey ?? ''}`
+}
+
+function timeoutSeconds(req: CreateTaskRequest, max: number): number {
+  const limits = [max, req.budget?.max_time_seconds]
+  if (req.constraints && !Array.isArray(req.constraints)) limits.push(req.constraints.timeout_seconds)
+  return Math.min(...limits.filter((n): n is number => typeof n === 'number'))
+}
+
+function normaliseBudget(budget: CreateTaskRequest['budget']): TaskBudget {
+  if (!budget) return {}
+  const out: TaskBudget = {}
+  if (budget.max_tokens !== undefined) out.max_tokens = budget.max_tokens
+  if (budget.max_time_seconds !== undefined) out.max_time_seconds = budget.max_time_seconds
+  const cost = budget.max_cost_usd ?? budget.max_cost_dollars
+  if (cost !== undefined) out.max_cost_usd = cost
+  return out
+}
+
+interface CacheableShape {
+  constraints?: unknown
+  context?: unknown
+  acceptance_criteria?: unknown
+  budget?: unknown
+}
+
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null) return true
+  if (Array.isArray(v)) return v.length === 0
+  return typeof v === 'object' && Object.keys(v).length === 0
+}
+
+function isCacheable(t: CacheableShape): boolean {
+  return isEmpty(t.constraints) && isEmpty(t.context) && isEmpty(t.acceptance_criteria) && isEmpty(t.budget)
+}
