@@ -18,6 +18,7 @@ import { Metrics } from './metrics.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { JobQueue } from './orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
+import type { StepRunner } from './orchestrator/runner/step-runner.js'
 import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
 import { registerStatusRoutes } from './orchestrator/status-routes.js'
 import { registerTaskRoutes } from './orchestrator/task-routes.js'
@@ -38,6 +39,11 @@ export const VERSION: string = (createRequire(import.meta.url)('../package.json'
 export interface Which {
   reflex?: boolean
   orchestrator?: boolean
+}
+
+export interface StartOptions {
+  /** Runs each plan step; default the built-in executor (the arms issue replaces it). Tests pass their own. */
+  steps?: StepRunner
 }
 
 export interface Running {
@@ -90,7 +96,7 @@ function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): 
   })
 }
 
-export async function start(config: Config, which: Which, logger?: Logger): Promise<Running> {
+export async function start(config: Config, which: Which, logger?: Logger, options: StartOptions = {}): Promise<Running> {
   const startedAt = new Date()
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel })
   const shared = await openShared(config, log)
@@ -112,7 +118,6 @@ export async function start(config: Config, which: Which, logger?: Logger): Prom
       const app = httpApp('reflex', config, log)
       registerReflexRoutes(app, {
         ...shared,
-        sharedCache: shared.redis !== undefined,
         cacheTtlSeconds: config.cacheTtl,
         hashSalt: config.redactionSalt,
         startedAt,
@@ -123,7 +128,7 @@ export async function start(config: Config, which: Which, logger?: Logger): Prom
       log.info({ port: ports.reflex }, 'reflex layer listening')
     }
     if (which.orchestrator) {
-      ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers)
+      ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers, options)
       log.info({ port: ports.orchestrator, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'orchestrator listening')
     }
   } catch (err) {
@@ -133,7 +138,14 @@ export async function start(config: Config, which: Which, logger?: Logger): Prom
   return { ports, log, close: closeAll }
 }
 
-async function startOrchestrator(config: Config, log: Logger, shared: Shared, startedAt: Date, closers: Array<() => Promise<void>>): Promise<number> {
+async function startOrchestrator(
+  config: Config,
+  log: Logger,
+  shared: Shared,
+  startedAt: Date,
+  closers: Array<() => Promise<void>>,
+  options: StartOptions,
+): Promise<number> {
   const sql: Sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   closers.push(() => sql.close())
   const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES, onError: (err) => log.error({ err }, 'job queue error') })
@@ -158,6 +170,7 @@ async function startOrchestrator(config: Config, log: Logger, shared: Shared, st
     sql,
     engine: shared.engine,
     maxParallelArms: config.maxParallelArms,
+    ...(options.steps && { steps: options.steps }),
     onCompleted: (task) => service.remember(task),
     metrics,
     log,

@@ -5,6 +5,7 @@
  */
 import type { Ctx, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
+import { CACHE_ERRORS, CacheError } from '../stores/cache-store.js'
 import { compileSchema } from '../http/validate.js'
 import type { ReflexDeps } from './deps.js'
 import { CacheSetRequest, MAX_KEY_CHARS } from './schemas.js'
@@ -23,7 +24,15 @@ export function cacheSetRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const req = parseSet(ctx.body)
     const ttl = req.ttl_seconds ?? deps.cacheTtlSeconds
-    const entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
+    let entry
+    try {
+      entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
+    } catch (err) {
+      if (err instanceof CacheError && err.code === CACHE_ERRORS.valueTooLarge) {
+        throw new HttpError('PAYLOAD_TOO_LARGE', 'The value is larger than the cache takes', { field: 'value', constraint: 'must fit in the cache tier' })
+      }
+      throw err
+    }
     return { status: 201, body: { key: req.key, ttl_seconds: ttl, expires_at: entry.expiresAt.toISOString() } }
   }
 }

@@ -30,7 +30,7 @@ export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, st
     useCache: input.use_cache ?? true,
   }
   let body: string
-  if (flags.useCache && deps.sharedCache) {
+  if (flags.useCache && deps.cache.shared) {
     // The shared tier is async; look there (after the in-process tier) before the check.
     const entry = await deps.cache.get(deps.engine.cacheKey(input.text, flags))
     const cached = entry && { value: entry.valueJson, createdAtMs: entry.createdAt.getTime(), expiresAtMs: entry.expiresAt.getTime() }

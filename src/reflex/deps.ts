@@ -8,8 +8,6 @@ export interface ReflexDeps {
   engine: ReflexEngine
   /** The in-process tier, with the Redis tier behind it when REDIS_URL is set. */
   cache: TieredCacheStore
-  /** True when a Redis tier sits behind the in-process one (the check then looks there too). */
-  sharedCache: boolean
   limiter: RateLimitStore
   limits: RateLimits
   /** Default time-to-live of cache entries (CACHE_TTL). */

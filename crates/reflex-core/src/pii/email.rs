@@ -41,7 +41,36 @@ pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
     if tld.len() < 2 || !tld.iter().all(u8::is_ascii_alphabetic) {
         return;
     }
+    if url_userinfo(b, at) || remote_login(b, s, e) {
+        return;
+    }
     out.push(hit(PiiKind::Email, s, e, 0.97));
+}
+
+/// `scheme://user:secret@host`: the `@` closes a URL's userinfo (no `/` between it and the
+/// `://`), so `secret@host` is a credential and a host, not an address.
+fn url_userinfo(b: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(256);
+    for k in (from..at).rev() {
+        match b[k] {
+            b'/' => return k >= 2 && b[k - 1] == b'/' && b[k - 2] == b':',
+            c if c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'<' | b'>' | b'(' | b'`') => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `user@host` handed to a remote-login command: the scp-style `git@github.com:org/repo`
+/// (a `:` glued to the host) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
+/// start of the line. (`git` lines are left alone: `git config user.email ada@…` is an address.)
+fn remote_login(b: &[u8], s: usize, e: usize) -> bool {
+    if super::scan::at(b, e) == b':' && !super::scan::at(b, e + 1).is_ascii_whitespace() && e + 1 < b.len() {
+        return true;
+    }
+    let line = b[s.saturating_sub(200)..s].iter().rposition(|&c| c == b'\n').map_or(s.saturating_sub(200), |k| s.saturating_sub(200) + k + 1);
+    let mut words = b[line..s].split(|&c| c == b' ' || c == b'\t').filter(|w| !w.is_empty() && !matches!(**w, [b'$' | b'#' | b'>'] | [b's', b'u', b'd', b'o']));
+    words.next().is_some_and(|w| matches!(w, b"ssh" | b"scp" | b"sftp" | b"rsync" | b"mosh" | b"ssh-copy-id"))
 }
 
 #[cfg(test)]
@@ -57,11 +86,27 @@ mod tests {
         assert_eq!(emails("mail ada@example.com."), vec!["ada@example.com"]);
         assert_eq!(emails("<first.last+tag@mail.co.uk>"), vec!["first.last+tag@mail.co.uk"]);
         assert_eq!(emails("a@b.io, c_d@e-f.org"), vec!["a@b.io", "c_d@e-f.org"]);
+        assert_eq!(emails("mailto:ada@example.com: she replied"), vec!["ada@example.com"]);
+        assert_eq!(emails("see https://x.org/u and ada@example.com"), vec!["ada@example.com"]);
+        assert_eq!(emails("git config user.email ada@example.com"), vec!["ada@example.com"]);
+        assert_eq!(emails("https://x.org/?email=ada@example.com"), vec!["ada@example.com"]);
     }
 
     #[test]
     fn rejects_non_addresses() {
-        for t in ["@handle", "foo@bar", "foo@bar.c", "foo@-bar.com", "foo.@bar.com", "a..b@x.com", "x@1.2.3.4", "me @ home"] {
+        for t in [
+            "@handle",
+            "foo@bar",
+            "foo@bar.c",
+            "foo@-bar.com",
+            "foo.@bar.com",
+            "a..b@x.com",
+            "x@1.2.3.4",
+            "me @ home",
+            "https://bob:hunter2@db.example.org/x",
+            "git clone git@github.com:acme/repo.git",
+            "$ ssh -p 2222 ops@bastion.example.net",
+        ] {
             assert!(emails(t).is_empty(), "{t}");
         }
     }

@@ -20,8 +20,8 @@
 //!
 //! Overlaps: every detector reports freely, then `resolve` keeps one match per span, preferring
 //! the more specific kind, then the longer match, then the earlier one. Rank, high to low:
-//! PRIVATE_KEY > API_KEY = CRYPTO_WALLET > CREDIT_CARD = IBAN = EMAIL > SSN = UK_NHS =
-//! MAC_ADDRESS > IP_ADDRESS = DATE_OF_BIRTH > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
+//! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
+//! `MAC_ADDRESS` > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
 //! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
 //! domain is never also something else; an NHS number with its context beats the phone shape it
 //! also has; a PEM block swallows whatever key-like lines it contains.
@@ -138,7 +138,8 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
             // Skip the word, noting whether it is plain prose (`the`, `The`): letters only, no
             // capital after the first. Every detector that can start on a letter needs a digit,
             // an underscore, a capital inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it
-            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check.
+            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check and,
+            // for a few first letters, the credential-noun check.
             let start = i;
             let mut plain = c.is_ascii_alphabetic();
             i += 1;
@@ -150,6 +151,11 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
             if plain && next != b':' && next != b'-' && !(next == b'.' && i - start == 4) {
                 if c.is_ascii_uppercase() {
                     push(&mut out, dob::named(b, start));
+                }
+                // Credential nouns ("password", "Passwort", "contraseña", "mot de passe"…) start
+                // a sentence that may carry the value.
+                if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (2..=10).contains(&(i - start)) {
+                    password::prose(b, start, i, &mut out);
                 }
             } else {
                 word_start(b, start, &mut out);
@@ -169,7 +175,12 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                     push(&mut out, ip::v6(b, i));
                 }
             }
-            b'-' => push(&mut out, secrets::private_key(b, i)),
+            b'-' => {
+                push(&mut out, secrets::private_key(b, i));
+                if scan::at(b, i + 1) == b'p' {
+                    push(&mut out, password::cli_short(b, i));
+                }
+            }
             b'+' | b'(' => push(&mut out, phone::find(b, i)),
             _ => {}
         }
@@ -227,11 +238,17 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             if run >= 7 || grouped || (next == b'.' && after.is_ascii_digit()) {
                 push(out, phone::find(b, i));
             }
-            let date_sep = matches!(next, b'-' | b'/' | b'.') && after.is_ascii_digit();
-            let month_next = next == b' ' && after.is_ascii_alphabetic();
+            // `15/01/1990`, and `14-Mar-1987` (a month name between the separators).
+            let date_sep = matches!(next, b'-' | b'/' | b'.') && (after.is_ascii_digit() || (after.is_ascii_alphabetic() && run <= 2));
+            // `15 January`, `3. April` (German ordinal dot).
+            let month_next = (next == b' ' && after.is_ascii_alphabetic()) || (next == b'.' && after == b' ' && run <= 2);
             if (run == 4 || run <= 2) && (date_sep || month_next) {
                 push(out, dob::numeric(b, i));
             }
+        }
+        // `2nd of September 1996`, `21st March 1990`.
+        if run <= 2 && matches!(next, b's' | b'n' | b'r' | b't') {
+            push(out, dob::numeric(b, i));
         }
         if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
             push(out, passport::find(b, i));

@@ -15,6 +15,10 @@ fn alnum(c: u8) -> bool {
 fn url64(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }
+/// `[0-9a-f]`
+fn hex(c: u8) -> bool {
+    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+}
 /// `[A-Z0-9]`
 fn upper_alnum(c: u8) -> bool {
     c.is_ascii_uppercase() || c.is_ascii_digit()
@@ -43,6 +47,26 @@ const RULES: &[Rule] = &[
     (b"rk_live_", alnum, 16, 255, 0.97),
     (b"rk_test_", alnum, 16, 255, 0.9),
     (b"pk_live_", alnum, 16, 255, 0.85),
+    (b"whsec_", alnum, 24, 255, 0.95),
+    (b"xapp-", url64, 20, 255, 0.95),
+    (b"glpat-", url64, 20, 255, 0.97),
+    (b"glptt-", url64, 20, 255, 0.95),
+    (b"gldt-", url64, 20, 255, 0.95),
+    (b"npm_", alnum, 36, 36, 0.95),
+    (b"hf_", alnum, 34, 34, 0.95),
+    (b"shpat_", hex, 32, 32, 0.97),
+    (b"shpss_", hex, 32, 32, 0.97),
+    (b"shpca_", hex, 32, 32, 0.97),
+    (b"shppa_", hex, 32, 32, 0.97),
+    (b"dop_v1_", hex, 64, 64, 0.97),
+    (b"doo_v1_", hex, 64, 64, 0.97),
+    (b"dor_v1_", hex, 64, 64, 0.97),
+    (b"pypi-AgEIcHlwaS5vcmc", url64, 50, 255, 0.97),
+    (b"GOCSPX-", url64, 28, 28, 0.95),
+    (b"sq0atp-", url64, 22, 22, 0.95),
+    (b"sq0csp-", url64, 43, 43, 0.95),
+    (b"SK", hex, 32, 32, 0.9),
+    (b"key-", alnum, 32, 32, 0.85),
     // Longest first: `sk-ant-` and `sk-proj-` before the plain OpenAI `sk-`.
     (b"sk-ant-", url64, 20, 255, 0.97),
     (b"sk-proj-", url64, 20, 255, 0.97),
@@ -52,7 +76,20 @@ const RULES: &[Rule] = &[
 pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     // Gate on the first two bytes so ordinary words cost one comparison, not a table walk.
     match (b[start], at(b, start + 1)) {
-        (b'A', b'K' | b'S' | b'I') | (b'g', b'h' | b'i') | (b'x', b'o') | (b's' | b'r' | b'p', b'k') | (b'e', b'y') => {}
+        (b'A', b'K' | b'S' | b'I')
+        | (b'g', b'h' | b'i' | b'l')
+        | (b'x', b'o' | b'a')
+        | (b's' | b'r' | b'p', b'k')
+        | (b'e' | b'p', b'y')
+        | (b'w' | b's', b'h')
+        | (b'n', b'p')
+        | (b'h', b'f')
+        | (b'd', b'o')
+        | (b'G', b'O')
+        | (b'S', b'K')
+        | (b'k', b'e')
+        | (b's', b'q') => {}
+        (b'S', b'G') => return sendgrid(b, start),
         _ => return None,
     }
     let rest = &b[start..];
@@ -70,12 +107,32 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     if url64(at(b, end)) {
         return None;
     }
-    let token = &b[s..end];
-    // Real keys are random: they mix letters and digits. `sk-this-is-not-a-key-at-all` isn't.
-    if !(token.iter().any(u8::is_ascii_digit) && token.iter().any(u8::is_ascii_alphabetic)) {
+    random(&b[s..end]).then(|| hit(PiiKind::ApiKey, start, end, *confidence))
+}
+
+/// Real keys are random: they mix letters and digits, or (long all-letter bodies such as
+/// Hugging Face tokens) both cases. `sk-this-is-not-a-key-at-all` isn't; neither are the
+/// documentation placeholders `AKIAIOSFODNN7EXAMPLE` and `sk_live_XXXX…`.
+fn random(token: &[u8]) -> bool {
+    let digit = token.iter().any(u8::is_ascii_digit);
+    let upper = token.iter().any(u8::is_ascii_uppercase);
+    let lower = token.iter().any(u8::is_ascii_lowercase);
+    let mixed = (digit && (upper || lower)) || (upper && lower && token.len() >= 20);
+    mixed && memmem::find(token, b"EXAMPLE").is_none()
+}
+
+/// `SendGrid`: `SG.` + 22 base64url + `.` + 43 base64url.
+fn sendgrid(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if at(b, start + 2) != b'.' {
         return None;
     }
-    Some(hit(PiiKind::ApiKey, start, end, *confidence))
+    let id = start + 3;
+    if run_len(b, id, 23, url64) != 22 || at(b, id + 22) != b'.' {
+        return None;
+    }
+    let secret = id + 23;
+    let end = secret + 43;
+    (run_len(b, secret, 44, url64) == 43 && random(&b[id..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.95))
 }
 
 fn jwt(b: &[u8], start: usize) -> Option<PiiMatch> {
@@ -163,7 +220,7 @@ mod tests {
     #[test]
     fn finds_provider_keys() {
         for k in [
-            "AKIAIOSFODNN7EXAMPLE",
+            "AKIAZ7Q2M4XKD9PLW3RT",
             "ASIAY34FZKBOKMUTVV7A",
             "ghp_1234567890abcdefghijklmnopqrstuvwxyz",
             "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN",
@@ -175,6 +232,15 @@ mod tests {
             "sk-ant-api03-abcDEF123456ghiJKL789mno-xyz",
             "sk-abcdefghij1234567890ABCDEFGHIJ",
             "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            "glpat-Zx81_qPd-Wm3RtY7vLk2",
+            "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",
+            "npm_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
+            "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",
+            "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",
+            "whsec_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9v",
+            "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",
+            "SK0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+            "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
         ] {
             assert_eq!(keys(&format!("key {k} end")), vec![(PiiKind::ApiKey, k)], "{k}");
         }
@@ -190,6 +256,10 @@ mod tests {
             "sk-this-is-not-a-key-at-all-really",
             "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMB",
             "xoxq-123456789012-1234567890123",
+            "AKIAIOSFODNN7EXAMPLE",
+            "SG.xxxxx.yyyyy",
+            "hf_hub_download",
+            "glpat-xxxxxxxxxxxxxxxxxxxx",
         ] {
             assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
         }

@@ -1,0 +1,66 @@
+import t from 'tap'
+import { orchestratorUrl, postJson } from '../helpers/servers.js'
+
+const cases: Array<[string, unknown, string]> = [
+  ['a missing goal', {}, 'goal'],
+  ['an empty goal', { goal: '' }, 'goal'],
+  ['a goal of 10,001 characters', { goal: 'g'.repeat(10_001) }, 'goal'],
+  ['a goal of the wrong type', { goal: ['a'] }, 'goal'],
+  ['an unknown priority', { goal: 'x', priority: 'urgent' }, 'priority'],
+  ['constraints of the wrong type', { goal: 'x', constraints: 'fast' }, 'constraints'],
+  ['a non-integer max_tokens', { goal: 'x', constraints: { max_tokens: 'many' } }, 'constraints'],
+  ['a budget of the wrong shape', { goal: 'x', budget: { max_tokens: -1 } }, 'budget.max_tokens'],
+  ['an unknown top-level field', { goal: 'x', colour: 'blue' }, 'colour'],
+]
+
+// One server for the validation cases: each PGlite boot costs seconds, and none of them writes.
+const shared = orchestratorUrl(t)
+
+for (const [name, body, field] of cases) {
+  t.test(`${name} is a 400 naming ${field}`, async (t) => {
+    const base = await shared
+    const res = await postJson(`${base}/api/v1/tasks`, body, { 'x-request-id': 'bad-task' })
+    t.equal(res.status, 400)
+    const err = (await res.json()).error
+    t.equal(err.code, 'VALIDATION_ERROR')
+    t.match(err.details.field, new RegExp(`^${field.replace('.', '\\.')}`))
+    t.type(err.details.constraint, 'string')
+    t.equal(err.request_id, 'bad-task')
+  })
+}
+
+t.test('exactly 10,000 characters is accepted', async (t) => {
+  const base = await shared
+  t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'g'.repeat(10_000) })).status, 201)
+})
+
+t.test('malformed JSON and the wrong content type are refused', async (t) => {
+  const base = await shared
+  const bad = await fetch(`${base}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"goal":' })
+  t.equal(bad.status, 400)
+  t.equal((await bad.json()).error.details.field, 'body')
+  const text = await fetch(`${base}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'goal' })
+  t.equal(text.status, 415)
+})
+
+t.test('an unknown task id is a 404 on every route', async (t) => {
+  const base = await shared
+  for (const [method, path] of [['GET', '/api/v1/tasks/nope'], ['GET', '/task/nope'], ['DELETE', '/api/v1/tasks/nope'], ['POST', '/api/v1/tasks/nope/cancel'], ['POST', '/task/nope/cancel'], ['GET', '/api/v1/tasks/nope/events']] as const) {
+    const res = await fetch(`${base}${path}`, { method })
+    t.equal(res.status, 404, `${method} ${path}`)
+    const err = (await res.json()).error
+    t.equal(err.code, 'NOT_FOUND')
+    t.equal(err.details.field, 'task_id')
+  }
+})
+
+t.test('task creation is rate limited per IP and per user', async (t) => {
+  const base = await orchestratorUrl(t, { RATE_LIMIT_PER_IP: '2', RATE_LIMIT_PER_USER: '3' })
+  t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'a' })).status, 201)
+  t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'b' })).status, 201)
+  const refused = await postJson(`${base}/api/v1/tasks`, { goal: 'c' })
+  t.equal(refused.status, 429)
+  t.ok(Number(refused.headers.get('retry-after')) >= 1)
+  t.equal((await refused.json()).error.code, 'RATE_LIMIT')
+  t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'd' }, { 'x-user-id': 'u1' })).status, 201)
+})

@@ -1,0 +1,40 @@
+import t from 'tap'
+import { orchestratorUrl, postJson } from '../helpers/servers.js'
+
+t.test('health lists each dependency; ready says ready', async (t) => {
+  const base = await orchestratorUrl(t)
+  for (const path of ['/api/v1/health', '/health']) {
+    const res = await fetch(`${base}${path}`)
+    t.equal(res.status, 200)
+    const body = await res.json()
+    t.equal(body.status, 'healthy')
+    t.match(body.dependencies, { database: 'up', database_kind: 'pglite', job_queue: 'up', reflex: 'up', redis: 'disabled' })
+  }
+  t.same(await (await fetch(`${base}/ready`)).json(), { ready: true })
+})
+
+t.test('metrics are Prometheus text with HTTP, task and reflex series', async (t) => {
+  const base = await orchestratorUrl(t)
+  await postJson(`${base}/api/v1/tasks`, { goal: 'Count the words in this sentence' })
+  for (const path of ['/api/v1/metrics', '/metrics']) {
+    const res = await fetch(`${base}${path}`)
+    t.equal(res.status, 200)
+    t.match(res.headers.get('content-type'), /^text\/plain/)
+    const text = await res.text()
+    t.match(text, /ganglion_http_requests_total\{service="orchestrator",method="POST",route="\/api\/v1\/tasks",status="201"\} 1/)
+    t.match(text, /ganglion_tasks_created_total\{status="queued"\} 1/)
+    t.match(text, /ganglion_reflex_checks \d+/)
+    t.match(text, /ganglion_step_dispatch_seconds_bucket/)
+  }
+})
+
+t.test('/docs serves the interactive documentation and openapi.yaml', async (t) => {
+  const base = await orchestratorUrl(t)
+  const page = await fetch(`${base}/docs`)
+  t.equal(page.status, 200)
+  t.match(await page.text(), /SwaggerUIBundle/)
+  const spec = await fetch(`${base}/docs/openapi.yaml`)
+  t.match(await spec.text(), /^openapi: 3\.0/)
+  t.equal((await fetch(`${base}/docs/assets/swagger-ui-bundle.js`)).status, 200)
+  t.equal((await fetch(`${base}/docs/assets/nothing.js`)).status, 404)
+})
