@@ -5,8 +5,9 @@
  *   node --import @tapjs/typescript/import bench/http-check.ts [options]
  *
  * 1. Starts bench/bare-server.ts (bare hyper-express routes, the ceiling) and the reflex service
- *    (`node dist/main.js` on embedded defaults, rate limits raised so the bench measures the
- *    check) in their own processes; this process is the load generator.
+ *    (`ganglion reflex`, i.e. `node dist/cli/main.js reflex`, on embedded defaults: the reflex
+ *    layer alone, so no idle orchestrator shares its event loop; rate limits raised so the bench
+ *    measures the check) in their own processes; this process is the load generator.
  * 2. Peak throughput, autocannon -c 50 -p 1 -d 10 after a warm-up, in rounds that interleave the
  *    targets (bare json, bare buffer, bare raw, bare+check, check miss, check hit); each ratio is
  *    taken against `/bare/json` of the same round. Every body is the same size (1 KB text in
@@ -22,7 +23,7 @@
  * does not depend on how fast the load generator is.
  *
  * Options: --duration 10 (s per peak run), --rounds 2, --warmup 3 (s), --connections 50,
- * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/main.js",
+ * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/cli/main.js reflex",
  * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102.
  * Every run is bounded by its duration; the whole script by a 20-minute watchdog. 127.0.0.1 only.
  */
@@ -44,7 +45,7 @@ const { values: args } = parseArgs({
     'half-duration': { type: 'string', default: '10' },
     'half-connections': { type: 'string', default: '32' },
     wrk: { type: 'boolean', default: false },
-    'reflex-cmd': { type: 'string', default: 'node dist/main.js' },
+    'reflex-cmd': { type: 'string', default: 'node dist/cli/main.js reflex' },
     'no-reflex': { type: 'boolean', default: false },
     'bare-port': { type: 'string', default: '18101' },
     'reflex-port': { type: 'string', default: '18102' },
@@ -59,7 +60,11 @@ const HALF_CONNECTIONS = Number(args['half-connections'])
 const HOST = '127.0.0.1'
 const BARE_PORT = Number(args['bare-port'])
 const REFLEX_PORT = Number(args['reflex-port'])
-const RATE_LIMIT = '100000000'
+// The configuration's maximum (per minute). One IP at 30,000 req/s would drain a bucket of that
+// size within the run, so every body also names one of 256 users (`user_id`), whose buckets are
+// then the ones that count (DESIGN.md §5: per user_id when given); no run gets a 429.
+const RATE_LIMIT = '1000000'
+const USERS = 256
 
 const ROOT = new URL('..', import.meta.url).pathname
 const require = createRequire(import.meta.url)
@@ -183,15 +188,18 @@ async function post(port: number, path: string, body: string): Promise<{ status:
 // Bodies: all the same size; a counter in the last ten characters of the text
 // ---------------------------------------------------------------------------------------------
 
-const bodyOf = (text: string): string => `{"text":${JSON.stringify(text)}}`
-const varyingBody = (i: number): string => bodyOf(variant(`#${i.toString(36).padStart(9, '0')}`))
-const HIT_BODY = bodyOf(TEXT_PII)
+const bodyOf = (text: string, user: number): string =>
+  `{"text":${JSON.stringify(text)},"user_id":"bench-u-${String(user % USERS).padStart(3, '0')}"}`
+const varyingBody = (i: number): string => bodyOf(variant(`#${i.toString(36).padStart(9, '0')}`), i)
+/** One text, 256 users: the cache key depends on the text and flags only, so every one hits. */
+const HIT_BODIES = Array.from({ length: USERS }, (_, i) => bodyOf(TEXT_PII, i))
+const HIT_BODY = HIT_BODIES[0] ?? ''
 /**
  * Pre-built so the load generator does no per-request work (autocannon rebuilds a request on
  * every send when it has a setupRequest, which made it the bottleneck). Every connection cycles
  * through them; none of these texts is ever stored in the cache, so each check is a miss.
  */
-const VARYING_BODIES = Array.from({ length: 256 }, (_, i) => varyingBody(i))
+const VARYING_BODIES = Array.from({ length: USERS }, (_, i) => varyingBody(i))
 
 interface Target {
   name: string
@@ -222,7 +230,7 @@ interface RunResult {
 function autocannonRun(t: Target, durationS: number, connections: number, overallRate?: number): Promise<RunResult> {
   const latencies: number[] = []
   const headers = { 'content-type': 'application/json' }
-  const requests: AcRequest[] = (t.fixed ? [HIT_BODY] : VARYING_BODIES).map((body) => ({ method: 'POST', path: t.path, headers, body }))
+  const requests: AcRequest[] = (t.fixed ? HIT_BODIES : VARYING_BODIES).map((body) => ({ method: 'POST', path: t.path, headers, body }))
   const opts: AcOptions = { url: `http://${HOST}:${t.port}`, connections, pipelining: 1, duration: durationS, requests, timeout: 10 }
   if (overallRate) opts.overallRate = overallRate
   // CPU is sampled from the first response on: autocannon spends a while building every
@@ -261,16 +269,17 @@ function autocannonRun(t: Target, durationS: number, connections: number, overal
 function wrkRun(t: Target, durationS: number, connections: number, dir: string): RunResult | null {
   // One Lua state per wrk thread; -t1 keeps wrk on one core, like autocannon.
   // wrk varies the text with its own counter ('w…'), so its texts differ from autocannon's too.
-  const text = t.fixed ? TEXT_PII : variant('#000000000')
-  const prefix = bodyOf(text).slice(0, -12) // up to the counter (10 chars) + closing quote and brace
+  const quoted = JSON.stringify(t.fixed ? TEXT_PII : variant('#000000000'))
+  const head = `{"text":${t.fixed ? quoted : quoted.slice(0, -11)}` // varying: without the marker and closing quote
   const script = join(dir, `${t.name.replace(/\W+/g, '-')}.lua`)
   writeFileSync(
     script,
     `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n` +
-      `local prefix = [==[${prefix}]==]\nlocal n = 0\nlocal fixed = ${t.fixed}\n` +
-      `local hit = [==[${bodyOf(text)}]==]\n` +
-      `request = function()\n  if fixed then return wrk.format(nil, "${t.path}", nil, hit) end\n  n = n + 1\n` +
-      `  return wrk.format(nil, "${t.path}", nil, prefix .. string.format("w%09d", n) .. '"}')\nend\n`,
+      `local head = [==[${head}]==]\nlocal n = 0\nlocal fixed = ${t.fixed}\n` +
+      `request = function()\n  n = n + 1\n  local body\n` +
+      `  if fixed then body = head .. string.format(',"user_id":"bench-u-%03d"}', n % ${USERS})\n` +
+      `  else body = head .. string.format('w%09d","user_id":"bench-u-%03d"}', n, n % ${USERS}) end\n` +
+      `  return wrk.format(nil, "${t.path}", nil, body)\nend\n`,
   )
   const cpu0 = cpuMs(t.pid())
   const wall0 = performance.now()
@@ -335,6 +344,7 @@ if (!args['no-reflex']) {
   const [cmd, ...argv] = (args['reflex-cmd'] ?? '').split(' ').filter(Boolean)
   const resolved = cmd === 'node' ? process.execPath : (cmd ?? process.execPath)
   reflex = start('reflex', resolved, argv, {
+    HOST,
     REFLEX_PORT: String(REFLEX_PORT),
     PORT: String(REFLEX_PORT + 1),
     DATA_DIR: dataDir,
@@ -406,7 +416,7 @@ for (const t of halfTargets) {
     rate: halfRate,
     durationS: HALF_DURATION,
     connections: HALF_CONNECTIONS,
-    bodies: t.fixed ? [HIT_BODY] : VARYING_BODIES,
+    bodies: t.fixed ? HIT_BODIES : VARYING_BODIES,
   })
   const us = ((cpuMs(t.pid()) - cpu0) * 1000) / Math.max(1, r.completed)
   half.push({ how: 'open loop', target: t.name, rps: r.achievedRate, lat: r.service, intended: r.intended, errors: r.errors + r.non2xx, serverUsPerReq: us })
@@ -451,8 +461,8 @@ p(`## HTTP bench, ${machine.date}`)
 p()
 p(`commit ${machine.commit}${machine.dirty ? ' (tracked files modified)' : ''}; ${machine.nproc} × ${machine.cpu}; node ${machine.node}; ` +
   `load average before ${machine.loadBefore}, after ${loadAfter}.`)
-p(`Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT} (so the bench measures the check, not 429s).`)
-p(`Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`)
+p(`Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`)
+p(`Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`)
 p()
 p('### Peak throughput (autocannon; median of rounds; ratio per round against `bare json()` of the same round)')
 p()
