@@ -526,8 +526,13 @@ if (missTarget && hitTarget) {
   p()
   p('| target | figure | verdict |')
   p('|---|---|---|')
-  p(`| check miss ≥ 0.8 × ceiling | ${f2(miss)} | ${ok(miss >= 0.8)} |`)
-  p(`| check hit ≥ 0.9 × ceiling | ${f2(hit)} | ${ok(hit >= 0.9)} |`)
+  const cpuRatio = (name: string): number => ceilingUs / median((peak.get(name) ?? []).map((r) => r.serverUsPerReq))
+  const missCpu = cpuRatio(missTarget.name)
+  const hitCpu = cpuRatio(hitTarget.name)
+  p(`| check miss ≥ 0.8 × ceiling (req/s, median of rounds) | ${f2(miss)} (rounds ${(ratios.get(missTarget.name) ?? []).map(f2).join(', ')}) | ${ok(miss >= 0.8)} |`)
+  p(`| check miss ≥ 0.8 × ceiling (server CPU per request) | ${f2(missCpu)} | ${ok(missCpu >= 0.8)} |`)
+  p(`| check hit ≥ 0.9 × ceiling (req/s, median of rounds) | ${f2(hit)} (rounds ${(ratios.get(hitTarget.name) ?? []).map(f2).join(', ')}) | ${ok(hit >= 0.9)} |`)
+  p(`| check hit ≥ 0.9 × ceiling (server CPU per request) | ${f2(hitCpu)} | ${ok(hitCpu >= 0.9)} |`)
   for (const [name, h] of [['miss', hm], ['hit', hh]] as const) {
     if (!h) continue
     p(`| half load, ${name}: P50 < 1 ms | ${f3(h.lat.p50)} ms | ${ok(h.lat.p50 < 1)} |`)
