@@ -17,7 +17,8 @@ import {
 } from './task.js';
 import {
   IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
-  type NewStep, type NewTask, type StepPatch, type TaskPatch, type TaskSortKey, type TaskStore,
+  type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepPatch, type TaskPatch,
+  type TaskSortKey, type TaskStore,
 } from './task-store.js';
 
 const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 };
@@ -270,23 +271,39 @@ export class SqlTaskStore implements TaskStore {
     });
   }
 
-  startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
-    return this.sql.transaction(async (tx) => {
+  async startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
+    const claim = await this.claimStep(taskId, stepId, { from });
+    return claim.outcome === 'started' ? claim.step : null;
+  }
+
+  claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
+    const { from = ['pending'], maxRunning, staleAfterSeconds } = options;
+    return this.sql.transaction(async (tx): Promise<StepClaim> => {
       const current = await lockTask(tx, taskId);
-      if (current === null || isFinal(current) || current === 'cancelling') return null;
+      if (current === null || isFinal(current) || current === 'cancelling') return { outcome: 'unavailable' };
+      if (maxRunning !== undefined) {
+        // Counted while holding the task row lock: every claim of this task queues on that lock, so
+        // two processes can never both see room for one more.
+        const { rows: counted } = await tx.query<{ n: number | string }>(
+          "select count(*) as n from task_steps where task_id = $1 and status = 'running' and step_id <> $2",
+          [taskId, stepId]);
+        const running = Number(counted[0]?.n ?? 0);
+        if (running >= maxRunning) return { outcome: 'busy', running };
+      }
       const { rows } = await tx.query<StepRow>(
         `update task_steps
             set status = 'running', attempts = attempts + 1, executions = executions + 1,
                 started_at = now(), completed_at = null, error = null, updated_at = now()
           where task_id = $1 and step_id = $2 and status = any($3::text[])
+            and (status <> 'running' or $4::float8 is null or started_at <= now() - $4::float8 * interval '1 second')
           returning *`,
-        [taskId, stepId, [...from]],
+        [taskId, stepId, [...from], staleAfterSeconds ?? null],
       );
       const row = rows[0];
-      if (!row) return null;
+      if (!row) return { outcome: 'unavailable' };
       await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
       await appendEvents(tx, taskId, [{ type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } }]);
-      return toStep(row);
+      return { outcome: 'started', step: toStep(row) };
     });
   }
 
@@ -361,6 +378,16 @@ export class SqlTaskStore implements TaskStore {
       }
     }
     await tx.query(`update tasks set ${sets.join(', ')} where task_id = $1`, params);
+    if (patch.settlePending) {
+      const { rows: settled } = await tx.query<{ step_id: string; position: number }>(
+        `update task_steps set status = $2, completed_at = now(), updated_at = now()
+          where task_id = $1 and status = 'pending' returning step_id, position`,
+        [taskId, patch.settlePending]);
+      settled.sort((a, b) => a.position - b.position);
+      await appendEvents(tx, taskId, settled.map((s) => ({
+        type: `step.${patch.settlePending}`, data: { step_id: s.step_id, status: patch.settlePending },
+      })));
+    }
     const data: Record<string, unknown> = { from: current, status: to };
     if (patch.error) data['error'] = patch.error;
     await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);

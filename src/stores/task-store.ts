@@ -76,6 +76,11 @@ export interface ListQuery {
 }
 
 export interface TaskPatch {
+  /**
+   * Steps still `pending` move to this state in the same transaction (with their `step.<state>`
+   * events, logged before the `task.status`), so a finished task is never seen with waiting steps.
+   */
+  settlePending?: 'skipped' | 'cancelled';
   result?: unknown;
   error?: TaskError | null;
   usage?: TaskUsage;
@@ -94,6 +99,24 @@ export interface NewStep {
 export interface StepPatch {
   output?: unknown;
   error?: TaskError | null;
+}
+
+/** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
+export type StepClaim =
+  | { outcome: 'started'; step: TaskStep }
+  | { outcome: 'busy'; running: number }
+  | { outcome: 'unavailable' };
+
+export interface ClaimOptions {
+  /** States the step may start from. Default `['pending']`. */
+  from?: readonly StepStatus[];
+  /** Refuse (`busy`) when this many steps of the task are already running (MAX_PARALLEL_ARMS). */
+  maxRunning?: number;
+  /**
+   * With `running` in `from`: take a running step only if it began at least this long ago, i.e. its
+   * worker's lease has run out. A retry then never starts a second copy beside a live attempt.
+   */
+  staleAfterSeconds?: number;
 }
 
 export interface EventInput {
@@ -132,6 +155,11 @@ export interface TaskStore {
    * Null when the step is in another state or the task is final, so at most one worker starts it.
    */
   startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>;
+  /**
+   * `startStep` with a per-task limit: the running steps are counted under the task row lock, so the
+   * limit holds across processes. `busy` writes nothing.
+   */
+  claimStep(taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>;
   /**
    * Moves a step `from` → `to` with output/error, appending `step.<to>`; null when it is in another state.
    */

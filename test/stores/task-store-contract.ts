@@ -208,6 +208,46 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
     t.same(types, ['task.created', 'task.status', 'task.plan', 'task.status', 'step.started', 'step.completed', 'task.status']);
   });
 
+  await t.test('claims steps up to the per-task running limit, counted under the task lock', async (t) => {
+    const { task } = await store.create(newTask());
+    const id = task.task_id;
+    await store.transition(id, ['queued'], 'planning');
+    const ids = ['s1', 's2', 's3', 's4', 's5', 's6'];
+    await store.upsertSteps(id, ids.map((step_id) => ({ step_id, action: 'work', arm: 'executor' })));
+    await store.transition(id, ['planning'], 'running');
+    const claims = await Promise.all(ids.map((s) => store.claimStep(id, s, { maxRunning: 2 })));
+    t.equal(claims.filter((c) => c.outcome === 'started').length, 2, 'two of six concurrent claims start');
+    t.equal(claims.filter((c) => c.outcome === 'busy').length, 4, 'the others are told the task is busy');
+    const started = claims.flatMap((c) => (c.outcome === 'started' ? [c.step.step_id] : []));
+    await store.updateStep(id, started[0]!, ['running'], 'completed');
+    const next = ids.find((s) => !started.includes(s))!;
+    t.equal((await store.claimStep(id, next, { maxRunning: 2 })).outcome, 'started', 'a finished step frees a slot');
+    t.equal((await store.claimStep(id, next, { maxRunning: 2 })).outcome, 'unavailable', 'a running step is not claimed twice');
+    t.equal((await store.claimStep(id, next, { from: ['running'], staleAfterSeconds: 3600 })).outcome, 'unavailable',
+      'a running step that began recently is not taken over');
+    const restarted = await store.claimStep(id, next, { from: ['running'], maxRunning: 2, staleAfterSeconds: 0 });
+    t.equal(restarted.outcome, 'started', 'a retry may restart a running step without counting it against itself');
+    const { rows } = await sql.query<{ n: number | string }>(
+      "select count(*) as n from task_steps where task_id = $1 and status = 'running'", [id]);
+    t.equal(Number(rows[0]?.n), 2, 'never more than the limit running');
+    await store.requestCancel(id);
+    t.equal((await store.claimStep(id, 's6', { maxRunning: 9 })).outcome, 'unavailable', 'nothing starts on a cancelling task');
+  });
+
+  await t.test('settles pending steps in the same transition that finishes the task', async (t) => {
+    const { task } = await store.create(newTask());
+    const id = task.task_id;
+    await store.transition(id, ['queued'], 'planning');
+    await store.upsertSteps(id, ['s1', 's2', 's3'].map((step_id) => ({ step_id, action: 'work', arm: 'executor' })));
+    await store.transition(id, ['planning'], 'running');
+    await store.startStep(id, 's1');
+    const failed = await store.transition(id, ['running'], 'failed',
+      { settlePending: 'skipped', error: { code: 'X', message: 'x', retryable: false } });
+    t.same(failed?.plan.steps.map((s) => s.status), ['running', 'skipped', 'skipped'], 'running steps are left to their worker');
+    const types = (await store.eventsAfter(id, 0, 100)).map((e) => `${e.type}:${String(e.data['step_id'] ?? e.data['status'])}`);
+    t.same(types.slice(-3), ['step.skipped:s2', 'step.skipped:s3', 'task.status:failed']);
+  });
+
   await t.test('numbers 50 concurrent appends 1..n without gaps or repeats', async (t) => {
     const { task } = await store.create(newTask());
     const appended = await Promise.all(

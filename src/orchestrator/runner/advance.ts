@@ -1,0 +1,93 @@
+/**
+ * Moves a task on from what the database says, whoever calls it and however often: after a step
+ * ends, after planning, and on any retry that finds its own work already done (a crash between a
+ * commit and the next move). Every move is a conditional update, so racing callers are harmless.
+ */
+import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js';
+import { aggregate } from './aggregate.js';
+import { STEP_RUN, type StepRunJob } from './queues.js';
+import type { RunnerContext } from './runner-context.js';
+
+export async function advance(ctx: RunnerContext, taskId: string): Promise<void> {
+  const task = await ctx.store.get(taskId);
+  if (!task) return;
+  const steps = task.plan.steps;
+  if (isFinal(task.status)) return;
+  if (task.status === 'cancelling') {
+    // The running steps' own handlers come back here once they have stopped.
+    if (steps.some((s) => s.status === 'running')) return;
+    return finishStopped(ctx, taskId, 'cancelled');
+  }
+  if (task.status !== 'running') return;
+  const failed = steps.find((s) => s.status === 'failed');
+  if (failed) return failTask(ctx, task, failed.error ?? { code: 'STEP_FAILED', message: `step ${failed.step_id} failed`, retryable: false });
+  if (steps.every((s) => s.status === 'completed')) return completeTask(ctx, task); // an empty plan too
+
+  const status = new Map(steps.map((s) => [s.step_id, s.status]));
+  const running = steps.filter((s) => s.status === 'running').length;
+  const ready = steps.filter((s) => s.status === 'pending' && s.depends_on.every((d) => status.get(d) === 'completed'));
+  // Only as many as there is room for: a step refused as busy is sent again by the step that frees
+  // its slot, which ends (and calls this) after the refusal, because both hold the task lock in turn.
+  const room = Math.max(0, ctx.maxParallelArms - running);
+  for (const step of ready.slice(0, room)) {
+    const job: StepRunJob = { task_id: taskId, step_id: step.step_id, ready_at: Date.now() };
+    await ctx.queue.send(STEP_RUN, job, { singletonKey: `${taskId}:${step.step_id}` });
+  }
+}
+
+/** Ends a task `cancelled` (from cancelling) or `timed_out` (from any active state), keeping partial results. */
+export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'cancelled' | 'timed_out'): Promise<void> {
+  const task = await ctx.store.get(taskId);
+  if (!task || isFinal(task.status)) return;
+  const from: readonly TaskStatus[] = to === 'cancelled' ? ['cancelling'] : ACTIVE_STATUSES;
+  const patch = {
+    settlePending: 'cancelled' as const,
+    result: aggregate(task.plan.steps),
+    usage: await usageOf(ctx, task),
+    ...(to === 'timed_out' && { error: { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: true } }),
+  };
+  const moved = await ctx.store.transition(taskId, from, to, patch);
+  if (!moved) return;
+  ctx.registry.abort(taskId, to);
+  finished(ctx, moved);
+}
+
+async function completeTask(ctx: RunnerContext, task: StoredTask): Promise<void> {
+  const moved = await ctx.store.transition(task.task_id, ['running'], 'completed',
+    { result: aggregate(task.plan.steps), usage: await usageOf(ctx, task), error: null });
+  if (!moved) return;
+  finished(ctx, moved);
+  try {
+    await ctx.onCompleted?.(moved);
+  } catch (err) {
+    ctx.log.warn({ err, task_id: task.task_id }, 'onCompleted failed');
+  }
+}
+
+async function failTask(ctx: RunnerContext, task: StoredTask, error: TaskError): Promise<void> {
+  // Steps that never started are skipped in the same transaction, so none can start after it.
+  const moved = await ctx.store.transition(task.task_id, ['running'], 'failed',
+    { settlePending: 'skipped', error, result: aggregate(task.plan.steps), usage: await usageOf(ctx, task) });
+  if (!moved) return;
+  ctx.registry.abort(task.task_id, 'cancelled'); // sibling steps here; the watcher stops them elsewhere
+  finished(ctx, moved);
+}
+
+function finished(ctx: RunnerContext, task: StoredTask): void {
+  const seconds = (Date.now() - Date.parse(task.created_at)) / 1000;
+  ctx.metrics?.taskFinished(task.status, seconds);
+  ctx.log.info({ task_id: task.task_id, status: task.status, seconds }, 'task finished');
+}
+
+/** Arm calls are step attempts; LLM tokens come from the `budget.usage` events steps recorded. */
+async function usageOf(ctx: RunnerContext, task: StoredTask): Promise<TaskUsage> {
+  const { rows } = await ctx.sql.query<{ prompt: number | string | null; completion: number | string | null }>(
+    `select sum((data->>'prompt')::bigint) as prompt, sum((data->>'completion')::bigint) as completion
+       from task_events where task_id = $1 and type = 'budget.usage'`, [task.task_id]);
+  const prompt = Number(rows[0]?.prompt ?? 0);
+  const completion = Number(rows[0]?.completion ?? 0);
+  return {
+    llm_tokens: { prompt, completion, total: prompt + completion },
+    arm_calls: task.plan.steps.reduce((n, s) => n + s.attempts, 0),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The seam between the lifecycle and whatever does a step's work. The arms issue replaces the
+ * built-in executor with calls to the arms; the runner does not change.
+ *
+ * ```ts
+ * const { output } = await steps.run(step, { goal, task, depOutputs }, signal)
+ * ```
+ *
+ * Contract: `run` honours `signal` (rejects promptly once it aborts) and throws `StepError` to say
+ * whether a failure is worth retrying. Any other thrown error counts as retryable.
+ */
+import type { StoredTask, TaskStep } from '../../stores/task.js';
+
+export interface StepInput {
+  /** The goal with personal data replaced by placeholders: nothing raw leaves for an arm. */
+  goal: string;
+  task: StoredTask;
+  /** Outputs of the steps this one depends on, by step id. */
+  depOutputs: Record<string, unknown>;
+}
+
+export interface StepUsage {
+  prompt: number;
+  completion: number;
+}
+
+export interface StepResult {
+  output: unknown;
+  usage?: StepUsage;
+}
+
+export interface StepRunner {
+  run(step: TaskStep, input: StepInput, signal: AbortSignal): Promise<StepResult>;
+}
+
+/** A step failure with a stable code; `retryable: false` fails the task at once. */
+export class StepError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'StepError';
+  }
+}
