@@ -1,0 +1,140 @@
+/**
+ * The addon's check beside the same detection in plain TypeScript (bench/baseline/ts-detector.ts),
+ * in one process, on three 1 KB texts (bench/texts.ts). Targets (DESIGN.md §5): native check of
+ * 1 KB < 20 µs and ≥ 5× faster than the baseline.
+ *
+ *   node --import @tapjs/typescript/import bench/addon-check.ts [--rounds 3] [--time 1000]
+ *
+ * Rows per text: `native check` (object result, useCache false), `native checkJson` (the wire body
+ * as a string, useCache false), `ts baseline` (object result) and `ts baseline + stringify` (the
+ * baseline's result as JSON, the fair partner of checkJson). The cache-hit path (useCache true,
+ * entry stored first) is a separate row. Each round runs every task once, in order; the table
+ * shows the median over rounds of each statistic, so one noisy round does not decide a figure.
+ * On a shared machine the mean carries the outliers (GC, preemption by other processes) and the
+ * p50 is the steadier figure; both ratios are printed.
+ */
+import { cpus } from 'node:os'
+import { parseArgs } from 'node:util'
+import { Bench, type Task } from 'tinybench'
+import { addonVersion, createEngine } from '../src/reflex/engine.js'
+import { detectInjection, detectPii, tsCheck } from './baseline/ts-detector.js'
+import { TEXT_ATTACK, TEXT_CLEAN, TEXT_PII } from './texts.js'
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    time: { type: 'string', default: '1000' },
+  },
+})
+const ROUNDS = Number(args.rounds)
+const TIME_MS = Number(args.time)
+
+const engine = createEngine()
+const noCache = { useCache: false }
+
+const texts = [
+  ['1 KB English + 2 PII', TEXT_PII],
+  ['1 KB clean', TEXT_CLEAN],
+  ['1 KB attack', TEXT_ATTACK],
+] as const
+
+// What each side finds, so the reader can see they do comparable work.
+console.log(`# addon ${addonVersion}, node ${process.version}, ${cpus()[0]?.model ?? 'cpu?'} × ${cpus().length}`)
+console.log('\n| text | chars | native PII | baseline PII | native injection (severity) | baseline injection (severity) |')
+console.log('|---|---|---|---|---|---|')
+for (const [name, text] of texts) {
+  const n = engine.check(text, noCache)
+  const b = tsCheck(text)
+  console.log(
+    `| ${name} | ${text.length} | ${n.piiMatches.map((m) => m.type).join(', ') || '–'} | ${b.piiMatches.map((m) => m.type).join(', ') || '–'} | ` +
+      `${n.injectionMatches.length} (${n.severity}) | ${b.injectionMatches.length} (${b.severity}) |`,
+  )
+}
+
+// Cache-hit path: store a value under the check's key, then check the same text with the cache.
+const hitKey = engine.cacheKey(TEXT_PII, { useCache: true })
+engine.cacheSet(hitKey, JSON.stringify({ answer: 'a stored task result' }), 3600)
+const hitProbe = engine.check(TEXT_PII, { useCache: true })
+if (!hitProbe.cached) console.log('\nWARNING: the cache-hit row did not hit the in-process tier (stub engine?)')
+
+let sink = 0 // keeps results observable so no call is optimised away
+/** [text, label, fn, label of the baseline row it is compared with ('' = none)] */
+const tasks: Array<[string, string, () => void, string]> = []
+for (const [name, text] of texts) {
+  tasks.push([name, 'native check', () => { sink += engine.check(text, noCache).piiMatches.length }, 'ts baseline'])
+  tasks.push([name, 'native checkJson', () => { sink += engine.checkJson(text, noCache).length }, 'ts baseline + stringify'])
+  tasks.push([name, 'ts baseline', () => { sink += tsCheck(text).piiMatches.length }, ''])
+  tasks.push([name, 'ts baseline + stringify', () => { sink += JSON.stringify(tsCheck(text)).length }, ''])
+}
+const PII_NAME = texts[0][0]
+tasks.push([PII_NAME, 'native check, cache hit', () => { sink += engine.check(TEXT_PII).cached ? 1 : 0 }, 'ts baseline'])
+tasks.push([PII_NAME, 'native checkJson, cache hit', () => { sink += engine.checkJson(TEXT_PII).length }, 'ts baseline + stringify'])
+
+// Where the native time goes: each detector alone, and what is left with both off (cache key,
+// routing, the boundary crossing); beside the baseline's detectors alone.
+const decomposition: Array<[string, string, () => void, string]> = []
+for (const [name, text] of texts) {
+  const only = (checkPii: boolean, checkInjection: boolean) => ({ checkPii, checkInjection, useCache: false })
+  decomposition.push([name, 'native checkJson, PII only', () => { sink += engine.checkJson(text, only(true, false)).length }, 'ts detectPii'])
+  decomposition.push([name, 'native checkJson, injection only', () => { sink += engine.checkJson(text, only(false, true)).length }, 'ts detectInjection'])
+  decomposition.push([name, 'native checkJson, neither', () => { sink += engine.checkJson(text, only(false, false)).length }, ''])
+  decomposition.push([name, 'native cacheKey', () => { sink += engine.cacheKey(text, noCache).length }, ''])
+  decomposition.push([name, 'ts detectPii', () => { sink += detectPii(text).length }, ''])
+  decomposition.push([name, 'ts detectInjection', () => { sink += detectInjection(text).matches.length }, ''])
+}
+tasks.push(...decomposition)
+
+interface Stat { mean: number; p50: number; p99: number; samples: number }
+const perTask = new Map<string, Stat[]>()
+
+for (let round = 1; round <= ROUNDS; round++) {
+  const bench = new Bench({ time: TIME_MS, warmupTime: 200, timestampProvider: 'hrtimeNow' })
+  for (const [text, label, fn] of tasks) bench.add(`${text} | ${label}`, fn)
+  await bench.run()
+  for (const task of bench.tasks as Task[]) {
+    const r = task.result
+    if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state}`)
+    const list = perTask.get(task.name) ?? []
+    // tinybench reports milliseconds; the table is in microseconds.
+    list.push({ mean: r.latency.mean * 1e3, p50: r.latency.p50 * 1e3, p99: r.latency.p99 * 1e3, samples: task.runs })
+    perTask.set(task.name, list)
+  }
+  process.stderr.write(`round ${round}/${ROUNDS} done\n`)
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2
+}
+const stat = (name: string): Stat => {
+  const list = perTask.get(name) ?? []
+  return {
+    mean: median(list.map((s) => s.mean)),
+    p50: median(list.map((s) => s.p50)),
+    p99: median(list.map((s) => s.p99)),
+    samples: list.reduce((a, s) => a + s.samples, 0),
+  }
+}
+const f = (x: number): string => (x >= 100 ? x.toFixed(0) : x.toFixed(2))
+
+const table = (rows: typeof tasks): void => {
+  console.log('| text | implementation | mean µs | p50 µs | p99 µs | samples | baseline ÷ this (p50) | baseline ÷ this (mean) | < 20 µs (p50, mean) |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  for (const [text, label, , partner] of rows) {
+    const s = stat(`${text} | ${label}`)
+    const native = label.startsWith('native')
+    const base = partner ? stat(`${text} | ${partner}`) : undefined
+    const ratio = (b: number | undefined, n: number): string =>
+      b === undefined ? '' : `${(b / n).toFixed(1)}×${b / n >= 5 ? '' : ' (MISSED ≥ 5×)'}`
+    const under = native && label.includes('check') ? `${s.p50 < 20 ? 'yes' : 'NO'}, ${s.mean < 20 ? 'yes' : 'NO'}` : ''
+    console.log(
+      `| ${text} | ${label} | ${f(s.mean)} | ${f(s.p50)} | ${f(s.p99)} | ${s.samples} | ${ratio(base?.p50, s.p50)} | ${ratio(base?.mean, s.mean)} | ${under} |`,
+    )
+  }
+}
+console.log(`\n## ${ROUNDS} rounds × ${TIME_MS} ms per task; median over rounds (µs per op)\n`)
+table(tasks.filter((t) => !decomposition.includes(t)))
+console.log('\n### Decomposition: each detector alone (the "≥ 5×" mark is only a reference here)\n')
+table(decomposition)
+console.log(`\n(sink ${sink > 0 ? 'ok' : 'empty'})`)
