@@ -15,14 +15,18 @@ export interface RateLimits {
   windowMs: number
 }
 
+/**
+ * `clientIp` is asked only when there is no user id: reading the peer address from uWS costs
+ * microseconds per request, a measurable share of the hot route (bench/RESULTS.md).
+ */
 export async function admit(
   store: RateLimitStore,
   limits: RateLimits,
-  ip: string,
+  clientIp: () => string,
   userId?: string,
 ): Promise<Record<string, string>> {
   const byUser = userId !== undefined
-  const key = byUser ? `user:${userId}` : `ip:${ip}`
+  const key = byUser ? `user:${userId}` : `ip:${clientIp()}`
   const capacity = byUser ? limits.perUser : limits.perIp
   const d = await store.take(key, { capacity, windowMs: limits.windowMs })
   const headers: Record<string, string> = {

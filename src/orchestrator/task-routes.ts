@@ -58,7 +58,7 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     const req = parseCreate(ctx.body)
     const user = userId(ctx)
     const key = idempotencyKey(ctx)
-    const headers = await admit(deps.limiter, deps.limits, ctx.ip, user)
+    const headers = await admit(deps.limiter, deps.limits, () => ctx.ip, user)
     let outcome
     try {
       outcome = await deps.service.create(req, { idempotencyKey: key, userId: user, clientIp: ctx.ip })

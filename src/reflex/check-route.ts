@@ -23,7 +23,7 @@ export interface CheckInput {
 
 /** The check's JSON body for `input`; `extra` is spliced in before the timing (raw JSON members). */
 export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number, extra = ''): Promise<Reply> {
-  const headers = await admit(deps.limiter, deps.limits, ctx.ip, input.user_id)
+  const headers = await admit(deps.limiter, deps.limits, () => ctx.ip, input.user_id)
   const flags: CheckFlags = {
     checkPii: input.check_pii ?? true,
     checkInjection: input.check_injection ?? true,

@@ -17,7 +17,7 @@ const parsePreprocess = compileSchema(PreprocessRequest)
 export function filterPiiRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const req = parseFilter(ctx.body)
-    const headers = await admit(deps.limiter, deps.limits, ctx.ip)
+    const headers = await admit(deps.limiter, deps.limits, () => ctx.ip)
     const mode = req.mode ?? 'placeholder'
     const out = deps.engine.redact(req.text, { mode, keepLast: req.keep_last, salt: deps.hashSalt })
     return {
