@@ -12,6 +12,7 @@
 //! the UTF-16 code-unit offsets JavaScript expects, once, at the edge of [`engine`].
 #![forbid(unsafe_code)]
 
+mod base64;
 pub mod cache;
 pub mod engine;
 pub mod injection;

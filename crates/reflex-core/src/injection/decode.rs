@@ -109,16 +109,6 @@ fn hex(b: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn base64(b: &[u8]) -> Option<Vec<u8>> {
-    let val = |c: u8| -> Option<u32> {
-        Some(u32::from(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        }))
-    };
     let body: &[u8] = match b.iter().position(|&c| c == b'=') {
         // Padding only at the end, at most two.
         Some(p) if b[p..].iter().all(|&c| c == b'=') && b.len() - p <= 2 => &b[..p],
@@ -129,16 +119,11 @@ fn base64(b: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    for chunk in body.chunks(4) {
-        let mut acc = 0u32;
-        for &c in chunk {
-            acc = acc << 6 | val(c)?;
-        }
-        acc <<= 6 * (4 - chunk.len() as u32);
-        let bytes = acc.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    Some(out)
+    crate::base64::decode_each(body, |byte| {
+        out.push(byte);
+        true
+    })
+    .then_some(out)
 }
 
 fn printable(bytes: Vec<u8>) -> Option<String> {

@@ -181,30 +181,16 @@ fn basic_auth(b: &[u8], key: &[u8], i: usize) -> Option<PiiMatch> {
 
 /// Standard base64 whose decoding is printable ASCII with a `:` before a non-empty secret.
 fn decodes_to_user_secret(token: &[u8]) -> bool {
-    let (mut acc, mut bits, mut colon, mut after) = (0u32, 0, false, 0usize);
-    for &c in token.iter().take_while(|&&c| c != b'=') {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            _ => 63,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            let byte = ((acc >> bits) & 0xff) as u8;
-            if !(0x20..0x7f).contains(&byte) {
-                return false;
-            }
-            if colon {
-                after += 1;
-            }
-            colon |= byte == b':';
+    let body = token.split(|&c| c == b'=').next().unwrap_or_default();
+    let (mut colon, mut after) = (false, 0usize);
+    let printable = crate::base64::decode_each(body, |byte| {
+        if colon {
+            after += 1;
         }
-    }
-    colon && after > 0
+        colon |= byte == b':';
+        (0x20..0x7f).contains(&byte)
+    });
+    printable && colon && after > 0
 }
 
 /// `mysql -u root -psecret`, `-p'secret'`: a password glued to a `-p` flag. Bare values must look

@@ -158,23 +158,14 @@ fn jwt(b: &[u8], start: usize) -> Option<PiiMatch> {
 fn header_names_alg(seg: &[u8]) -> bool {
     let mut out = [0u8; 1536];
     let mut n = 0;
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for &c in seg {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' => 62,
-            _ => 63,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out[n] = (acc >> bits) as u8;
-            n += 1;
-        }
+    let decoded = crate::base64::decode_each(seg, |byte| {
+        let Some(slot) = out.get_mut(n) else { return false };
+        *slot = byte;
+        n += 1;
+        true
+    });
+    if !decoded {
+        return false;
     }
     let json = &out[..n];
     json.first() == Some(&b'{') && memmem::find(json, b"\"alg\"").is_some()
