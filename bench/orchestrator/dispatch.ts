@@ -9,7 +9,7 @@
  * Phases, each bounded in count and time:
  *   1. reference: `--pings` jobs on a queue `bench.ping` defined like `step.run` (notify on, same
  *      lease/retry), sent at `--ping-rate`/s, worked by `queue.work` with the step workers'
- *      concurrency (16); latency = handler start − time before `send`.
+ *      concurrency (`--step-workers`, 16); latency = handler start − time before `send`.
  *   2. the service: `--tasks` tasks through `TaskService.create` at `--rate`/s (open loop), each
  *      with a 5-step plan (retriever ∥ coder → executor → judge → guardian: the heuristic planner
  *      on a goal that routes to the three work arms, plus acceptance criteria), until every task is
@@ -22,7 +22,8 @@
  *     node --import @tapjs/typescript/import bench/orchestrator/dispatch.ts --tasks 300 --rate 20
  *
  * Options: --tasks 300, --rate 20 (tasks/s; 0 = all at once), --pings 500, --ping-rate 100,
- * --timeout 120, --only pglite|postgres, --json FILE.
+ * --timeout 120, --only pglite|postgres, --json FILE, --step-workers 16 (startTaskRunner's stepConcurrency;
+ * the default is 16, lower values show how the pg-boss fetch count follows it).
  */
 import pg from 'pg'
 import { writeFileSync } from 'node:fs'
@@ -46,6 +47,7 @@ const pingRate = Number(arg('ping-rate', '100'))
 const timeoutS = Number(arg('timeout', '120'))
 const only = arg('only', '')
 const jsonOut = arg('json', '')
+const stepWorkers = Number(arg('step-workers', '16'))
 const databaseUrl = process.env.DATABASE_URL
 if (tasks > 2000 || pings > 5000 || timeoutS > 300) throw new Error('bounded runs only')
 
@@ -115,7 +117,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
 
   // 1. Reference: bare send → handler start.
   const pingLatencies: number[] = []
-  await queue.work<{ sent_at: number }>('bench.ping', async (job) => { pingLatencies.push(Date.now() - job.data.sent_at) }, { concurrency: 16 })
+  await queue.work<{ sent_at: number }>('bench.ping', async (job) => { pingLatencies.push(Date.now() - job.data.sent_at) }, { concurrency: stepWorkers })
   await sleep(500)
   const pingDeadline = Date.now() + timeoutS * 1000
   const p0 = Date.now()
@@ -141,7 +143,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
       if (name === STEP_RUN) delivery.push(Date.now() - job.data.ready_at)
       return handler(job)
     }, options)) as typeof queue.work
-  const runner = await startTaskRunner({ store, queue, sql, engine, maxParallelArms: 4, metrics, log: silent })
+  const runner = await startTaskRunner({ store, queue, sql, engine, maxParallelArms: 4, metrics, log: silent }, { stepConcurrency: stepWorkers })
   await sleep(500)
   const idle0 = statements.n
   await sleep(2000)
@@ -209,7 +211,7 @@ for (const db of dbs) {
 const ms = (s: Summary) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.p99)} / ${fmt(s.max)}`
 const out: string[] = []
 out.push(`Machine: ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, commit ${m.commit}, ${m.date}; load average at start ${m.loadavg}`)
-out.push(`${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers 16; reference ${pings} pings at ${pingRate}/s.`)
+out.push(`${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers ${stepWorkers}; reference ${pings} pings at ${pingRate}/s.`)
 out.push('')
 out.push('| db | bare send→handler ms p50 / p95 / p99 / max | step dispatch (ready→claimed) ms p50 / p95 / p99 / max | of which pg-boss (ready→handler) p50 / p95 / p99 | task end-to-end ms p50 / p95 / p99 | tasks completed / submitted | SQL statements per task (net of idle polling) | idle statements/s | load after |')
 out.push('|---|---|---|---|---|---|---|---|---|')
@@ -228,5 +230,5 @@ for (const r of results) {
   if (r.db === 'postgres') out.push(`\n**postgres**: step dispatch P50 ${fmt(r.dispatch.p50)} ms → target < 20 ms: ${r.dispatch.p50 < 20 ? 'MET' : 'MISSED'}`)
 }
 console.log(out.join('\n'))
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, options: { tasks, rate, pings, pingRate }, results }, null, 2))
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, options: { tasks, rate, pings, pingRate, stepWorkers }, results }, null, 2))
 process.exit(0)
