@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import type { StepRun } from '../fixtures/delay-step-runner.js';
+import { maxOverlap, type StepRun } from '../fixtures/delay-step-runner.js';
 import { SKIP_PG } from '../stores/pg-schema.js';
 import { startWorker, stopWorker } from '../fixtures/worker-processes.js';
 import { openFaultDb, pollUntil } from './fault-setup.js';
@@ -52,11 +52,3 @@ t.test('two workers execute each step exactly once over 200 tasks', { skip: SKIP
   t.equal(peak, MAX_PARALLEL, `steps of a task overlapped, never more than ${MAX_PARALLEL} at once (peak ${peak})`);
 });
 
-function maxOverlap(runs: readonly StepRun[]): number {
-  // Ends sort before starts at the same millisecond: a slot freed then taken is not an overlap.
-  const edges = runs.flatMap((r) => [[r.start, 1], [r.end, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (now += d));
-  return most;
-}

@@ -1,7 +1,7 @@
 // Independent steps really overlap, and two runner instances together never run more than
 // MAX_PARALLEL_ARMS steps of one task at once (the limit is counted in the database).
 import { onEachDatabase } from '../../fixtures/each-database.js';
-import { DelayStepRunner, type StepRun } from '../../fixtures/delay-step-runner.js';
+import { DelayStepRunner, maxOverlap } from '../../fixtures/delay-step-runner.js';
 import { waitFinal } from '../../fixtures/runner-node.js';
 import type { NewStep } from '../../../src/stores/task-store.js';
 
@@ -10,13 +10,6 @@ const WIDE: NewStep[] = [
   { step_id: 's7', action: 'Scrub.', arm: 'guardian', depends_on: ['s1', 's2', 's3', 's4', 's5', 's6'] },
 ];
 
-function maxOverlap(runs: readonly StepRun[]): number {
-  const edges = runs.flatMap((r) => [[r.start, 1], [r.end, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (now += d));
-  return most;
-}
 
 onEachDatabase('runs parallel steps within MAX_PARALLEL_ARMS', async (t, db) => {
   const a = new DelayStepRunner({ delayMs: 150 });
