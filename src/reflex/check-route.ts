@@ -13,16 +13,11 @@ import { CheckRequest } from './schemas.js'
 
 const parseCheck = compileSchema(CheckRequest)
 
-export interface CheckInput {
-  text: string
-  user_id?: string | undefined
-  check_pii?: boolean | undefined
-  check_injection?: boolean | undefined
-  use_cache?: boolean | undefined
-}
+/** What a check needs: the `/api/v1/check` request (variants map their own bodies onto it). */
+export type CheckInput = CheckRequest
 
-/** The check's JSON body for `input`; `extra` is spliced in before the timing (raw JSON members). */
-export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number, extra = ''): Promise<Reply> {
+/** The check's reply for `input`: the addon's JSON body with the request id and timing spliced in. */
+export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number): Promise<Reply> {
   const headers = await admit(deps.limiter, deps.limits, () => ctx.ip, input.user_id)
   const flags: CheckFlags = {
     checkPii: input.check_pii ?? true,
@@ -39,7 +34,7 @@ export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, st
     body = deps.engine.checkJson(input.text, flags)
   }
   const ms = (performance.now() - started).toFixed(3)
-  return { status: 200, headers, raw: `{"request_id":${JSON.stringify(ctx.requestId)},${body.slice(1)}${extra},"processing_time_ms":${ms}}` }
+  return { status: 200, headers, raw: `{"request_id":${JSON.stringify(ctx.requestId)},${body.slice(1)},"processing_time_ms":${ms}}` }
 }
 
 export function checkRoute(deps: ReflexDeps) {
