@@ -25,6 +25,7 @@ pub(crate) struct Rule {
     /// words ("your", "new", "ai") off clean text.
     needs: &'static [&'static str],
     pattern: &'static str,
+    /// Spaces in `pattern` are literal instead of widened to a flexible gap.
     raw: bool,
     /// Words that, right after a match, make it an everyday phrase ("you're now free *to*
     /// leave", "assistant *manager*"): the match is dropped.
@@ -60,6 +61,7 @@ const fn rule(
     Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false, unless: &[] }
 }
 
+/// A `rule` whose spaces stay literal: not widened to the gap pattern that lets words sit apart.
 const fn raw(
     family: Family,
     severity: Severity,
@@ -67,7 +69,7 @@ const fn raw(
     triggers: &'static [&'static str],
     pattern: &'static str,
 ) -> Rule {
-    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: true, unless: &[] }
+    Rule { raw: true, ..rule(family, severity, confidence, triggers, pattern) }
 }
 
 use Family::{
