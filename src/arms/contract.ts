@@ -20,7 +20,7 @@
 import Type from 'typebox'
 
 import { ARM_NAMES, type ArmName as BuiltinArm } from '../config/schema.js'
-import type { Llm } from '../llm/provider.js'
+import type { MeteredLlm } from '../llm/provider.js'
 
 /** The six built-in arms. Registered external arms may use other names (`ArmNamePattern`). */
 export const BUILTIN_ARMS = ARM_NAMES
@@ -174,7 +174,7 @@ export interface ArmContext {
   signal: AbortSignal
   claims: CapabilityClaims
   /** Model access for this call, held to `request.budget.max_tokens`; usage is counted for provenance. */
-  llm: Llm
+  llm: MeteredLlm
   /** Reports an event (`guardrail.pii_redacted`, `guardrail.injection`…) for the task's log. */
   emit(event: ArmEvent): void
 }

@@ -87,3 +87,14 @@ export class LlmError extends Error {
     this.name = 'LlmError'
   }
 }
+
+/**
+ * The `Llm` an arm gets for one call (`ArmContext.llm`): held to the call's token allowance, and
+ * counting what it spent for the result's provenance. `BudgetedLlm` is the implementation.
+ */
+export interface MeteredLlm extends Llm {
+  /** Tokens spent so far by this call's model requests (failed ones included, as billed). */
+  readonly usage: Usage
+  /** `provider/model` of each model that answered, in order of first use. */
+  readonly modelsUsed: readonly string[]
+}
