@@ -18,7 +18,7 @@ import {
 import {
   IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
   type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepPatch, type TaskPatch,
-  type TaskSortKey, type TaskStore,
+  type TaskSortKey, type TaskStore, type TokenGrant,
 } from './task-store.js';
 
 const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 };
@@ -34,9 +34,9 @@ const SORT_COLUMNS: Record<TaskSortKey, string> = {
 
 // The record's plan is assembled in SQL so one round trip returns a whole task.
 const STEP_JSON = `jsonb_build_object(
-  'step_id', s.step_id, 'action', s.action, 'arm', s.arm, 'depends_on', s.depends_on,
-  'status', s.status, 'attempts', s.attempts, 'started_at', s.started_at,
-  'completed_at', s.completed_at, 'output', s.output, 'error', s.error)`;
+  'step_id', s.step_id, 'action', s.action, 'arm', s.arm, 'tool', s.tool, 'input', s.input,
+  'depends_on', s.depends_on, 'status', s.status, 'attempts', s.attempts, 'started_at', s.started_at,
+  'completed_at', s.completed_at, 'output', s.output, 'error', s.error, 'provenance', s.provenance)`;
 
 const TASK_SELECT = `
   select t.*, coalesce(p.steps, '[]'::jsonb) as steps
@@ -104,6 +104,8 @@ function toStep(s: StepJson): TaskStep {
     step_id: s.step_id,
     action: s.action,
     arm: s.arm,
+    tool: s.tool ?? null,
+    input: s.input ?? {},
     depends_on: s.depends_on,
     status: s.status,
     attempts: Number(s.attempts),
@@ -111,6 +113,7 @@ function toStep(s: StepJson): TaskStep {
     completed_at: iso(s.completed_at),
     output: s.output ?? null,
     error: s.error ?? null,
+    provenance: s.provenance ?? null,
   };
 }
 
@@ -254,21 +257,61 @@ export class SqlTaskStore implements TaskStore {
     return this.sql.transaction(async (tx) => {
       const current = await lockTask(tx, taskId);
       if (current === null || isFinal(current)) return false;
-      for (const [position, step] of steps.entries()) {
-        await tx.query(
-          `insert into task_steps (task_id, step_id, position, action, arm, depends_on)
-           values ($1, $2, $3, $4, $5, $6::jsonb)
-           on conflict (task_id, step_id) do update
-             set position = excluded.position, action = excluded.action, arm = excluded.arm,
-                 depends_on = excluded.depends_on, updated_at = now()
-             where task_steps.status = 'pending'`,
-          [taskId, step.step_id, position, step.action, step.arm, json(step.depends_on ?? [])],
-        );
-      }
+      await insertSteps(tx, taskId, steps, 0);
       await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
       await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }]);
       return true;
     });
+  }
+
+  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const { rows } = await tx.query<{ status: TaskStatus; replans: number }>(
+        'select status, replans from tasks where task_id = $1 for update', [taskId]);
+      const task = rows[0];
+      if (!task || task.status !== 'running' || task.replans >= maxReplans) return false;
+      const { rows: superseded } = await tx.query<{ step_id: string; position: number }>(
+        `update task_steps set status = 'skipped', completed_at = coalesce(completed_at, now()), updated_at = now()
+          where task_id = $1 and status in ('pending', 'failed') returning step_id, position`, [taskId]);
+      const { rows: last } = await tx.query<{ n: number | string | null }>(
+        'select max(position) as n from task_steps where task_id = $1', [taskId]);
+      await insertSteps(tx, taskId, steps, Number(last[0]?.n ?? -1) + 1);
+      await tx.query('update tasks set replans = replans + 1, updated_at = now(), version = version + 1 where task_id = $1',
+        [taskId]);
+      superseded.sort((a, b) => a.position - b.position);
+      await appendEvents(tx, taskId, [
+        ...superseded.map((s) => ({ type: 'step.skipped', data: { step_id: s.step_id, status: 'skipped', superseded: true } })),
+        { type: 'task.replanned', data: { reason, replans: task.replans + 1, total_steps: steps.length } },
+      ]);
+      return true;
+    });
+  }
+
+  reserveTokens(taskId: string, want: number): Promise<TokenGrant | null> {
+    return this.sql.transaction(async (tx) => {
+      // The budget is the smaller of the two places a client may set it; `least` skips nulls.
+      const { rows } = await tx.query<{ used: number | string; reserved: number | string; lim: number | string | null }>(
+        `select tokens_used as used, tokens_reserved as reserved,
+                least(case when jsonb_typeof(constraints) = 'object' then (constraints->>'max_tokens')::bigint end,
+                      (budget->>'max_tokens')::bigint) as lim
+           from tasks where task_id = $1 for update`, [taskId]);
+      const row = rows[0];
+      if (!row) return null;
+      const used = Number(row.used);
+      if (row.lim === null) return { granted: null, limit: null, used };
+      const limit = Number(row.lim);
+      const granted = Math.max(0, Math.min(want, limit - used - Number(row.reserved)));
+      if (granted > 0) {
+        await tx.query('update tasks set tokens_reserved = tokens_reserved + $2 where task_id = $1', [taskId, granted]);
+      }
+      return { granted, limit, used };
+    });
+  }
+
+  async settleTokens(taskId: string, reserved: number, used: number): Promise<void> {
+    await this.sql.query(
+      `update tasks set tokens_reserved = greatest(0, tokens_reserved - $2), tokens_used = tokens_used + $3
+        where task_id = $1`, [taskId, reserved, used]);
   }
 
   async startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
@@ -317,11 +360,12 @@ export class SqlTaskStore implements TaskStore {
                 output = case when $5::boolean then $6::jsonb else output end,
                 error = case when $7::boolean then $8::jsonb else error end,
                 completed_at = case when $9::boolean then now() else completed_at end,
+                provenance = case when $10::boolean then $11::jsonb else provenance end,
                 updated_at = now()
           where task_id = $1 and step_id = $2 and status = any($3::text[])
           returning *`,
         [taskId, stepId, [...from], to, 'output' in patch, json(patch.output ?? null), 'error' in patch,
-          json(patch.error ?? null), FINAL_STEP.includes(to)],
+          json(patch.error ?? null), FINAL_STEP.includes(to), 'provenance' in patch, json(patch.provenance ?? null)],
       );
       const row = rows[0];
       if (!row) return null;
@@ -392,6 +436,22 @@ export class SqlTaskStore implements TaskStore {
     if (patch.error) data['error'] = patch.error;
     await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);
     return this.getIn(tx, taskId);
+  }
+}
+
+/** Inserts (or, while still pending, rewrites) steps at positions from `first` on. */
+async function insertSteps(tx: Sql, taskId: string, steps: readonly NewStep[], first: number): Promise<void> {
+  for (const [i, step] of steps.entries()) {
+    await tx.query(
+      `insert into task_steps (task_id, step_id, position, action, arm, tool, input, depends_on)
+       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)
+       on conflict (task_id, step_id) do update
+         set position = excluded.position, action = excluded.action, arm = excluded.arm, tool = excluded.tool,
+             input = excluded.input, depends_on = excluded.depends_on, updated_at = now()
+         where task_steps.status = 'pending'`,
+      [taskId, step.step_id, first + i, step.action, step.arm, step.tool ?? null, json(step.input ?? {}),
+        json(step.depends_on ?? [])],
+    );
   }
 }
 

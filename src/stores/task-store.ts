@@ -93,12 +93,24 @@ export interface NewStep {
   step_id: string;
   action: string;
   arm: string;
+  tool?: string;
+  input?: Record<string, unknown>;
   depends_on?: string[];
 }
 
 export interface StepPatch {
   output?: unknown;
   error?: TaskError | null;
+  provenance?: unknown;
+}
+
+/** What `reserveTokens` granted: null when the task has no token budget (nothing is held back). */
+export interface TokenGrant {
+  granted: number | null;
+  /** The task's limit (the smaller of constraints.max_tokens and budget.max_tokens), or null. */
+  limit: number | null;
+  /** Settled usage before this grant. */
+  used: number;
 }
 
 /** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
@@ -165,6 +177,20 @@ export interface TaskStore {
    */
   updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
     patch?: StepPatch): Promise<TaskStep | null>;
+  /**
+   * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
+   * lock: at most what is left after settled usage and other holds. Null when the task is missing.
+   */
+  reserveTokens(taskId: string, want: number): Promise<TokenGrant | null>;
+  /** Releases a hold and charges what the call really spent (which may exceed the hold by a reply's overrun). */
+  settleTokens(taskId: string, reserved: number, used: number): Promise<void>;
+  /**
+   * Replaces the unfinished part of a plan after a failed validation: pending and failed steps become
+   * `skipped` (the failure kept in their error), `steps` are appended, `replans` + 1, and a
+   * `task.replanned` event records `reason`. False when the task is not running or has re-planned
+   * `maxReplans` times already.
+   */
+  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean>;
   /** Appends one event with the task's next seq. Null when the task does not exist. */
   appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null>;
   /** Events with seq > afterSeq in order, at most `limit` (SSE resume from Last-Event-ID). */

@@ -43,6 +43,10 @@ export interface TaskStep {
   step_id: string;
   action: string;
   arm: string;
+  /** The arm's tool this step uses (`shell`, `search`…); null for a plan written before tools existed. */
+  tool: string | null;
+  /** The tool's parameters, as the planner wrote them. */
+  input: Record<string, unknown>;
   depends_on: string[];
   status: StepStatus;
   attempts: number;
@@ -50,6 +54,8 @@ export interface TaskStep {
   completed_at: string | null;
   output: unknown;
   error: TaskError | null;
+  /** Who produced the output: arm, tool, timings, tokens, model, capability token id. */
+  provenance: unknown;
 }
 
 export interface TaskProgress {

@@ -3,12 +3,14 @@ import t from 'tap';
 import { openSql } from '../../src/stores/open-sql.js';
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js';
 import { taskStoreContract } from './task-store-contract.js';
+import { taskStorePlanContract } from './task-store-plan-contract.js';
 
 // One PGlite boot for the file (seconds on a busy machine); the contract and the PGlite-only check share it.
 const sql = await openSql({ dataDir: 'memory://' });
 t.teardown(() => sql.close());
 
 await taskStoreContract(t, async () => ({ store: new SqlTaskStore(sql), sql, close: async () => {} }));
+await taskStorePlanContract(t, new SqlTaskStore(sql));
 
 t.test('serialises transactions on the single connection', async (t) => {
   await sql.exec('create table counter (n int); insert into counter values (0)');

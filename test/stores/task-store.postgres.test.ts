@@ -3,13 +3,14 @@ import t from 'tap';
 import { openSql } from '../../src/stores/open-sql.js';
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js';
 import { taskStoreContract } from './task-store-contract.js';
+import { taskStorePlanContract } from './task-store-plan-contract.js';
 import { DATABASE_URL, SKIP_PG, dropSchema, freshSchemaName } from './pg-schema.js';
 
 t.test('TaskStore contract on PostgreSQL', { skip: SKIP_PG }, async (t) => {
   const schema = freshSchemaName('contract');
   t.teardown(() => dropSchema(schema));
-  await taskStoreContract(t, async () => {
-    const sql = await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 20 });
-    return { store: new SqlTaskStore(sql), sql, close: () => sql.close() };
-  });
+  const sql = await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 20 });
+  t.teardown(() => sql.close());
+  await taskStoreContract(t, async () => ({ store: new SqlTaskStore(sql), sql, close: async () => {} }));
+  await taskStorePlanContract(t, new SqlTaskStore(sql));
 });
