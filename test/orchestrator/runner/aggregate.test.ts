@@ -5,7 +5,7 @@ import type { StepStatus, TaskStep } from '../../../src/stores/task.js';
 
 const step = (step_id: string, status: StepStatus, output: unknown = null): TaskStep => ({
   step_id, action: 'a', arm: 'executor', depends_on: [], status, attempts: 1,
-  started_at: null, completed_at: null, output, error: null,
+  started_at: null, completed_at: null, output, error: null, tool: null, input: {}, provenance: null,
 });
 
 t.test('a finished plan', async (t) => {

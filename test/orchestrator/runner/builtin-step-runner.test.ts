@@ -7,7 +7,7 @@ import { testEngine } from '../../fixtures/runner-node.js';
 
 const step = (arm: string): TaskStep => ({
   step_id: 's1', action: 'Act.', arm, depends_on: [], status: 'running', attempts: 1,
-  started_at: null, completed_at: null, output: null, error: null,
+  started_at: null, completed_at: null, output: null, error: null, tool: null, input: {}, provenance: null,
 });
 const input = (depOutputs: Record<string, unknown>) => ({ goal: 'g', task: {} as StoredTask, depOutputs });
 
