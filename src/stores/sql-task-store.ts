@@ -70,6 +70,7 @@ interface TaskRow {
   started_at: Date | string | null;
   completed_at: Date | string | null;
   version: number | string;
+  replans: number;
   steps: StepJson[];
 }
 
@@ -150,6 +151,7 @@ function toTask(row: TaskRow): StoredTask {
     cancel_requested_at: iso(row.cancel_requested_at),
     deadline_at: iso(row.deadline_at),
     version: Number(row.version),
+    replans: Number(row.replans),
   };
 }
 
@@ -287,7 +289,7 @@ export class SqlTaskStore implements TaskStore {
     });
   }
 
-  reserveTokens(taskId: string, want: number): Promise<TokenGrant | null> {
+  reserveTokens(taskId: string, want: number, share = 1): Promise<TokenGrant | null> {
     return this.sql.transaction(async (tx) => {
       // The budget is the smaller of the two places a client may set it; `least` skips nulls.
       const { rows } = await tx.query<{ used: number | string; reserved: number | string; lim: number | string | null }>(
@@ -300,7 +302,8 @@ export class SqlTaskStore implements TaskStore {
       const used = Number(row.used);
       if (row.lim === null) return { granted: null, limit: null, used };
       const limit = Number(row.lim);
-      const granted = Math.max(0, Math.min(want, limit - used - Number(row.reserved)));
+      const available = Math.max(0, limit - used - Number(row.reserved));
+      const granted = Math.min(want, Math.ceil(available / Math.max(1, share)));
       if (granted > 0) {
         await tx.query('update tasks set tokens_reserved = tokens_reserved + $2 where task_id = $1', [taskId, granted]);
       }

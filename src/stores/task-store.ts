@@ -179,9 +179,10 @@ export interface TaskStore {
     patch?: StepPatch): Promise<TaskStep | null>;
   /**
    * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
-   * lock: at most what is left after settled usage and other holds. Null when the task is missing.
+   * lock: at most what is left after settled usage and other holds, divided by `share` (the calls
+   * that may run beside this one, itself included; default 1). Null when the task is missing.
    */
-  reserveTokens(taskId: string, want: number): Promise<TokenGrant | null>;
+  reserveTokens(taskId: string, want: number, share?: number): Promise<TokenGrant | null>;
   /** Releases a hold and charges what the call really spent (which may exceed the hold by a reply's overrun). */
   settleTokens(taskId: string, reserved: number, used: number): Promise<void>;
   /**

@@ -105,6 +105,8 @@ export interface StoredTask extends TaskRecord {
   deadline_at: string | null;
   /** Bumped by every update of the task row. */
   version: number;
+  /** New plans the task got after a failed validation. */
+  replans: number;
 }
 
 export function toTaskRecord(task: StoredTask): TaskRecord {

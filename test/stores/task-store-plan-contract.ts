@@ -43,6 +43,13 @@ export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<
     t.same(await store.reserveTokens(id, 1000), { granted: 250, limit: 600, used: 150 });
   });
 
+  await t.test('splits what is left by the share of calls that may run beside each other', async (t) => {
+    const id = await running(store, { budget: { max_tokens: 900 } });
+    t.equal((await store.reserveTokens(id, 10_000, 3))?.granted, 300);
+    t.equal((await store.reserveTokens(id, 10_000, 2))?.granted, 300);
+    t.equal((await store.reserveTokens(id, 10_000, 1))?.granted, 300);
+  });
+
   await t.test('never over-grants to concurrent reservations', async (t) => {
     const id = await running(store, { budget: { max_tokens: 1000 } });
     const grants = await Promise.all(Array.from({ length: 12 }, () => store.reserveTokens(id, 300)));

@@ -20,8 +20,14 @@ export async function advance(ctx: RunnerContext, taskId: string): Promise<void>
   }
   if (task.status !== 'running') return;
   const failed = steps.find((s) => s.status === 'failed');
-  if (failed) return failTask(ctx, task, failed.error ?? { code: 'STEP_FAILED', message: `step ${failed.step_id} failed`, retryable: false });
-  if (steps.every((s) => s.status === 'completed')) return completeTask(ctx, task); // an empty plan too
+  if (failed) {
+    if (failed.error?.code === 'VALIDATION_FAILED' && (await replanOnce(ctx, task, failed.step_id, failed.error.message))) {
+      return advance(ctx, taskId);
+    }
+    return failTask(ctx, task, failed.error ?? { code: 'STEP_FAILED', message: `step ${failed.step_id} failed`, retryable: false });
+  }
+  // Skipped steps in a running task are the ones a re-plan superseded. An empty plan completes too.
+  if (steps.every((s) => s.status === 'completed' || s.status === 'skipped')) return completeTask(ctx, task);
 
   const status = new Map(steps.map((s) => [s.step_id, s.status]));
   const running = steps.filter((s) => s.status === 'running').length;
@@ -33,6 +39,31 @@ export async function advance(ctx: RunnerContext, taskId: string): Promise<void>
     const job: StepRunJob = { task_id: taskId, step_id: step.step_id, ready_at: Date.now() };
     await ctx.queue.send(STEP_RUN, job, { singletonKey: `${taskId}:${step.step_id}` });
   }
+}
+
+/**
+ * A failed validation gets one new plan (DESIGN.md §7 judge), told why the last one failed. New step
+ * ids carry an `rN-` prefix so they never collide with the plan they follow. True when the task has
+ * a new plan to run, whoever wrote it: a racing process may have re-planned first.
+ */
+async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: string, reason: string): Promise<boolean> {
+  if (task.replans >= ctx.maxReplans) return false;
+  let steps;
+  try {
+    steps = await ctx.planner(task, reason);
+  } catch (err) {
+    ctx.log.warn({ err, task_id: task.task_id }, 're-plan failed; the task fails with its validation error');
+    return false;
+  }
+  const round = new Set(task.plan.steps.map((s) => /^r(\d+)-/.exec(s.step_id)?.[1]).filter(Boolean)).size + 1;
+  const rename = (id: string): string => `r${round}-${id}`;
+  const renamed = steps.map((s) => ({ ...s, step_id: rename(s.step_id), depends_on: (s.depends_on ?? []).map(rename) }));
+  if (await ctx.store.replan(task.task_id, renamed, reason, ctx.maxReplans)) {
+    ctx.log.info({ task_id: task.task_id, steps: renamed.length, reason }, 'task re-planned after a failed validation');
+    return true;
+  }
+  const now = await ctx.store.get(task.task_id);
+  return now?.plan.steps.find((s) => s.step_id === failedStep)?.status !== 'failed';
 }
 
 /** Ends a task `cancelled` (from cancelling) or `timed_out` (from any active state), keeping partial results. */

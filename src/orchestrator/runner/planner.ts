@@ -56,8 +56,11 @@ export function planSteps(input: PlanInput): NewStep[] {
   return steps;
 }
 
-/** Turns a task into its plan; the heuristic below until the planner arm exists. */
-export type TaskPlanner = (task: StoredTask) => Promise<NewStep[]>;
+/**
+ * Turns a task into its plan. `feedback` is set for the one re-plan after a failed validation: why
+ * the last plan's result was refused.
+ */
+export type TaskPlanner = (task: StoredTask, feedback?: string) => Promise<NewStep[]>;
 
 export function heuristicPlanner(engine: ReflexEngine): TaskPlanner {
   return async (task) => planTask(task, engine).steps;

@@ -49,4 +49,6 @@ export interface RunnerContext {
   taskRetryLimit: number;
   /** The step.run lease: a running step older than this has lost its worker. */
   stepLeaseSeconds: number;
+  /** New plans a task may get after a failed validation (DESIGN.md §7: one). */
+  maxReplans: number;
 }

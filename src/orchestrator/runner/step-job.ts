@@ -76,7 +76,9 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
     throw new Error(`step ${stepId} lost its lease`);
   }
   if (outcome.ok && aborted === null) {
-    const done = await ctx.store.updateStep(taskId, stepId, ['running'], 'completed', { output: outcome.result.output });
+    const { output, provenance } = outcome.result;
+    const done = await ctx.store.updateStep(taskId, stepId, ['running'], 'completed',
+      provenance === undefined ? { output } : { output, provenance });
     if (done && outcome.result.usage) {
       await ctx.store.appendEvent(taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } });
     }

@@ -26,7 +26,10 @@ export interface StepUsage {
 
 export interface StepResult {
   output: unknown;
+  /** Recorded as a `budget.usage` event; a runner that records usage itself leaves it out. */
   usage?: StepUsage;
+  /** Stored with the step: who produced the output (the arms' ProvenanceMetadata). */
+  provenance?: unknown;
 }
 
 export interface StepRunner {

@@ -60,6 +60,8 @@ export interface TaskRunnerOptions {
   stepRetryLimit?: number;
   /** Must match the step.run queue's lease. Default: ORCHESTRATOR_QUEUES. */
   stepLeaseSeconds?: number;
+  /** New plans after a failed validation (judge VALIDATION_FAILED). Default 1. */
+  maxReplans?: number;
 }
 
 export interface TaskRunner {
@@ -88,6 +90,7 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     stepRetryLimit: options.stepRetryLimit ?? stepQueue?.retryLimit ?? 3,
     stepLeaseSeconds: options.stepLeaseSeconds ?? stepQueue?.expireInSeconds ?? 600,
     taskRetryLimit: ORCHESTRATOR_QUEUES.find((q) => q.name === TASK_RUN)?.retryLimit ?? 5,
+    maxReplans: options.maxReplans ?? 1,
   };
 
   const inflight = new Set<Promise<unknown>>();

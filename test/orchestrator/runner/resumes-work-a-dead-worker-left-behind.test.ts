@@ -41,7 +41,7 @@ onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
   const ctx: RunnerContext = {
     store: node.store, queue: node.queue, sql: node.sql, engine: testEngine(), steps,
     planner: async () => plan, maxParallelArms: 4, log: quietLog, registry: new AbortRegistry(),
-    stepTimeoutMs: 5000, stepRetryLimit: 2, taskRetryLimit: 2, stepLeaseSeconds: 3600,
+    stepTimeoutMs: 5000, stepRetryLimit: 2, taskRetryLimit: 2, stepLeaseSeconds: 3600, maxReplans: 1,
   };
   const job = (retryCount: number) => ({
     id: randomUUID(), queue: 'step.run', retryCount, signal: new AbortController().signal,
