@@ -61,6 +61,18 @@ export interface Config {
   llmModelPath: string | undefined
   /** Arms that run as their own service; absent ones run in-process. */
   armUrls: Readonly<Partial<Record<ArmName, string>>>
+  /** Seconds one step attempt may run. */
+  stepTimeout: number
+  /** Seconds one model request may take. */
+  llmTimeout: number
+  /** Where an arm running as its own service finds the orchestrator (for its public key). */
+  orchestratorUrl: string
+  /** The capability-token signing key shared by several orchestrators; unset → kept in the database. */
+  capabilityPrivateKey: string | undefined
+  /** Commands the executor may run; undefined → its built-in list. */
+  executorShellAllow: readonly string[] | undefined
+  /** Hosts the executor may fetch (`*.example.com` for subdomains); empty → no fetch at all. */
+  executorFetchAllow: readonly string[]
 }
 
 export class ConfigError extends Error {
@@ -83,6 +95,8 @@ const RULES: Record<string, string> = {
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   REDIS_URL: 'must be a redis:// or rediss:// URL',
   REDACTION_SALT: 'must be at least 16 characters',
+  EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
+  EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -144,6 +158,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     llmModel: raw.LLM_MODEL,
     llmModelPath: raw.LLM_MODEL_PATH,
     armUrls: Object.freeze(armUrls),
+    stepTimeout: int('STEP_TIMEOUT'),
+    llmTimeout: int('LLM_TIMEOUT'),
+    orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
+    capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
+    executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
+    executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
   }
 
   if (problems.length > 0) throw new ConfigError(problems)
@@ -161,6 +181,6 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (name === 'LLM_API_KEY' || name === 'REDACTION_SALT') return '(hidden)'
+  if (name === 'LLM_API_KEY' || name === 'REDACTION_SALT' || name === 'CAPABILITY_PRIVATE_KEY') return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }

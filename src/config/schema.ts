@@ -32,6 +32,8 @@ export const INTEGER_VARS = {
   BODY_LIMIT_BYTES: [1, 1073741824, 1048576], // 1 MiB
   CACHE_MAX_ENTRIES: [1, 100000000, 100000],
   CACHE_MAX_BYTES: [1, 68719476736, 268435456], // 256 MiB
+  STEP_TIMEOUT: [1, 86400, 60], // seconds: one attempt of one step (and its capability token's lifetime)
+  LLM_TIMEOUT: [1, 3600, 120], // seconds: one model request
 } as const satisfies Record<string, readonly [number, number, number]>
 
 export type IntegerVar = keyof typeof INTEGER_VARS
@@ -61,6 +63,10 @@ export const EnvSchema = Type.Object({
   REDACTION_SALT: Type.Optional(Type.String({ minLength: 16 })),
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  ORCHESTRATOR_URL: Url(['http', 'https'], 'where an arm service fetches the orchestrator\'s public key (/.well-known/jwks.json)'),
+  CAPABILITY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Ed25519 signing key (PKCS8 PEM or JWK) shared by orchestrators' })),
+  EXECUTOR_SHELL_ALLOW: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$', description: 'commands the executor may run' })),
+  EXECUTOR_FETCH_ALLOW: Type.Optional(Type.String({ pattern: '^(\\*\\.)?[A-Za-z0-9.-]+(,(\\*\\.)?[A-Za-z0-9.-]+)*$', description: 'hosts the executor may fetch' })),
   ...armProperties,
 })
 

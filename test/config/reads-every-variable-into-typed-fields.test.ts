@@ -28,6 +28,12 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     LLM_MODEL_PATH: '/models/x.gguf',
     ARM_CODER_URL: 'http://coder:6003',
     ARM_JUDGE_URL: 'https://judge.internal',
+    STEP_TIMEOUT: '30',
+    LLM_TIMEOUT: '15',
+    ORCHESTRATOR_URL: 'http://orchestrator:8000',
+    CAPABILITY_PRIVATE_KEY: '{"kty":"OKP"}',
+    EXECUTOR_SHELL_ALLOW: 'wc,sort,python3',
+    EXECUTOR_FETCH_ALLOW: 'api.example.com,*.wikipedia.org',
     UNRELATED: 'ignored',
   })
   t.match(config, {
@@ -54,6 +60,12 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     llmApiKey: 'sk-test',
     llmModel: 'llama3',
     llmModelPath: '/models/x.gguf',
+    stepTimeout: 30,
+    llmTimeout: 15,
+    orchestratorUrl: 'http://orchestrator:8000',
+    capabilityPrivateKey: '{"kty":"OKP"}',
+    executorShellAllow: ['wc', 'sort', 'python3'],
+    executorFetchAllow: ['api.example.com', '*.wikipedia.org'],
   })
   t.same(config.armUrls, { coder: 'http://coder:6003', judge: 'https://judge.internal' })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://localhost/db' }).databaseUrl, 'postgres://localhost/db')

@@ -27,11 +27,16 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
     [{ QDRANT_URL: 'qdrant:6333' }, 'QDRANT_URL="qdrant:6333": must be an http:// or https:// URL'],
     [{ ARM_PLANNER_URL: 'ftp://planner' }, 'ARM_PLANNER_URL="ftp://planner": must be an http:// or https:// URL'],
+    [{ STEP_TIMEOUT: '0' }, 'STEP_TIMEOUT="0": must be between 1 and 86400'],
+    [{ ORCHESTRATOR_URL: 'orchestrator:8000' }, 'ORCHESTRATOR_URL="orchestrator:8000": must be an http:// or https:// URL'],
+    [{ EXECUTOR_SHELL_ALLOW: 'wc, rm -rf' }, 'EXECUTOR_SHELL_ALLOW="wc, rm -rf": must be command names separated by commas'],
+    [{ EXECUTOR_FETCH_ALLOW: 'http://a.com' }, 'EXECUTOR_FETCH_ALLOW="http://a.com": must be host names (or *.domain) separated by commas'],
   ]
   for (const [env, problem] of cases) t.same(problemsOf(env), [problem], JSON.stringify(env))
 })
 
 t.test('never echoes secrets', async (t) => {
   t.same(problemsOf({ DATABASE_URL: 'mysql://app:s3cret@db/x' }), ['DATABASE_URL="mysql://app:***@db/x": must be a postgres:// or postgresql:// URL'])
+  t.same(problemsOf({ CAPABILITY_PRIVATE_KEY: 'x', PORT: 'x' }).length, 1, 'a present key is no problem')
   t.same(problemsOf({ REDIS_URL: 'http://:s3cret@cache' }), ['REDIS_URL="http://:***@cache": must be a redis:// or rediss:// URL'])
 })

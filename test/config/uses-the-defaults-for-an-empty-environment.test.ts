@@ -31,6 +31,12 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     llmModel: undefined,
     llmModelPath: undefined,
     armUrls: {},
+    stepTimeout: 60,
+    llmTimeout: 120,
+    orchestratorUrl: 'http://127.0.0.1:8000',
+    capabilityPrivateKey: undefined,
+    executorShellAllow: undefined,
+    executorFetchAllow: [],
   })
   const frozen = loadConfig({})
   t.ok(Object.isFrozen(frozen))
