@@ -30,7 +30,7 @@ export class Metrics {
   private readonly stepsFinished: Counter<'arm' | 'status'>
   private readonly stepDuration: Histogram<'arm'>
   private readonly dispatch: Histogram
-  readonly llmTokens: Counter<'provider' | 'kind'>
+  private readonly llmTokens: Counter<'provider' | 'kind'>
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry]
@@ -101,6 +101,13 @@ export class Metrics {
 
   dispatchLatency(seconds: number): void {
     this.dispatch.observe(seconds)
+  }
+
+  /** `model` is `provider/model` as provenance reports it; the provider is the label. */
+  modelTokens(model: string | null, prompt: number, completion: number): void {
+    const provider = model?.split('/')[0] || 'unknown'
+    this.llmTokens.inc({ provider, kind: 'prompt' }, prompt)
+    this.llmTokens.inc({ provider, kind: 'completion' }, completion)
   }
 
   async text(): Promise<{ contentType: string; body: string }> {

@@ -16,6 +16,7 @@
 import { ARM_TOOLS, BUILTIN_ARMS, type ExecuteRequest, type ExecuteResponse, type Provenance } from '../../arms/contract.js';
 import type { StoredTask } from '../../stores/task.js';
 import type { TaskStore } from '../../stores/task-store.js';
+import type { RunnerMetrics } from './runner-context.js';
 import { StepError } from './step-runner.js';
 
 /** The arm client as the runner needs it (src/arms/arm-client.ts implements it). */
@@ -39,6 +40,7 @@ export interface CallArmDeps {
   store: TaskStore;
   /** Longest one call may take; also the token's lifetime. */
   stepTimeoutMs: number;
+  metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined;
 }
 
 export interface ArmCall {
@@ -107,6 +109,7 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     for (const event of response.events) await deps.store.appendEvent(task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } });
     if (used > 0) {
       const { prompt, completion } = response.provenance.tokens;
+      deps.metrics?.modelTokens(response.provenance.model, prompt, completion);
       await deps.store.appendEvent(task.task_id, { type: 'budget.usage', data: { step_id: stepId, prompt, completion, model: response.provenance.model } });
     }
     if (response.status === 'failed') {

@@ -18,6 +18,8 @@ export interface RunnerMetrics {
   taskFinished(status: TaskStatus, seconds: number): void;
   /** From a step becoming ready (its job sent) to a worker starting it. */
   dispatchLatency(seconds: number): void;
+  /** Tokens an arm call spent; `model` as provenance names it (`provider/model`). */
+  modelTokens(model: string | null, prompt: number, completion: number): void;
 }
 
 type LogFn = (obj: object, msg?: string) => void;

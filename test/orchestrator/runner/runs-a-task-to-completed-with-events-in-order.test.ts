@@ -15,6 +15,7 @@ onEachDatabase('runs a task to completed with its events in order', async (t, db
     stepFinished: (arm: string, status: string, seconds: number) => void calls.push(`${status} ${arm} ${seconds >= 0.015}`), // steps sleep 20 ms; timers may fire a millisecond early
     taskFinished: (status: string, seconds: number) => void calls.push(`task ${status} ${seconds > 0}`),
     dispatchLatency: (seconds: number) => void latencies.push(seconds),
+    modelTokens: () => undefined, // the delay runner calls no arm
   };
   const node = await db.node({ steps, metrics, onCompleted: async (task) => void completed.push(task) });
   const submitted = await node.submit({ goal: 'run ls in the sandbox and mail ada@example.com' });
