@@ -201,6 +201,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     // uWS prefers a route for the exact method over `any`, so this only sees the other methods.
     server.any(path, options, (req, res) => {
       const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER])
+      if (req.method === 'OPTIONS') {
+        // What a client (or a CORS-unaware probe) asks to learn the methods: the answer, not a 405.
+        return sendReply(res, requestId, { status: 204, headers: { allow: [...allowed, 'OPTIONS'].join(', ') } }, 'OPTIONS')
+      }
       sendError(res, requestId, req.method, req.path, HttpError.methodNotAllowed(req.method, allowed))
     })
   }
