@@ -20,6 +20,7 @@ import { JobQueue } from './orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
 import type { StepRunner } from './orchestrator/runner/step-runner.js'
 import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
+import { startRetention } from './orchestrator/retention.js'
 import { registerStatusRoutes } from './orchestrator/status-routes.js'
 import { registerTaskRoutes } from './orchestrator/task-routes.js'
 import { TaskService } from './orchestrator/task-service.js'
@@ -160,6 +161,8 @@ async function startOrchestrator(
     await queue.stop({ graceful: true, timeoutMs: 10_000 })
   })
   const store = new SqlTaskStore(sql)
+  const stopRetention = startRetention(sql, log)
+  closers.push(async () => stopRetention())
   const metrics = new Metrics({
     engine: shared.engine,
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
