@@ -35,7 +35,8 @@ export const OFFLINE_DEFAULTS = { maxSentences: 3, defaultMaxTokens: 256 } as co
 const STOP_WORDS = new Set(
   'the and for are but not you all any can had her was one our out has him his how its may new now see two who did get let say she too use that with have this will your from they been were what when which their there would about into than them then these some could other more also only just very such each most over like'.split(' '),
 )
-const SENTENCE = /[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)/gu
+/** A sentence ends at . ! or ? (and closing quotes) before white space, or at a line break: not inside `a@b.com` or `3.5`. */
+const SENTENCE_END = /(?<=[.!?]+["')\]]*)\s+|\n+/u
 const WORD = /[\p{L}\p{N}]+/gu
 
 export class OfflineProvider implements LlmProvider {
@@ -82,7 +83,7 @@ export class OfflineProvider implements LlmProvider {
 
 /** The top sentences of `source`, in their order, within `maxTokens`; `cut` when the cap removed any. */
 export function extract(source: string, maxSentences: number, maxTokens: number): { text: string; cut: boolean } {
-  const sentences = [...source.matchAll(SENTENCE)].map(([s]) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '')
+  const sentences = source.split(SENTENCE_END).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '')
   if (sentences.length === 0) return { text: '', cut: false }
 
   const frequency = new Map<string, number>()
