@@ -207,8 +207,10 @@ export class LlamaProvider implements LlmProvider {
     try {
       module = (await import(NODE_LLAMA_CPP)) as NodeLlamaCpp
     } catch (err) {
-      const code = (err as { code?: string }).code
-      const why = code === 'ERR_MODULE_NOT_FOUND' ? 'node-llama-cpp is not installed' : `node-llama-cpp failed to load (${(err as Error).message})`
+      // loaders (tsx, tap's) rewrap the error, so the message is checked as well as the code
+      const { code, message } = err as { code?: string; message?: string }
+      const missing = code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (package|module) 'node-llama-cpp'/.test(message ?? '')
+      const why = missing ? 'node-llama-cpp is not installed' : `node-llama-cpp failed to load (${message})`
       throw new LlmError('LLM_NOT_CONFIGURED', `llama: ${why}: ${INSTALL_HINT}`)
     }
     try {

@@ -4,7 +4,7 @@
  * reserves by it should rarely be overrun by what the provider then reports.
  *
  * ```ts
- * estimateTokens('Summarise the incident report.') // 8: summ·aris·e, the, inci·dent, repo·rt, '.'
+ * estimateTokens('Summarise the incident report.') // 9: summ·aris·e, the, inci·dent, repo·rt, '.'
  * estimatePromptTokens([{ role: 'user', content: 'Hi' }]) // 1 + 4 per message + 3 for the reply's priming
  * ```
  *
