@@ -69,9 +69,10 @@ export class AnthropicProvider implements LlmProvider {
 
   constructor(private readonly options: AnthropicProviderOptions) {
     if (!options.apiKey) throw new LlmError('LLM_NOT_CONFIGURED', 'anthropic: an API key is required (LLM_API_KEY)')
-    this.base = trimBase(options.baseUrl ?? ANTHROPIC_DEFAULTS.baseUrl)
+    const { base, host } = trimBase(options.baseUrl ?? ANTHROPIC_DEFAULTS.baseUrl, 'anthropic')
+    this.base = base
     this.model = options.model ?? ANTHROPIC_DEFAULTS.model
-    this.label = `anthropic API at ${new URL(this.base).host}`
+    this.label = `anthropic API at ${host}`
   }
 
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {

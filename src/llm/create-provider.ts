@@ -11,7 +11,8 @@
  * ```
  *
  * Checks, all reported at once as `LLM_NOT_CONFIGURED`: anthropic needs an API key, llama a model
- * path (to an existing file); a base URL must be http(s); the timeout a positive integer. OpenAI
+ * path (to an existing file); a base URL must be http(s); the timeout and context size positive
+ * integers. OpenAI
  * without a key is allowed: local servers (Ollama, vLLM, llama.cpp) need none.
  */
 import { AnthropicProvider, ANTHROPIC_DEFAULTS } from './anthropic-provider.js'
@@ -36,6 +37,8 @@ export interface LlmProviderOptions {
   embeddingModel?: string
   /** llama: context size in tokens. */
   contextSize?: number
+  /** openai: `max_completion_tokens` for OpenAI's reasoning models; `max_tokens` (default) elsewhere. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens'
 }
 
 export interface LlmProviderDeps {
@@ -59,6 +62,9 @@ export function createLlmProvider(options: LlmProviderOptions, deps: LlmProvider
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) problems.push('baseUrl: must be an http(s) URL')
   if (!(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) problems.push('timeoutMs: must be a positive integer')
   if (model !== undefined && model.trim() === '') problems.push('model: must not be empty')
+  if (options.maxTokensField !== undefined && !['max_tokens', 'max_completion_tokens'].includes(options.maxTokensField))
+    problems.push('maxTokensField: must be max_tokens or max_completion_tokens')
+  if (options.contextSize !== undefined && !(Number.isSafeInteger(options.contextSize) && options.contextSize > 0)) problems.push('contextSize: must be a positive integer')
   if (provider === 'anthropic' && !apiKey) problems.push('apiKey: the anthropic provider needs an API key (LLM_API_KEY)')
   if (provider === 'llama' && !modelPath) problems.push('modelPath: the llama provider needs a .gguf file (LLM_MODEL_PATH)')
   if (problems.length > 0) throw new LlmError('LLM_NOT_CONFIGURED', `LLM configuration: ${problems.join('; ')}`)
@@ -70,7 +76,7 @@ export function createLlmProvider(options: LlmProviderOptions, deps: LlmProvider
       return new LlamaProvider({ modelPath: modelPath as string, ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }) })
     case 'openai':
       return new RedactingProvider(
-        new OpenAiProvider(defined({ baseUrl, apiKey, model, timeoutMs, embeddingModel: options.embeddingModel })),
+        new OpenAiProvider(defined({ baseUrl, apiKey, model, timeoutMs, embeddingModel: options.embeddingModel, maxTokensField: options.maxTokensField })),
         deps.redact,
       )
     case 'anthropic':

@@ -67,9 +67,10 @@ export class OpenAiProvider implements LlmProvider {
   private readonly label: string
 
   constructor(private readonly options: OpenAiProviderOptions = {}) {
-    this.base = trimBase(options.baseUrl ?? OPENAI_DEFAULTS.baseUrl)
+    const { base, host } = trimBase(options.baseUrl ?? OPENAI_DEFAULTS.baseUrl, 'openai')
+    this.base = base
     this.model = options.model ?? OPENAI_DEFAULTS.model
-    this.label = `openai-compatible API at ${new URL(this.base).host}`
+    this.label = `openai-compatible API at ${host}`
   }
 
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {

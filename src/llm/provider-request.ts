@@ -101,7 +101,13 @@ export function apiMessage(text: string): string {
   return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}…` : message
 }
 
-/** `base` without a trailing slash, so `${base}/path` never doubles it. */
-export function trimBase(base: string): string {
-  return base.replace(/\/+$/, '')
+/** `base` without a trailing slash, so `${base}/path` never doubles it; a base that is no URL is a configuration error. */
+export function trimBase(base: string, provider: string): { base: string; host: string } {
+  try {
+    const url = new URL(base)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { base: base.replace(/\/+$/, ''), host: url.host }
+  } catch {
+    // reported below
+  }
+  throw new LlmError('LLM_NOT_CONFIGURED', `${provider}: base URL must be an http(s) URL (LLM_BASE_URL)`)
 }

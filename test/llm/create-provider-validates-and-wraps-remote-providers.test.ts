@@ -2,6 +2,7 @@ import t from 'tap'
 
 import { createLlmProvider } from '../../src/llm/create-provider.js'
 import { OfflineProvider } from '../../src/llm/offline-provider.js'
+import { OpenAiProvider } from '../../src/llm/openai-provider.js'
 import { RedactingProvider } from '../../src/llm/redacting-provider.js'
 
 const deps = { redact: (text: string) => text }
@@ -28,5 +29,8 @@ t.test('refuses a configuration that cannot work, listing every problem', async 
     code: 'LLM_NOT_CONFIGURED',
     message: /baseUrl: must be an http\(s\) URL; timeoutMs: must be a positive integer/,
   })
+  t.throws(() => new OpenAiProvider({ baseUrl: 'localhost:11434' }), { code: 'LLM_NOT_CONFIGURED', message: /base URL/ }, 'also when built directly')
   t.throws(() => createLlmProvider({ provider: 'gpt' as 'openai' }, deps), { code: 'LLM_NOT_CONFIGURED', message: /provider/ })
+  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf', contextSize: -1 }, deps), { message: /contextSize/ })
+  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf' }, deps), { code: 'LLM_NOT_CONFIGURED', message: /not found/ })
 })
