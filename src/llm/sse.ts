@@ -59,6 +59,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
 }
 
 function lineEnd(text: string): number {
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n' || text[i] === '\r') return i
-  return -1
+  const lf = text.indexOf('\n')
+  const cr = text.indexOf('\r')
+  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr)
 }
