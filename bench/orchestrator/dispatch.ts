@@ -133,7 +133,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   const dispatch: number[] = []
   const delivery: number[] = []
   const metrics: RunnerMetrics = {
-    stepStarted() {}, stepFinished() {}, taskFinished() {},
+    stepStarted() {}, stepFinished() {}, taskFinished() {}, modelTokens() {},
     dispatchLatency(seconds) { dispatch.push(seconds * 1000) },
   }
   // The pg-boss part: ready_at → the step.run handler entered (before the task read and the claim).

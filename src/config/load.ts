@@ -61,6 +61,10 @@ export interface Config {
   llmModelPath: string | undefined
   /** Arms that run as their own service; absent ones run in-process. */
   armUrls: Readonly<Partial<Record<ArmName, string>>>
+  /** Model `embed()` asks an OpenAI-compatible server for; unset → the built-in hashing embedder. */
+  llmEmbeddingModel: string | undefined
+  /** `max_completion_tokens` for OpenAI's reasoning models; `max_tokens` elsewhere. */
+  llmMaxTokensField: 'max_tokens' | 'max_completion_tokens'
   /** Seconds one step attempt may run. */
   stepTimeout: number
   /** Seconds one model request may take. */
@@ -95,6 +99,7 @@ const RULES: Record<string, string> = {
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   REDIS_URL: 'must be a redis:// or rediss:// URL',
   REDACTION_SALT: 'must be at least 16 characters',
+  LLM_MAX_TOKENS_FIELD: 'must be one of max_tokens, max_completion_tokens',
   EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
   EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
 }
@@ -158,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     llmModel: raw.LLM_MODEL,
     llmModelPath: raw.LLM_MODEL_PATH,
     armUrls: Object.freeze(armUrls),
+    llmEmbeddingModel: raw.LLM_EMBEDDING_MODEL,
+    llmMaxTokensField: (raw.LLM_MAX_TOKENS_FIELD as Config['llmMaxTokensField'] | undefined) ?? 'max_tokens',
     stepTimeout: int('STEP_TIMEOUT'),
     llmTimeout: int('LLM_TIMEOUT'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',

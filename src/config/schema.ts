@@ -63,6 +63,8 @@ export const EnvSchema = Type.Object({
   REDACTION_SALT: Type.Optional(Type.String({ minLength: 16 })),
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  LLM_EMBEDDING_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'embeddings model on an OpenAI-compatible server' })),
+  LLM_MAX_TOKENS_FIELD: Type.Optional(Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')])),
   ORCHESTRATOR_URL: Url(['http', 'https'], 'where an arm service fetches the orchestrator\'s public key (/.well-known/jwks.json)'),
   CAPABILITY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Ed25519 signing key (PKCS8 PEM or JWK) shared by orchestrators' })),
   EXECUTOR_SHELL_ALLOW: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$', description: 'commands the executor may run' })),

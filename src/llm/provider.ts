@@ -75,7 +75,8 @@ export interface LlmProvider extends Llm {
 /**
  * Stable codes: `LLM_BUDGET_EXCEEDED` (not retryable), `LLM_UNAVAILABLE` (connection, 5xx, 429:
  * retryable), `LLM_BAD_REQUEST` (4xx), `LLM_BAD_OUTPUT` (structured output that does not parse or
- * validate), `LLM_ABORTED`, `LLM_NOT_CONFIGURED`.
+ * validate), `LLM_ABORTED`, `LLM_NOT_CONFIGURED`, `LLM_UNSUPPORTED` (the offline provider asked for
+ * structured output).
  */
 export class LlmError extends Error {
   constructor(

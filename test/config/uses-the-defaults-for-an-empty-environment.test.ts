@@ -32,6 +32,8 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     llmModelPath: undefined,
     armUrls: {},
     stepTimeout: 60,
+    llmEmbeddingModel: undefined,
+    llmMaxTokensField: 'max_tokens',
     llmTimeout: 120,
     orchestratorUrl: 'http://127.0.0.1:8000',
     capabilityPrivateKey: undefined,
