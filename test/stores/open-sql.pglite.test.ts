@@ -4,6 +4,7 @@ import { mkdtemp, rm, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { loadMigrations } from '../../src/stores/migrate.js';
 import { openSql } from '../../src/stores/open-sql.js';
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js';
 
@@ -24,5 +25,5 @@ t.test('keeps tasks under DATA_DIR across a restart and migrates only once', asy
   t.teardown(() => second.close());
   t.same(await new SqlTaskStore(second).get('persisted-1'), task);
   const { rows } = await second.query<{ n: number }>('select count(*)::int as n from schema_migrations');
-  t.equal(rows[0]?.n, 2, 'the second start applied nothing new');
+  t.equal(rows[0]?.n, (await loadMigrations()).length, 'the second start applied nothing new');
 });

@@ -1,0 +1,40 @@
+/**
+ * Episodic memory: completed tasks kept as vectors, so the planner can reuse a plan that worked
+ * for a similar goal. The retriever's store implements it; the planner only reads it.
+ *
+ * ```ts
+ * await memory.remember({ task_id, goal: redactedGoal, steps: [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }],
+ *   outcome: 'completed: 3', completed_at })
+ * const similar = await memory.similar('count the lines of this file', 3) // best first, score in 0..1
+ * ```
+ *
+ * Left out on purpose: forgetting single episodes (retention is a maintenance job) and anything
+ * but completed tasks (a failed plan is not a plan to imitate).
+ */
+
+export interface EpisodeStep {
+  arm: string
+  tool: string | null
+  action: string
+}
+
+export interface Episode {
+  task_id: string
+  /** Redacted: personal data never enters the memory. */
+  goal: string
+  steps: EpisodeStep[]
+  /** A short description of the result, redacted. */
+  outcome: string
+  completed_at: string
+}
+
+export interface SimilarTask extends Episode {
+  /** Similarity to the asked goal, 0..1. */
+  score: number
+}
+
+export interface EpisodicMemory {
+  remember(episode: Episode, signal?: AbortSignal): Promise<void>
+  /** The `k` most similar episodes, best first. */
+  similar(goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]>
+}
