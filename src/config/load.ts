@@ -77,6 +77,8 @@ export interface Config {
   executorShellAllow: readonly string[] | undefined
   /** Hosts the executor may fetch (`*.example.com` for subdomains); empty → no fetch at all. */
   executorFetchAllow: readonly string[]
+  /** Bearer token for administrative routes (arm registration); unset → only loopback clients may use them. */
+  adminToken: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -99,6 +101,7 @@ const RULES: Record<string, string> = {
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   REDIS_URL: 'must be a redis:// or rediss:// URL',
   REDACTION_SALT: 'must be at least 16 characters',
+  ADMIN_TOKEN: 'must be at least 16 characters',
   LLM_MAX_TOKENS_FIELD: 'must be one of max_tokens, max_completion_tokens',
   EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
   EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
+    adminToken: raw.ADMIN_TOKEN,
   }
 
   if (problems.length > 0) throw new ConfigError(problems)
@@ -188,6 +192,6 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (name === 'LLM_API_KEY' || name === 'REDACTION_SALT' || name === 'CAPABILITY_PRIVATE_KEY') return '(hidden)'
+  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN'].includes(name)) return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }

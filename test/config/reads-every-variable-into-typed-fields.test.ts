@@ -36,6 +36,7 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     CAPABILITY_PRIVATE_KEY: '{"kty":"OKP"}',
     EXECUTOR_SHELL_ALLOW: 'wc,sort,python3',
     EXECUTOR_FETCH_ALLOW: 'api.example.com,*.wikipedia.org',
+    ADMIN_TOKEN: 'a-long-admin-token-0123',
     UNRELATED: 'ignored',
   })
   t.match(config, {
@@ -70,6 +71,7 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     capabilityPrivateKey: '{"kty":"OKP"}',
     executorShellAllow: ['wc', 'sort', 'python3'],
     executorFetchAllow: ['api.example.com', '*.wikipedia.org'],
+    adminToken: 'a-long-admin-token-0123',
   })
   t.same(config.armUrls, { coder: 'http://coder:6003', judge: 'https://judge.internal' })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://localhost/db' }).databaseUrl, 'postgres://localhost/db')

@@ -39,6 +39,7 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     capabilityPrivateKey: undefined,
     executorShellAllow: undefined,
     executorFetchAllow: [],
+    adminToken: undefined,
   })
   const frozen = loadConfig({})
   t.ok(Object.isFrozen(frozen))
