@@ -1,0 +1,100 @@
+/**
+ * An arm that runs as its own service (`ARM_<NAME>_URL`, or registered at run time), reached over
+ * HTTP with the global fetch.
+ *
+ * ```ts
+ * const executor = new HttpArmClient('http://127.0.0.1:8003')
+ * const response = await executor.execute(request, token, signal) // POST /execute, Authorization: Bearer …
+ * await executor.health(AbortSignal.timeout(2000))                 // GET /health
+ * ```
+ *
+ * A step the arm ran and failed is a response (`status: "failed"`); these are thrown as StepError:
+ *
+ * | what happened | code | retryable |
+ * |---|---|---|
+ * | 401/403 | the refusal's `details.constraint` (TOKEN_*), else its `error.code` | no |
+ * | 400 and other 4xx | ARM_BAD_REQUEST | no |
+ * | 408, 429, 5xx, connection refused/reset, timeout | ARM_UNREACHABLE | yes |
+ * | 200 that is not a valid ExecuteResponse | ARM_BAD_RESPONSE | yes |
+ * | the caller's signal aborted | STEP_ABORTED | yes |
+ */
+import { Compile } from 'typebox/compile'
+import { StepError } from '../orchestrator/runner/step-runner.js'
+import { ArmCapability, ArmHealth, ExecuteResponse, type ExecuteRequest } from './contract.js'
+import type { ArmService } from './registry.js'
+
+const isResponse = Compile(ExecuteResponse)
+const isHealth = Compile(ArmHealth)
+const isCapability = Compile(ArmCapability)
+
+export class HttpArmClient implements ArmService {
+  private readonly base: string
+
+  constructor(readonly url: string) {
+    this.base = url.replace(/\/+$/, '')
+  }
+
+  async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {
+    const { status, body } = await this.call('/execute', signal, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(request),
+    })
+    if (status === 200) {
+      if (isResponse.Check(body)) return body
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /execute with something that is not an ExecuteResponse`, true)
+    }
+    throw this.statusError(status, body)
+  }
+
+  /** GET /health. A 503 carrying an ArmHealth is an answer (`unhealthy`), not an error. */
+  async health(signal?: AbortSignal): Promise<ArmHealth> {
+    const { status, body } = await this.call('/health', signal)
+    if ((status === 200 || status === 503) && isHealth.Check(body)) return body
+    if (status === 200) throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /health with something that is not an ArmHealth`, true)
+    throw this.statusError(status, body)
+  }
+
+  async capabilities(signal?: AbortSignal): Promise<ArmCapability> {
+    const { status, body } = await this.call('/capabilities', signal)
+    if (status === 200) {
+      if (isCapability.Check(body)) return body
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /capabilities with something that is not an ArmCapability`, true)
+    }
+    throw this.statusError(status, body)
+  }
+
+  /** Status and parsed JSON body (undefined when there is none or it does not parse). */
+  private async call(path: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+    try {
+      const res = await fetch(`${this.base}${path}`, { ...init, ...(signal && { signal }) })
+      const text = await res.text()
+      let body: unknown
+      try {
+        body = text === '' ? undefined : JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+      return { status: res.status, body }
+    } catch (err) {
+      if (signal?.aborted) throw new StepError('STEP_ABORTED', `the call to the arm at ${this.base} was aborted`, true)
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause
+      const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))
+      throw new StepError('ARM_UNREACHABLE', `arm at ${this.base} could not be reached (${why})`, true)
+    }
+  }
+
+  private statusError(status: number, body: unknown): StepError {
+    const error = (body as { error?: { code?: unknown; message?: unknown; details?: { constraint?: unknown } } } | undefined)?.error
+    const message = typeof error?.message === 'string' ? error.message : `arm at ${this.base} answered ${status}`
+    if (status === 401 || status === 403) {
+      const constraint = error?.details?.constraint
+      const code = typeof constraint === 'string' && /^TOKEN_[A-Z_]+$/.test(constraint)
+        ? constraint
+        : typeof error?.code === 'string' ? error.code : status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'
+      return new StepError(code, message, false)
+    }
+    if (status === 408 || status === 429 || status >= 500) return new StepError('ARM_UNREACHABLE', message, true)
+    return new StepError('ARM_BAD_REQUEST', message, false)
+  }
+}

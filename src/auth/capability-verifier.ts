@@ -1,0 +1,156 @@
+/**
+ * Checks a capability token (DESIGN.md §7) before an arm does anything: signed by an orchestrator
+ * key (EdDSA only), not expired, for this arm, this task and step, and this tool.
+ *
+ * ```ts
+ * const verifier = remoteVerifier(config.orchestratorUrl)   // an arm running as its own service
+ * const claims = await verifier.verify(bearerToken(ctx.headers('authorization')),
+ *   { arm: 'executor', tool: 'shell', taskId: body.task_id, stepId: body.step_id })
+ * claims.tokenId // the jti, for the result's provenance
+ * ```
+ *
+ * A refusal is a `CapabilityError`, an HttpError: `error.code` stays one of the catalogue's
+ * (UNAUTHORIZED 401 or FORBIDDEN 403) so generic clients keep working, and the precise reason is
+ * `details.constraint` with `details.field = "authorization"`:
+ *
+ * | reason | status | meaning |
+ * |---|---|---|
+ * | TOKEN_MISSING | 401 | no `Authorization: Bearer` token |
+ * | TOKEN_INVALID | 401 | malformed, not EdDSA, bad signature, unknown key, wrong issuer |
+ * | TOKEN_EXPIRED | 401 | past `exp` (5 s clock tolerance) |
+ * | TOKEN_WRONG_AUDIENCE | 403 | `aud` is another arm |
+ * | TOKEN_WRONG_SUBJECT | 403 | `sub`/`step` are another task or step than the request's |
+ * | TOKEN_OUT_OF_SCOPE | 403 | the request's tool is not in `scope` |
+ *
+ * In code, switch on `err.reason`. When the orchestrator's key set cannot be fetched the answer
+ * is a 503 (the arm cannot judge the token; the caller should try again), not a refusal.
+ */
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose'
+import type { CapabilityClaims } from '../arms/contract.js'
+import { HttpError } from '../http/errors.js'
+
+/** The `iss` of every capability token. */
+export const CAPABILITY_ISSUER = 'ganglion-orchestrator'
+
+/** Seconds of clock skew tolerated between orchestrator and arm machines. */
+export const CLOCK_TOLERANCE_SECONDS = 5
+
+export type TokenRefusal =
+  | 'TOKEN_MISSING'
+  | 'TOKEN_INVALID'
+  | 'TOKEN_EXPIRED'
+  | 'TOKEN_WRONG_AUDIENCE'
+  | 'TOKEN_WRONG_SUBJECT'
+  | 'TOKEN_OUT_OF_SCOPE'
+
+export interface CapabilityExpectation {
+  arm: string
+  tool: string
+  taskId: string
+  stepId: string
+}
+
+export interface CapabilityVerifier {
+  verify(token: string | undefined, expect: CapabilityExpectation): Promise<CapabilityClaims>
+}
+
+const FORBIDDEN: ReadonlySet<TokenRefusal> = new Set(['TOKEN_WRONG_AUDIENCE', 'TOKEN_WRONG_SUBJECT', 'TOKEN_OUT_OF_SCOPE'])
+
+export class CapabilityError extends HttpError {
+  constructor(
+    readonly reason: TokenRefusal,
+    message: string,
+  ) {
+    const forbidden = FORBIDDEN.has(reason)
+    super(
+      forbidden ? 'FORBIDDEN' : 'UNAUTHORIZED',
+      message,
+      { field: 'authorization', constraint: reason },
+      // RFC 6750: a 401 names the scheme, so clients know what to send
+      forbidden ? undefined : { 'www-authenticate': `Bearer error="invalid_token"` },
+    )
+    this.name = 'CapabilityError'
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for anything else. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = header?.match(/^Bearer[ \t]+(\S+)[ \t]*$/i)
+  return m?.[1]
+}
+
+/** Verifies against a fixed key set (the issuer's own keys, in-process). */
+export function localVerifier(jwks: JSONWebKeySet): CapabilityVerifier {
+  const keys = createLocalJWKSet(jwks)
+  return { verify: (token, expect) => verifyCapability(token, expect, keys, false) }
+}
+
+export interface RemoteVerifierOptions {
+  /** Least time between two fetches of the key set; an unknown `kid` refetches after it. Default 1 s. */
+  cooldownMs?: number
+  /** Refetch the key set at least this often. Default 10 min. */
+  cacheMaxAgeMs?: number
+  /** Default 2 s. */
+  timeoutMs?: number
+}
+
+/**
+ * Verifies against `GET {orchestratorUrl}/.well-known/jwks.json`. The short cooldown is what lets
+ * a token from a freshly started orchestrator (a key not seen before) pass within a second.
+ */
+export function remoteVerifier(orchestratorUrl: string, opts: RemoteVerifierOptions = {}): CapabilityVerifier {
+  const keys = createRemoteJWKSet(new URL('/.well-known/jwks.json', orchestratorUrl), {
+    cooldownDuration: opts.cooldownMs ?? 1000,
+    cacheMaxAge: opts.cacheMaxAgeMs ?? 600_000,
+    timeoutDuration: opts.timeoutMs ?? 2000,
+  })
+  return { verify: (token, expect) => verifyCapability(token, expect, keys, true) }
+}
+
+/** `remote`: the keys come over HTTP, so a failure to get them is a 503 rather than a refusal. */
+export async function verifyCapability(
+  token: string | undefined,
+  expect: CapabilityExpectation,
+  keys: JWTVerifyGetKey,
+  remote = false,
+): Promise<CapabilityClaims> {
+  if (token === undefined || token === '') throw new CapabilityError('TOKEN_MISSING', 'A capability token is required: Authorization: Bearer <token>')
+  let payload: JWTPayload
+  try {
+    ;({ payload } = await jwtVerify(token, keys, {
+      algorithms: ['EdDSA'],
+      issuer: CAPABILITY_ISSUER,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['aud', 'sub', 'jti', 'exp', 'iat'],
+    }))
+  } catch (err) {
+    throw refusalOf(err, remote)
+  }
+  const aud = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? [])
+  if (!aud.includes(expect.arm)) throw new CapabilityError('TOKEN_WRONG_AUDIENCE', `The capability token is not for arm ${expect.arm}`)
+  if (payload.sub !== expect.taskId || payload['step'] !== expect.stepId)
+    throw new CapabilityError('TOKEN_WRONG_SUBJECT', 'The capability token is for another task or step than this request')
+  const scope = payload['scope']
+  if (!Array.isArray(scope) || !scope.every((s): s is string => typeof s === 'string'))
+    throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid scope')
+  if (!scope.includes(expect.tool)) throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
+  return {
+    arm: expect.arm,
+    taskId: expect.taskId,
+    stepId: expect.stepId,
+    scope,
+    tokenId: String(payload.jti),
+    expiresAt: payload.exp!,
+  }
+}
+
+/** Maps jose's failures; a key set that could not be fetched is the arm's problem, not the token's. */
+function refusalOf(err: unknown, remote: boolean): HttpError {
+  if (err instanceof errors.JWTExpired) return new CapabilityError('TOKEN_EXPIRED', 'The capability token has expired')
+  // fetch failing is a TypeError; a non-200 or unparsable key set is jose's generic error
+  const unfetched = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError) || err.code === 'ERR_JOSE_GENERIC'
+  if (remote && unfetched)
+    return HttpError.unavailable('orchestrator', 'The orchestrator key set could not be fetched to check the capability token')
+  return new CapabilityError('TOKEN_INVALID', 'The capability token is not valid')
+}

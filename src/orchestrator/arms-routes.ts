@@ -1,0 +1,76 @@
+/**
+ * The orchestrator's arm routes: the arm list, registration of external arms, and the public keys
+ * arms verify capability tokens with.
+ *
+ * ```ts
+ * registerArmsRoutes(app, { registry, issuer, adminToken: config.adminToken })
+ * // GET  /api/v1/arms?page=1&page_size=20     → 200 { data: [ArmListing…], pagination }
+ * // POST /api/v1/arms/register {name, url, capability?}  Authorization: Bearer <ADMIN_TOKEN> → 201 ArmListing
+ * // GET  /.well-known/jwks.json               → 200 { keys: [Ed25519 public JWKs] }
+ * ```
+ *
+ * The list uses the spec's pagination envelope like every list (sorted by `name`, default ascending).
+ *
+ * Registration is privileged, since a registered arm receives task data: with `adminToken` set
+ * it needs `Authorization: Bearer <adminToken>` (none → 401, another → 403); without one only
+ * loopback clients may register (403 otherwise), so an embedded single-host setup works out of
+ * the box and nothing is open to the network by default.
+ */
+import { timingSafeEqual } from 'node:crypto'
+import type { ArmRegistry } from '../arms/registry.js'
+import { bearerToken } from '../auth/capability-verifier.js'
+import type { HttpApp } from '../http/app.js'
+import type { Ctx } from '../http/context.js'
+import { HttpError } from '../http/errors.js'
+import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
+
+export interface ArmsRoutesDeps {
+  registry: Pick<ArmRegistry, 'list' | 'register'>
+  issuer: { jwks(): Promise<{ keys: unknown[] }> }
+  /** ADMIN_TOKEN; unset → registration from loopback only. */
+  adminToken?: string
+}
+
+const PAGE = { sortFields: ['name'], defaultSort: 'name', defaultOrder: 'asc' } as const
+
+export function registerArmsRoutes(app: HttpApp, deps: ArmsRoutesDeps): void {
+  app.route('GET', '/api/v1/arms', async (ctx) => {
+    const q = parsePageQuery(ctx.query, PAGE)
+    const all = await deps.registry.list(ctx.signal)
+    if (q.order === 'desc') all.reverse()
+    return { body: pageEnvelope(all.slice(q.offset, q.offset + q.pageSize), all.length, q) }
+  })
+
+  app.route(
+    'POST',
+    '/api/v1/arms/register',
+    async (ctx) => {
+      authorize(ctx, deps.adminToken)
+      const entry = await deps.registry.register(ctx.body, ctx.signal)
+      return { status: 201, body: entry }
+    },
+    { body: 'json' },
+  )
+
+  app.route('GET', '/.well-known/jwks.json', async () => ({
+    body: await deps.issuer.jwks(),
+    // short: a new orchestrator's key must reach arms quickly (they also refetch on an unknown kid)
+    headers: { 'cache-control': 'public, max-age=60' },
+  }))
+}
+
+function authorize(ctx: Ctx, adminToken: string | undefined): void {
+  if (adminToken === undefined) {
+    if (!isLoopback(ctx.ip)) throw HttpError.forbidden('Arm registration is open to loopback clients only unless ADMIN_TOKEN is set')
+    return
+  }
+  const given = bearerToken(ctx.headers('authorization'))
+  if (given === undefined) throw HttpError.unauthorized('Arm registration needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' })
+  const a = Buffer.from(given)
+  const b = Buffer.from(adminToken)
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw HttpError.forbidden('The admin token is not valid')
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || /^(::ffff:)?127\./i.test(ip) || /^0{0,4}(:0{0,4}){6}:0{0,3}1$/.test(ip)
+}
