@@ -1,0 +1,170 @@
+/**
+ * The `shell` tool: one allowed command, run from argv (never through a shell) inside the sandbox
+ * of sandbox.ts, with a wall-clock timeout, output caps and the step's abort signal. The whole
+ * process group is killed with SIGKILL on timeout, cap or abort; bubblewrap's --die-with-parent
+ * then takes the sandbox's PID namespace down with it.
+ *
+ * ```ts
+ * await shell.run({ command: 'wc', args: ['-l'], stdin: 'a\nb\n' }, 30_000, signal)
+ * // → { exit_code: 0, stdout: '2\n', stderr: '', truncated: false, duration_ms: 12, signal: null }
+ * ```
+ */
+import { spawn } from 'node:child_process'
+
+import { ArmError } from '../contract.js'
+import { abortError } from './abort.js'
+import * as check from './input.js'
+import type { ExecutorLimits } from './limits.js'
+import { type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv } from './sandbox.js'
+
+/** Text tools present on Debian 12; no shells, interpreters or network tools. */
+export const DEFAULT_SHELL_ALLOW: readonly string[] = Object.freeze([
+  'wc', 'cat', 'head', 'tail', 'sort', 'uniq', 'grep', 'sed', 'awk', 'cut', 'tr', 'echo', 'printf',
+  'date', 'seq', 'sleep', 'ls', 'base64', 'sha256sum', 'md5sum', 'rev', 'fold', 'nl', 'expr', 'true', 'false',
+])
+
+/** Never allowed, whatever the configuration says: they would turn the allow-list into "anything". */
+const NEVER_ALLOW = new Set([
+  'sh', 'bash', 'dash', 'zsh', 'ksh', 'csh', 'tcsh', 'fish', 'busybox', 'env', 'xargs', 'nohup', 'timeout',
+  'nice', 'setsid', 'unshare', 'nsenter', 'chroot', 'sudo', 'su', 'doas', 'bwrap', 'prlimit', 'setpriv',
+  'python', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'tclsh', 'expect',
+  'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'sftp', 'telnet', 'ftp', 'rsync',
+])
+
+const COMMAND_NAME = /^[a-z0-9][a-z0-9._+-]{0,63}$/
+const STDERR_IN_MESSAGE = 500
+
+export interface ShellOutput {
+  exit_code: number | null
+  stdout: string
+  stderr: string
+  truncated: boolean
+  duration_ms: number
+  signal: string | null
+}
+
+/** Checks a configured allow-list: bare names only, none of the never-allowed. Throws at start-up. */
+export function checkShellAllow(names: readonly string[]): void {
+  for (const name of names) {
+    if (!COMMAND_NAME.test(name)) throw new TypeError(`executor shell allow-list: '${name}' is not a bare command name`)
+    if (NEVER_ALLOW.has(name)) throw new TypeError(`executor shell allow-list: '${name}' can run arbitrary code and is never allowed`)
+  }
+}
+
+export class ShellTool {
+  private readonly commands: Map<string, ResolvedCommand>
+  readonly missing: readonly string[]
+  private probe: Promise<SandboxProbe> | undefined
+
+  constructor(
+    allow: readonly string[],
+    private readonly tools: SandboxTools,
+    private readonly limits: Readonly<ExecutorLimits>,
+  ) {
+    checkShellAllow(allow)
+    const { found, missing } = resolveCommands(allow)
+    this.commands = found
+    this.missing = missing
+  }
+
+  /** Whether the sandbox works; tried once per process, then cached. */
+  sandbox(): Promise<SandboxProbe> {
+    this.probe ??= probeSandbox(this.tools, this.limits)
+    return this.probe
+  }
+
+  async run(input: Record<string, unknown>, stepTimeoutMs: number, signal: AbortSignal): Promise<ShellOutput> {
+    const l = this.limits
+    check.refuseUnknown(input, ['command', 'args', 'stdin', 'timeout_ms', 'allow_nonzero_exit'])
+    const name = check.requiredString(input, 'command', 256)
+    const args = check.optionalStringArray(input, 'args', l.shellMaxArgs, l.shellArgsBytes)
+    const stdin = check.optionalString(input, 'stdin', l.shellStdinBytes)
+    if (stdin !== undefined && check.utf8Bytes(stdin) > l.shellStdinBytes) throw check.invalid(`'stdin' is larger than ${l.shellStdinBytes} bytes`)
+    const timeoutMs = Math.min(check.optionalInteger(input, 'timeout_ms', 1, 86_400_000) ?? l.shellTimeoutMs, stepTimeoutMs)
+    const allowNonzero = check.optionalBoolean(input, 'allow_nonzero_exit') ?? false
+
+    const command = this.commands.get(name)
+    if (!command) {
+      const why = COMMAND_NAME.test(name) && !this.missing.includes(name) ? 'is not on the allow-list' : this.missing.includes(name) ? 'is allowed but not installed here' : 'is not a bare command name'
+      throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`, false)
+    }
+    if (signal.aborted) throw abortError(signal)
+    const probe = await this.sandbox()
+    if (!probe.ok) throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox does not work here: ${probe.detail}`, false)
+
+    const result = await this.spawnSandboxed(command, args, stdin, timeoutMs, signal)
+    if (result.kind === 'aborted') throw abortError(signal)
+    if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`, false)
+    const out = result.output
+    if (out.exit_code !== 0 && out.stderr.startsWith('bwrap: ')) {
+      throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox failed: ${out.stderr.slice(0, STDERR_IN_MESSAGE)}`, false)
+    }
+    // A command we killed for its output size is reported with what it wrote, not as a failure.
+    if (out.exit_code !== 0 && !out.truncated && !allowNonzero) {
+      const status = out.exit_code === null ? `was killed by ${out.signal}` : `exited with code ${out.exit_code}`
+      const stderr = out.stderr.slice(0, STDERR_IN_MESSAGE).trim()
+      throw new ArmError('COMMAND_FAILED', `'${name}' ${status}${stderr ? `: ${stderr}` : ''}`, false)
+    }
+    return out
+  }
+
+  private spawnSandboxed(
+    command: ResolvedCommand, args: string[], stdin: string | undefined, timeoutMs: number, signal: AbortSignal,
+  ): Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }> {
+    const cap = this.limits.shellOutputBytes
+    const [file, ...argv] = sandboxArgv(this.tools, command, args, this.limits)
+    const started = performance.now()
+    return new Promise((resolve, reject) => {
+      // detached: its own process group, so one kill reaches prlimit/setpriv/bwrap and what they exec.
+      const child = spawn(file!, argv, { detached: true, env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
+      const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: { stdout: 0, stderr: 0 } }
+      let truncated = false
+      let ended: 'timeout' | 'aborted' | undefined
+
+      const killGroup = (): void => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+        } catch { /* already gone */ }
+      }
+      const timer = setTimeout(() => { ended ??= 'timeout'; killGroup() }, timeoutMs)
+      const onAbort = (): void => { ended ??= 'aborted'; killGroup() }
+      signal.addEventListener('abort', onAbort, { once: true })
+
+      for (const stream of ['stdout', 'stderr'] as const) {
+        child[stream].on('data', (chunk: Buffer) => {
+          const room = cap - out.bytes[stream]
+          if (room <= 0) return
+          const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
+          out[stream].push(kept)
+          out.bytes[stream] += kept.length
+          if (chunk.length > room) { truncated = true; killGroup() }
+        })
+      }
+      // The command may exit without reading its stdin; that EPIPE is not an error of ours.
+      child.stdin.on('error', () => {})
+      child.stdin.end(stdin ?? '')
+
+      child.on('error', (err) => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', onAbort)
+        reject(new ArmError('SANDBOX_UNAVAILABLE', `could not start the sandbox: ${err.message}`, false))
+      })
+      child.on('close', (code, sig) => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', onAbort)
+        if (ended) return resolve({ kind: ended })
+        resolve({
+          kind: 'done',
+          output: {
+            exit_code: code,
+            stdout: Buffer.concat(out.stdout).toString('utf8'),
+            stderr: Buffer.concat(out.stderr).toString('utf8'),
+            truncated,
+            duration_ms: Math.round(performance.now() - started),
+            signal: sig,
+          },
+        })
+      })
+    })
+  }
+}
