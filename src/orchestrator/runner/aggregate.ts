@@ -1,12 +1,16 @@
 /**
  * The task result from its steps' outputs. A finished plan's result is the last step's output (the
- * guardian's scrubbed aggregate) beside every step's own; a cancelled or timed-out task keeps what
- * its completed steps produced, marked partial.
+ * guardian's scrubbed aggregate) and the plain answer read from it, beside every step's own; a
+ * cancelled or timed-out task keeps what its completed steps produced, marked partial. Steps a
+ * re-plan superseded (`skipped`) are neither missing work nor the last step.
  */
 import type { TaskStep } from '../../stores/task.js';
+import { answerOf } from './answer.js';
 
 export interface TaskResult {
   partial: boolean;
+  /** The plain answer of the last step's output (answer.ts), or null. */
+  answer: unknown;
   /** The output of the plan's last step when it completed, else null. */
   final: unknown;
   /** Completed steps' outputs by step id. */
@@ -15,11 +19,14 @@ export interface TaskResult {
 }
 
 export function aggregate(steps: readonly TaskStep[]): TaskResult {
-  const completed = steps.filter((s) => s.status === 'completed');
-  const last = steps.at(-1);
+  const live = steps.filter((s) => s.status !== 'skipped');
+  const completed = live.filter((s) => s.status === 'completed');
+  const last = live.at(-1);
+  const final = last?.status === 'completed' ? last.output : null;
   return {
-    partial: completed.length < steps.length,
-    final: last?.status === 'completed' ? last.output : null,
+    partial: completed.length < live.length,
+    answer: answerOf(final),
+    final,
     steps: Object.fromEntries(completed.map((s) => [s.step_id, s.output])),
     completed_steps: completed.map((s) => s.step_id),
   };

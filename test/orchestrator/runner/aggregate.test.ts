@@ -10,11 +10,17 @@ const step = (step_id: string, status: StepStatus, output: unknown = null): Task
 
 t.test('a finished plan', async (t) => {
   t.same(aggregate([step('s1', 'completed', 1), step('s2', 'completed', { ok: true })]),
-    { partial: false, final: { ok: true }, steps: { s1: 1, s2: { ok: true } }, completed_steps: ['s1', 's2'] });
+    { partial: false, answer: { ok: true }, final: { ok: true }, steps: { s1: 1, s2: { ok: true } }, completed_steps: ['s1', 's2'] });
 });
 
 t.test('a stopped plan keeps what finished', async (t) => {
   t.same(aggregate([step('s1', 'completed', 'found'), step('s2', 'cancelled'), step('s3', 'cancelled')]),
-    { partial: true, final: null, steps: { s1: 'found' }, completed_steps: ['s1'] });
-  t.same(aggregate([]), { partial: false, final: null, steps: {}, completed_steps: [] }, 'an empty plan is complete');
+    { partial: true, answer: null, final: null, steps: { s1: 'found' }, completed_steps: ['s1'] });
+  t.same(aggregate([]), { partial: false, answer: null, final: null, steps: {}, completed_steps: [] }, 'an empty plan is complete');
+});
+
+t.test('steps a re-plan superseded are neither missing nor last', async (t) => {
+  const result = aggregate([step('s1', 'completed', 'a'), step('s2', 'skipped'), step('r1-s2', 'completed', 'b')]);
+  t.equal(result.partial, false);
+  t.equal(result.final, 'b');
 });
