@@ -37,7 +37,8 @@ export class HttpArmClient implements ArmService {
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {
     const { status, body } = await this.call('/execute', signal, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      // no token, no header: the arm then says TOKEN_MISSING rather than judging the text "undefined"
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(request),
     })
     if (status === 200) {

@@ -1,0 +1,46 @@
+// Hosts for tests: an ArmHost over the echo arm (or any arm), its routes on a real server on port 0,
+// and an ExecuteRequest with defaults. Everything started is closed in the test's teardown.
+import pino from 'pino'
+import { ArmHost } from '../../../src/arms/arm-host.js'
+import { registerArmRoutes } from '../../../src/arms/arm-server.js'
+import type { Arm, ExecuteRequest } from '../../../src/arms/contract.js'
+import type { CapabilityVerifier } from '../../../src/auth/capability-verifier.js'
+import { createHttpApp, type HttpApp } from '../../../src/http/app.js'
+import { OfflineProvider } from '../../../src/llm/offline-provider.js'
+import type { Llm } from '../../../src/llm/provider.js'
+
+interface Teardown {
+  teardown(fn: () => unknown): void
+}
+
+export function makeHost(arm: Arm, verifier: CapabilityVerifier, llm: Llm = new OfflineProvider(), endpoint = 'in-process'): ArmHost {
+  return new ArmHost(arm, { verifier, llm, endpoint, version: '0.0.0-test' })
+}
+
+/** Serves `register(app)` on 127.0.0.1, port 0; returns the base URL. */
+export async function serve(t: Teardown, register: (app: HttpApp) => void, name = 'test'): Promise<string> {
+  const app = createHttpApp({ name, bodyLimitBytes: 1 << 20, logger: pino({ level: 'silent' }) })
+  register(app)
+  const port = await app.listen(0, '127.0.0.1')
+  t.teardown(() => app.close())
+  return `http://127.0.0.1:${port}`
+}
+
+/** The arm's three routes over `host` on a real server. */
+export function serveArm(t: Teardown, host: ArmHost): Promise<string> {
+  return serve(t, (app) => registerArmRoutes(app, host), `arm-${host.name}`)
+}
+
+export function request(partial: Partial<ExecuteRequest> & { tool: string }): ExecuteRequest {
+  return {
+    task_id: 'task-1',
+    step_id: 's1',
+    action: 'test',
+    goal: 'test',
+    input: {},
+    context: { dep_outputs: {}, acceptance_criteria: [], constraints: {} },
+    budget: { max_tokens: null },
+    timeout_ms: 30_000,
+    ...partial,
+  }
+}
