@@ -1,0 +1,107 @@
+/**
+ * The knowledge store port: documents in, chunks out by hybrid search (DESIGN.md §7 retriever).
+ *
+ * ```ts
+ * const [doc] = await knowledge.ingest([{ title: 'Runbook', text: longText, source: 'wiki/runbook' }])
+ * const hits = await knowledge.search('restart the ingest worker', { k: 5 })
+ * hits[0] // { document_id, chunk_id, title, source, text, score, fts_rank: 1, vector_rank: 3, … }
+ * await knowledge.delete(doc.document_id)
+ * ```
+ *
+ * Search fuses two ranked lists, full text and vector similarity, by reciprocal rank: a chunk's
+ * score is Σ 1/(60 + rank) over the lists it is in, so agreement between them beats a high place
+ * in one. Scores are for ordering only; they are not probabilities.
+ *
+ * Left out on purpose: updating a document in place (delete and ingest again: chunks and vectors
+ * are derived), filtering by metadata, and re-embedding after an embedder change (a maintenance
+ * job; until then old chunks are found by full text only).
+ */
+
+export interface NewDocument {
+  title?: string
+  text: string
+  /** Where it came from (a URL, a path); shown with every hit. */
+  source?: string
+  metadata?: Record<string, unknown>
+}
+
+export interface IngestedDocument {
+  document_id: string
+  title: string | null
+  /** How many chunks it was split into. */
+  chunks: number
+}
+
+export interface KnowledgeDocument extends IngestedDocument {
+  source: string | null
+  metadata: Record<string, unknown>
+  /** Characters of the text. */
+  chars: number
+  created_at: string
+}
+
+export interface StoredDocument extends KnowledgeDocument {
+  text: string
+}
+
+export interface SearchHit {
+  document_id: string
+  chunk_id: string
+  /** The chunk's place in its document, from 0. */
+  position: number
+  title: string | null
+  source: string | null
+  text: string
+  /** Reciprocal rank fusion score: Σ 1/(60 + rank). */
+  score: number
+  /** 1-based rank in the full-text list, null when full text did not find it. */
+  fts_rank: number | null
+  /** 1-based rank in the vector list, null when it was not among the nearest. */
+  vector_rank: number | null
+}
+
+export interface SearchOptions {
+  k: number
+  signal?: AbortSignal
+}
+
+export interface ListOptions {
+  limit: number
+  offset: number
+}
+
+export interface KnowledgeStore {
+  /** Chunks, embeds and stores the documents, all or none. */
+  ingest(docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]>
+  /** The `k` best chunks, best first; [] for a query nothing matches. */
+  search(query: string, opts: SearchOptions): Promise<SearchHit[]>
+  get(documentId: string): Promise<StoredDocument | undefined>
+  /** True when it existed. Its chunks go with it. */
+  delete(documentId: string): Promise<boolean>
+  /** Newest first. */
+  list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }>
+  /** Store reachable and which vector path it uses, for health checks; never throws. */
+  check(): Promise<{ ok: boolean; detail: string }>
+}
+
+/** The k of reciprocal rank fusion: damps the weight of the very first places. */
+export const RRF_K = 60
+
+/**
+ * Reciprocal rank fusion of ranked lists of ids (best first): each id scores Σ 1/(RRF_K + rank)
+ * over the lists it appears in; ties go to the better best rank, then to the id.
+ */
+export function fuseRanks(lists: readonly (readonly string[])[]): Array<{ id: string; score: number; ranks: (number | null)[] }> {
+  const fused = new Map<string, { id: string; score: number; ranks: (number | null)[] }>()
+  lists.forEach((list, which) => {
+    list.forEach((id, i) => {
+      let entry = fused.get(id)
+      if (!entry) fused.set(id, (entry = { id, score: 0, ranks: lists.map(() => null) }))
+      if (entry.ranks[which] !== null) return // a list names each id once; keep its best place
+      entry.ranks[which] = i + 1
+      entry.score += 1 / (RRF_K + i + 1)
+    })
+  })
+  const best = (e: { ranks: (number | null)[] }) => Math.min(...e.ranks.map((r) => r ?? Infinity))
+  return [...fused.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}

@@ -1,0 +1,86 @@
+/**
+ * Episodic memory (src/arms/memory.ts) on the SQL port: one row per completed task in `episodes`,
+ * its goal embedded, compared by cosine similarity over the same two vector paths as the knowledge
+ * store (pgvector's `<=>` when its column exists, `real[]` in SQL otherwise).
+ *
+ * ```ts
+ * const memory = new SqlEpisodicMemory(sql, embedder)
+ * await memory.remember({ task_id, goal, steps, outcome, completed_at })   // an upsert
+ * await memory.similar('count the lines of this file', 3)               // best first, score 0..1
+ * ```
+ *
+ * Only episodes embedded by this memory's embedder are compared. Scores are cosine similarity
+ * with negatives (possible with signed feature hashing) clamped to 0; an episode with nothing in
+ * common with the goal (similarity 0) is not returned.
+ */
+import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/memory.js'
+import type { Embedder } from '../llm/embedder.js'
+import { l2Normalise } from '../llm/embedder.js'
+import type { Sql } from './sql.js'
+import { detectVectorPath, nearestParam, nearestSql, vectorLiteral, type VectorPath } from './sql-knowledge-store.js'
+
+interface EpisodeRow {
+  task_id: string
+  goal: string
+  steps: EpisodeStep[]
+  outcome: string
+  completed_at: Date
+}
+
+export class SqlEpisodicMemory implements EpisodicMemory {
+  // Found on first use, so construction stays synchronous for the composition root.
+  private path: Promise<VectorPath> | undefined
+
+  constructor(
+    private readonly sql: Sql,
+    readonly embedder: Embedder,
+  ) {}
+
+  vectorPath(): Promise<VectorPath> {
+    return (this.path ??= detectVectorPath(this.sql, 'episodes').catch((err: unknown) => {
+      this.path = undefined // a failed probe (database down) is tried again next time
+      throw err
+    }))
+  }
+
+  async remember(episode: Episode, signal?: AbortSignal): Promise<void> {
+    const [raw] = await this.embedder.embed([episode.goal], signal)
+    const vector = l2Normalise(raw ?? [])
+    signal?.throwIfAborted()
+    const pg = (await this.vectorPath()) === 'pgvector'
+    await this.sql.query(
+      `insert into episodes (task_id, goal, steps, outcome, completed_at, embedder, embedding${pg ? ', embedding_vec' : ''})
+       values ($1, $2, $3::jsonb, $4, $5, $6, $7::real[]${pg ? ', $8::vector' : ''})
+       on conflict (task_id) do update set goal = excluded.goal, steps = excluded.steps, outcome = excluded.outcome,
+         completed_at = excluded.completed_at, embedder = excluded.embedder, embedding = excluded.embedding
+         ${pg ? ', embedding_vec = excluded.embedding_vec' : ''}`,
+      [
+        episode.task_id, episode.goal, JSON.stringify(episode.steps), episode.outcome, episode.completed_at,
+        this.embedder.id, vector, ...(pg ? [vectorLiteral(vector)] : []),
+      ],
+    )
+  }
+
+  async similar(goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`similar: k must be a positive integer, got ${k}`)
+    const [raw] = await this.embedder.embed([goal], signal)
+    const vector = l2Normalise(raw ?? [])
+    if (!vector.some((x) => x !== 0)) return []
+    signal?.throwIfAborted()
+    const path = await this.vectorPath()
+    const { rows } = await this.sql.query<EpisodeRow & { similarity: number }>(
+      `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+         from (${nearestSql(path, 'episodes', 'task_id')}) n join episodes e on e.task_id = n.id
+        order by n.similarity desc, e.task_id`,
+      [nearestParam(path, vector), this.embedder.id, k, 0],
+    )
+    return rows.map((r) => ({
+      task_id: r.task_id,
+      goal: r.goal,
+      steps: r.steps,
+      outcome: r.outcome,
+      completed_at: r.completed_at.toISOString(),
+      score: Math.min(1, Math.max(0, Number(r.similarity))),
+    }))
+  }
+}

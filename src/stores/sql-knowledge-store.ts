@@ -1,0 +1,224 @@
+/**
+ * The knowledge store on the SQL port (PGlite or PostgreSQL): full text through a generated
+ * tsvector column, vectors through pgvector when the migration could add its column, else through
+ * `real[]` compared in SQL. The choice is made once, at open.
+ *
+ * ```ts
+ * const knowledge = await SqlKnowledgeStore.open(sql)                     // hashing embedder
+ * const knowledge = await SqlKnowledgeStore.open(sql, providerEmbedder(llm, 'nomic-embed-text'), { candidates: 100 })
+ * knowledge.vectorPath // 'pgvector' | 'array'
+ * ```
+ *
+ * Both lists are capped at `candidates` (50) before fusion. The `array` path reads every vector
+ * of the embedder on each search, O(chunks × dimensions): fine to some tens of thousands of
+ * chunks, slow beyond (docs/arms/retriever.md). pgvector's column has no fixed dimension, so no
+ * ANN index either: an exact scan too, but in C.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Embedder } from '../llm/embedder.js'
+import { l2Normalise } from '../llm/embedder.js'
+import { HashingEmbedder } from '../llm/hashing-embedder.js'
+import { chunkText, type ChunkOptions } from './chunk-text.js'
+import {
+  fuseRanks, type IngestedDocument, type KnowledgeDocument, type KnowledgeStore, type ListOptions, type NewDocument,
+  type SearchHit, type SearchOptions, type StoredDocument,
+} from './knowledge-store.js'
+import type { Sql } from './sql.js'
+
+export type VectorPath = 'pgvector' | 'array'
+
+export interface SqlKnowledgeStoreOptions {
+  /** Cosine similarity a chunk must exceed to be a vector candidate. Default 0.1 (see the docs). */
+  minSimilarity?: number
+  /** Length of each ranked list before fusion. Default 50. */
+  candidates?: number
+  chunking?: ChunkOptions
+}
+
+// Chunks embedded per embedder call: bounds one request to a remote embeddings endpoint.
+const EMBED_BATCH = 64
+
+/** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
+export async function detectVectorPath(sql: Sql, table: string): Promise<VectorPath> {
+  const { rows } = await sql.query(
+    `select 1 from information_schema.columns where table_schema = $1 and table_name = $2 and column_name = 'embedding_vec'`,
+    [sql.schema, table],
+  )
+  return rows.length > 0 ? 'pgvector' : 'array'
+}
+
+/** The text form pgvector parses, or null for a zero vector (its cosine distance is NaN). */
+export function vectorLiteral(v: readonly number[]): string | null {
+  return v.some((x) => x !== 0) ? `[${v.join(',')}]` : null
+}
+
+/**
+ * Ids (`idColumn` as `id`) and similarity of the `$3` nearest rows of `table` to the vector `$1`
+ * among rows of embedder `$2` with similarity above `$4`, best first. `$1` is the vector's text
+ * form on the pgvector path, a number[] on the array path. Vectors are stored at unit length, so
+ * the dot product is the cosine.
+ */
+export function nearestSql(path: VectorPath, table: string, idColumn: string): string {
+  if (path === 'pgvector') {
+    return `select ${idColumn} as id, 1 - (embedding_vec <=> $1::vector) as similarity from ${table}
+      where embedder = $2 and embedding_vec is not null and 1 - (embedding_vec <=> $1::vector) > $4
+      order by embedding_vec <=> $1::vector, ${idColumn} limit $3`
+  }
+  return `select t.${idColumn} as id, s.similarity from ${table} t
+    cross join lateral (select sum(a::float8 * b::float8) as similarity from unnest(t.embedding, $1::real[]) as u(a, b)) s
+    where t.embedder = $2 and s.similarity > $4
+    order by s.similarity desc, t.${idColumn} limit $3`
+}
+
+/** The `$1` parameter of `nearestSql` for `path`. */
+export function nearestParam(path: VectorPath, v: readonly number[]): unknown {
+  return path === 'pgvector' ? vectorLiteral(v) : v
+}
+
+interface DocumentRow {
+  document_id: string
+  title: string | null
+  source: string | null
+  metadata: Record<string, unknown>
+  chars: number
+  chunk_count: number
+  created_at: Date
+  text?: string
+}
+
+function toDocument(row: DocumentRow): KnowledgeDocument {
+  return {
+    document_id: row.document_id,
+    title: row.title,
+    source: row.source,
+    metadata: row.metadata,
+    chunks: Number(row.chunk_count),
+    chars: Number(row.chars),
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+const DOCUMENT_COLUMNS = 'document_id, title, source, metadata, length(text) as chars, chunk_count, created_at'
+
+export class SqlKnowledgeStore implements KnowledgeStore {
+  private constructor(
+    private readonly sql: Sql,
+    readonly embedder: Embedder,
+    readonly vectorPath: VectorPath,
+    private readonly minSimilarity: number,
+    private readonly candidates: number,
+    private readonly chunking: ChunkOptions,
+  ) {}
+
+  /** `embedder` defaults to `new HashingEmbedder()`. */
+  static async open(sql: Sql, embedder: Embedder = new HashingEmbedder(), opts: SqlKnowledgeStoreOptions = {}): Promise<SqlKnowledgeStore> {
+    const path = await detectVectorPath(sql, 'knowledge_chunks')
+    return new SqlKnowledgeStore(
+      sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {},
+    )
+  }
+
+  async ingest(docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
+    const planned = docs.map((doc) => ({ doc, id: randomUUID(), chunks: chunkText(doc.text, this.chunking) }))
+    // Embedding can be slow (a remote model): do it all before the transaction, not inside it.
+    const texts = planned.flatMap((p) => p.chunks.map((c) => c.text))
+    const vectors: number[][] = []
+    for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+      signal?.throwIfAborted()
+      vectors.push(...(await this.embedder.embed(texts.slice(i, i + EMBED_BATCH), signal)).map(l2Normalise))
+    }
+    signal?.throwIfAborted()
+    const pg = this.vectorPath === 'pgvector'
+    const insertChunk = `insert into knowledge_chunks (chunk_id, document_id, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''})
+      values ($1, $2, $3, $4, $5, $6, $7::real[]${pg ? ', $8::vector' : ''})`
+    await this.sql.transaction(async (tx) => {
+      let v = 0
+      for (const { doc, id, chunks } of planned) {
+        await tx.query(
+          `insert into knowledge_documents (document_id, title, source, metadata, text, chunk_count) values ($1, $2, $3, $4::jsonb, $5, $6)`,
+          [id, doc.title ?? null, doc.source ?? null, JSON.stringify(doc.metadata ?? {}), doc.text, chunks.length],
+        )
+        for (const [position, chunk] of chunks.entries()) {
+          const vector = vectors[v++]!
+          const params: unknown[] = [`${id}:${position}`, id, position, chunk.start, chunk.text, this.embedder.id, vector]
+          if (pg) params.push(vectorLiteral(vector))
+          await tx.query(insertChunk, params)
+        }
+      }
+    })
+    return planned.map(({ doc, id, chunks }) => ({ document_id: id, title: doc.title ?? null, chunks: chunks.length }))
+  }
+
+  async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+    const { k, signal } = opts
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`search: k must be a positive integer, got ${k}`)
+    const [raw] = await this.embedder.embed([query], signal)
+    const vector = l2Normalise(raw ?? [])
+    signal?.throwIfAborted()
+    const [fts, nearest] = await Promise.all([
+      this.sql.query<{ id: string }>(
+        `select c.chunk_id as id from knowledge_chunks c, websearch_to_tsquery('english', $1) q
+          where c.tsv @@ q order by ts_rank(c.tsv, q) desc, c.chunk_id limit $2`,
+        [query, this.candidates],
+      ),
+      // A query with no words has the zero vector: nothing is near it.
+      vector.some((x) => x !== 0)
+        ? this.sql.query<{ id: string }>(nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id'), [
+            nearestParam(this.vectorPath, vector), this.embedder.id, this.candidates, this.minSimilarity,
+          ])
+        : { rows: [] },
+    ])
+    signal?.throwIfAborted()
+    const top = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)]).slice(0, k)
+    if (top.length === 0) return []
+    const { rows } = await this.sql.query<{
+      chunk_id: string; document_id: string; position: number; text: string; title: string | null; source: string | null
+    }>(
+      `select c.chunk_id, c.document_id, c.position, c.text, d.title, d.source
+         from knowledge_chunks c join knowledge_documents d using (document_id) where c.chunk_id = any($1::text[])`,
+      [top.map((t) => t.id)],
+    )
+    const byId = new Map(rows.map((r) => [r.chunk_id, r]))
+    return top.flatMap(({ id, score, ranks }) => {
+      const row = byId.get(id)
+      if (!row) return [] // deleted between the two queries
+      return [{
+        document_id: row.document_id, chunk_id: id, position: row.position, title: row.title, source: row.source,
+        text: row.text, score, fts_rank: ranks[0] ?? null, vector_rank: ranks[1] ?? null,
+      }]
+    })
+  }
+
+  async get(documentId: string): Promise<StoredDocument | undefined> {
+    const { rows } = await this.sql.query<DocumentRow & { text: string }>(
+      `select ${DOCUMENT_COLUMNS}, text from knowledge_documents where document_id = $1`, [documentId],
+    )
+    const row = rows[0]
+    return row && { ...toDocument(row), text: row.text }
+  }
+
+  async delete(documentId: string): Promise<boolean> {
+    const { rowCount } = await this.sql.query('delete from knowledge_documents where document_id = $1', [documentId])
+    return rowCount > 0
+  }
+
+  async list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
+    const [page, count] = await Promise.all([
+      this.sql.query<DocumentRow>(
+        `select ${DOCUMENT_COLUMNS} from knowledge_documents order by created_at desc, document_id desc limit $1 offset $2`,
+        [opts.limit, opts.offset],
+      ),
+      this.sql.query<{ n: number | string }>('select count(*) as n from knowledge_documents'),
+    ])
+    return { items: page.rows.map(toDocument), total: Number(count.rows[0]?.n ?? 0) }
+  }
+
+  async check(): Promise<{ ok: boolean; detail: string }> {
+    try {
+      await this.sql.query('select 1 from knowledge_chunks limit 1')
+      return { ok: true, detail: `vectors: ${this.vectorPath}, embedder: ${this.embedder.id}` }
+    } catch (err) {
+      return { ok: false, detail: err instanceof Error ? err.message : String(err) }
+    }
+  }
+}

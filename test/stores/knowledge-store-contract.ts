@@ -1,0 +1,137 @@
+/**
+ * The contract every KnowledgeStore adapter passes, and episodic memory beside it, run on PGlite
+ * (pgvector path) and PostgreSQL (the `real[]` path where the server has no pgvector).
+ *
+ * ```ts
+ * await knowledgeStoreContract(t, sql)
+ * ```
+ *
+ * One database per file; subtests keep apart by vocabulary: each uses words no other one does,
+ * so the others' chunks never reach its result lists' top places.
+ */
+import type { Test } from 'tap'
+import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
+import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import type { Sql } from '../../src/stores/sql.js'
+
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `Paragraph ${i} of the handbook covers routine maintenance of pumps, valves and gauges in plant ${i % 7}.`).join('\n\n')
+
+export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
+  const store = await SqlKnowledgeStore.open(sql)
+  t.comment(`vector path: ${store.vectorPath}`)
+
+  await t.test('ingest splits a document into chunks and keeps it', async (t) => {
+    const text = filler(40)
+    const [doc, small] = await store.ingest([
+      { title: 'Handbook', text, source: 'wiki/handbook', metadata: { team: 'ops' } },
+      { text: 'A note with no title.' },
+    ])
+    t.ok(doc!.chunks >= Math.ceil(text.length / 1000), `${doc!.chunks} chunks for ${text.length} chars`)
+    t.equal(doc!.title, 'Handbook')
+    t.same(small, { document_id: small!.document_id, title: null, chunks: 1 })
+    const got = await store.get(doc!.document_id)
+    t.match(got, { title: 'Handbook', source: 'wiki/handbook', metadata: { team: 'ops' }, chunks: doc!.chunks, chars: text.length, text })
+    t.ok(Date.parse(got!.created_at))
+    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [doc!.document_id])
+    t.equal(Number(rows[0]!.n), doc!.chunks)
+    const page = await store.list({ limit: 100, offset: 0 })
+    t.ok(page.total >= 2)
+    t.ok(page.items.some((d) => d.document_id === doc!.document_id && !('text' in d)), 'listed without its text')
+    t.equal(await store.get('no-such-document'), undefined)
+  })
+
+  await t.test('full-text search finds an exact rare word', async (t) => {
+    const [needle] = await store.ingest([
+      { title: 'Brewing', text: `${filler(3)}\n\nThe science of fermentation in brewing is called zymurgy, from the Greek.` },
+      { title: 'Decoy', text: 'Fermentation and brewing are covered elsewhere in depth; this page is about barley.' },
+    ])
+    const hits = await store.search('zymurgy', { k: 3 })
+    t.equal(hits[0]?.document_id, needle!.document_id)
+    t.match(hits[0]!.text, /zymurgy/)
+    t.equal(hits[0]!.fts_rank, 1)
+    t.match(hits[0], { title: 'Brewing', source: null, position: 0 })
+    t.ok(hits.filter((h) => h.fts_rank !== null).length === 1, 'only the chunk with the word is a full-text hit')
+  })
+
+  await t.test('vector search finds a paraphrase that full text misses', async (t) => {
+    // Snowball stems `photography` to `photographi` and `photographers` to `photograph`, so
+    // full text cannot match them; their character trigrams are mostly shared.
+    const [doc] = await store.ingest([{ title: 'Lenses', text: 'Seasoned photographers explain how they compose landscapes.' }])
+    const probe = await sql.query<{ hit: boolean }>(
+      `select to_tsvector('english', 'Seasoned photographers explain how they compose landscapes.') @@ websearch_to_tsquery('english', 'landscape photography') as hit`,
+    )
+    t.equal(probe.rows[0]!.hit, false, 'full text really misses it')
+    const hits = await store.search('landscape photography', { k: 3 })
+    t.equal(hits[0]?.document_id, doc!.document_id)
+    t.equal(hits[0]!.fts_rank, null)
+    t.equal(hits[0]!.vector_rank, 1)
+  })
+
+  await t.test('fusion ranks a chunk both lists found above one only a single list found', async (t) => {
+    const [both, vectorOnly] = await store.ingest([
+      { title: 'Both', text: 'Among many other subjects, the almanac mentions quokka photography briefly, then moves on to tides, moons and calendars.' },
+      // Closer in vector space (few other words) but a different stem of the second word.
+      { title: 'Vector only', text: 'Quokka photographers.' },
+    ])
+    const hits = await store.search('quokka photography', { k: 5 })
+    const a = hits.find((h) => h.document_id === both!.document_id)
+    const b = hits.find((h) => h.document_id === vectorOnly!.document_id)
+    t.ok(a && b, 'both are hits')
+    t.comment(`both: fts ${a!.fts_rank} vector ${a!.vector_rank}; vector only: fts ${b!.fts_rank} vector ${b!.vector_rank}`)
+    t.ok(a!.fts_rank !== null && a!.vector_rank !== null)
+    t.equal(b!.fts_rank, null)
+    t.ok(hits.indexOf(a!) < hits.indexOf(b!))
+    t.ok(a!.score > b!.score)
+    t.ok(Math.abs(a!.score - (1 / (60 + a!.fts_rank!) + 1 / (60 + a!.vector_rank!))) < 1e-12, 'score is Σ 1/(60 + rank)')
+  })
+
+  await t.test('search returns at most k hits, best first, and none for a query without words', async (t) => {
+    const hits = await store.search('pumps valves gauges', { k: 2 })
+    t.equal(hits.length, 2)
+    t.ok(hits[0]!.score >= hits[1]!.score)
+    t.same(await store.search('?!', { k: 5 }), [], 'a query with no words finds nothing')
+  })
+
+  await t.test('delete removes the document and its chunks', async (t) => {
+    const [doc] = await store.ingest([{ text: `Ephemeral notes about the gazebo. ${filler(12)}` }])
+    t.equal(await store.delete(doc!.document_id), true)
+    t.equal(await store.get(doc!.document_id), undefined)
+    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [doc!.document_id])
+    t.equal(Number(rows[0]!.n), 0)
+    t.notOk((await store.search('gazebo', { k: 5 })).some((h) => h.document_id === doc!.document_id))
+    t.equal(await store.delete(doc!.document_id), false)
+  })
+
+  await t.test('ingest is all or none', async (t) => {
+    const before = (await store.list({ limit: 1, offset: 0 })).total
+    // PostgreSQL text cannot hold NUL: the second document fails after the first was inserted.
+    await t.rejects(store.ingest([{ text: 'The first of two, about marmalade.' }, { text: 'bad \u0000 byte' }]))
+    t.equal((await store.list({ limit: 1, offset: 0 })).total, before)
+    t.notOk((await store.search('marmalade', { k: 5 })).length, 'nothing of the first document was kept')
+  })
+
+  await t.test('reports itself healthy', async (t) => {
+    t.match(await store.check(), { ok: true, detail: /vectors: (pgvector|array), embedder: hashing-384-v1/ })
+  })
+
+  await t.test('episodic memory returns the closer goal first and upserts', async (t) => {
+    const memory = new SqlEpisodicMemory(sql, store.embedder)
+    const at = new Date('2026-01-02T03:04:05.000Z').toISOString()
+    const steps = [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }]
+    await memory.remember({ task_id: 'ep-1', goal: 'Count the lines of the access log file', steps, outcome: 'completed: 3', completed_at: at })
+    await memory.remember({ task_id: 'ep-2', goal: 'Translate the welcome letter into French', steps: [], outcome: 'completed', completed_at: at })
+    await memory.remember({ task_id: 'ep-3', goal: 'Count the words of the letter', steps: [], outcome: 'completed', completed_at: at })
+    const similar = await memory.similar('count lines in the log files', 3)
+    t.equal(similar[0]?.task_id, 'ep-1')
+    t.same(similar[0], { task_id: 'ep-1', goal: 'Count the lines of the access log file', steps, outcome: 'completed: 3', completed_at: at, score: similar[0]!.score })
+    for (let i = 1; i < similar.length; i++) t.ok(similar[i - 1]!.score >= similar[i]!.score, 'best first')
+    t.ok(similar.every((s) => s.score > 0 && s.score <= 1), 'scores in 0..1')
+    t.equal((await memory.similar('count lines in the log files', 1)).length, 1)
+
+    await memory.remember({ task_id: 'ep-2', goal: 'Count the lines of the log files', steps: [], outcome: 'again', completed_at: at })
+    const again = await memory.similar('count lines in the log files', 3)
+    t.equal(again[0]?.task_id, 'ep-2', 'the upsert replaced goal and vector')
+    t.equal(again.filter((s) => s.task_id === 'ep-2').length, 1)
+  })
+}
