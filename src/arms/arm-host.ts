@@ -110,7 +110,9 @@ export class ArmHost {
 
     let outcome: { output: unknown } | { error: { code: string; message: string; retryable: boolean } }
     try {
-      const output = await untilAborted(this.arm.execute(request, ctx), stop.signal)
+      // aborted before it started: the arm is not called at all
+      const work = stop.signal.aborted ? Promise.reject(stop.signal.reason) : this.arm.execute(request, ctx)
+      const output = await untilAborted(work, stop.signal)
       const copy = jsonCopy(output)
       outcome = copy === undefined
         ? { error: { code: 'ARM_BAD_OUTPUT', message: `arm ${this.arm.name} returned output that is not JSON`, retryable: false } }
