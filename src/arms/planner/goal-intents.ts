@@ -1,0 +1,139 @@
+/**
+ * Clear intents read from a goal's words, for the planner's deterministic path. Each intent knows
+ * where it starts in the goal, so several in one goal keep their order and a free-text part (a
+ * search query) ends where the next intent begins. Text after a colon ("run wc -l on: …",
+ * "redact the PII from: …") is payload: nothing in it is read as an intent.
+ *
+ * ```ts
+ * readIntents('Fetch https://example.com and search the knowledge base for pricing')
+ * // [{ kind: 'fetch', url: 'https://example.com', … }, { kind: 'search', query: 'pricing', summarise: false, … }]
+ * ```
+ */
+import { splitCommandLine } from './command-line.js'
+
+export type Intent =
+  | { kind: 'search'; at: number; query: string; summarise: boolean }
+  | { kind: 'shell'; at: number; command: string; args: string[]; stdin?: string }
+  | { kind: 'code'; at: number; spec: string }
+  | { kind: 'evaluate'; at: number; code: string }
+  | { kind: 'fetch'; at: number; url: string }
+  | { kind: 'scrub'; at: number; text: string }
+  | { kind: 'validate'; at: number; criterion: string }
+
+const PII = String.raw`(?:personal(?:ly identifiable)? (?:data|information|details)|pii|secrets?|sensitive data)`
+const INTRO = String.raw`(?:\s+(?:this|the following|the|these)?\s*(?:text|input|lines|data|string)?)?\s*:`
+
+/** Intents whose payload is everything after a colon, earliest first wins. */
+const PAYLOAD: Array<{ re: RegExp; make: (m: RegExpExecArray, payload: string) => Intent }> = [
+  {
+    re: new RegExp(String.raw`\brun\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-{1,2}[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`, 'i'),
+    make: (m, payload) => shell(m.index, m[1] ?? m[2]!, lines(payload)),
+  },
+  {
+    re: new RegExp(String.raw`\bcount\s+(?:the\s+)?(?:number\s+of\s+)?(lines|words|characters|chars)\s+(?:of|in)${INTRO}`, 'i'),
+    make: (m, payload) => shell(m.index, `wc ${WC_FLAGS[m[1]!.toLowerCase()]}`, lines(payload)),
+  },
+  {
+    re: new RegExp(String.raw`\b(?:redact|remove|scrub|strip|mask|hide)\s+(?:all\s+|any\s+)?(?:the\s+)?${PII}\s+(?:in|from)${INTRO}`, 'i'),
+    make: (m, payload) => ({ kind: 'scrub', at: m.index, text: payload.trim() }),
+  },
+]
+
+const WC_FLAGS: Record<string, string> = { lines: '-l', words: '-w', characters: '-m', chars: '-m' }
+
+/** Intents read from the goal before any payload. */
+const INLINE: Array<{ re: RegExp; make: (m: RegExpExecArray, rest: string) => Intent | null }> = [
+  {
+    re: /\brun\s+`([^`]+)`/gi,
+    make: (m) => shell(m.index, m[1]!),
+  },
+  {
+    re: /\bevaluate\s+`([^`]+)`/gi,
+    make: (m) => ({ kind: 'evaluate', at: m.index, code: m[1]!.trim() }),
+  },
+  {
+    re: /\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>`]+)/gi,
+    make: (m) => ({ kind: 'fetch', at: m.index, url: m[1]!.replace(/[.,;:!?)\]]+$/, '') }),
+  },
+  {
+    re: /\b(?:search|look\s+up|find|query|check)\s+(?:in\s+|through\s+)?(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\s+(?:for|about|on)\s+/gi,
+    make: (m, rest) => search(m.index, rest),
+  },
+  {
+    re: /\b(?:search\s+(?:for\s+)?|look\s+up\s+|find\s+)(.+?)\s+in\s+(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\b/gi,
+    make: (m, rest) => search(m.index, m[1]!, rest),
+  },
+  {
+    re: /\b(?:compute|calculate|work\s+out)\b[^.?!]*?\bin\s+(?:javascript|js)\b|\bwrite\s+(?:some\s+|a\s+)?(?:javascript|js)?\s*(?:code|program|function|script|snippet)\s+(?:that|to|which)\b|\b(?:using|with)\s+(?:javascript|js)\s*(?:code)?\s*,?\s*(?:compute|calculate)\b/gi,
+    make: (m) => ({ kind: 'code', at: m.index, spec: '' }),
+  },
+  {
+    re: /\b(?:validate|verify|check|confirm)\s+(?:that|whether|if)\s+/gi,
+    make: (m, rest) => ({ kind: 'validate', at: m.index, criterion: rest }),
+  },
+]
+
+/** Reads the goal's intents in order. */
+export function readIntents(goal: string): Intent[] {
+  let head = goal
+  let found: Found[] = []
+  let payloadAt = -1
+  for (const { re, make } of PAYLOAD) {
+    const m = re.exec(goal)
+    if (m && (payloadAt === -1 || m.index < payloadAt)) {
+      payloadAt = m.index
+      found = [{ intent: make(m, goal.slice(m.index + m[0].length)), from: -1 }]
+    }
+  }
+  if (payloadAt !== -1) head = goal.slice(0, payloadAt)
+  for (const { re, make } of INLINE) {
+    for (const m of head.matchAll(re)) {
+      const from = m.index + m[0].length
+      const intent = make(m as RegExpExecArray, head.slice(from))
+      // A backticked run already read as a payload intent is the same step.
+      if (intent && !found.some((f) => f.intent.at === intent.at)) found.push({ intent, from: m.length > 1 && intent.kind === 'search' && m[1] ? -1 : from })
+    }
+  }
+  found.sort((a, b) => a.intent.at - b.intent.at)
+  const end = payloadAt === -1 ? goal.length : payloadAt
+  return found.map((f, i) => finish(f, goal, found[i + 1]?.intent.at ?? end, found.length === 1))
+}
+
+interface Found {
+  intent: Intent
+  /** Where the intent's free text starts in the goal; -1 when it is already bounded. */
+  from: number
+}
+
+/** Cuts free text where the next intent starts, and at the end of its sentence. */
+function finish({ intent, from }: Found, goal: string, next: number, alone: boolean): Intent {
+  const clause = (text: string): string => {
+    const end = text.search(/[.?!;](?:\s|$)|\n/)
+    return (end === -1 ? text : text.slice(0, end)).replace(/(?:\s*(?:,|\band\b|\bthen\b|\balso\b))+\s*$/i, '').trim()
+  }
+  const text = from === -1 ? null : clause(goal.slice(from, Math.max(from, next)))
+  if (intent.kind === 'search') {
+    const query = (text ?? intent.query.trim()).replace(/(?:,?\s*(?:and|then)\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b.*$/i, '').trim()
+    return { ...intent, query: query || intent.query.trim() }
+  }
+  if (intent.kind === 'validate') return { ...intent, criterion: text ?? intent.criterion }
+  // Alone, the whole goal is the best spec; among others, only its own clause.
+  if (intent.kind === 'code') return { ...intent, spec: alone ? goal.trim() : clause(goal.slice(intent.at, next)) || goal.trim() }
+  return intent
+}
+
+function search(at: number, query: string, after = ''): Intent {
+  const summarise = /\bsummar(?:i[sz]e|y)\b/i.test(query + after)
+  return { kind: 'search', at, query, summarise }
+}
+
+function shell(at: number, line: string, stdin?: string): Intent {
+  const [command = '', ...args] = splitCommandLine(line.trim())
+  return { kind: 'shell', at, command, args, ...(stdin !== undefined && { stdin }) }
+}
+
+/** The text after the colon, as a command reads it: without the leading blank, ending in a newline. */
+function lines(payload: string): string {
+  const text = payload.replace(/^[ \t]*\n?/, '').replace(/^\s+(?=\S)/, '')
+  return text.endsWith('\n') ? text : `${text}\n`
+}

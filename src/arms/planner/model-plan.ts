@@ -1,0 +1,111 @@
+/**
+ * The planner's model path: one structured-output request whose prompt is generated from the tool
+ * table, with similar past tasks as examples and the last failure when re-planning. The reply is
+ * checked again in code (plan-tools.ts cannot say in JSON Schema which input goes with which tool).
+ *
+ * ```ts
+ * const steps = await modelPlan({ goal, allowed: null, constraints: {}, acceptanceCriteria: [], similar }, ctx.llm, ctx.signal)
+ * ```
+ *
+ * Throws the model's LlmError, or a PlanError for a plan that does not pass the check; the arm
+ * decides which of those fall back to the heuristic.
+ */
+import type { Llm } from '../../llm/provider.js'
+import type { SimilarTask } from '../memory.js'
+import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
+import { dropNulls, planJsonSchema, PLANNABLE_ARMS, toolLines } from './plan-tools.js'
+
+export interface ModelPlanInput {
+  /** Redacted. */
+  goal: string
+  allowed: readonly string[] | null
+  constraints: Record<string, unknown> | string[]
+  acceptanceCriteria: readonly string[]
+  previousFailure?: string
+  similar: readonly SimilarTask[]
+}
+
+/** Room for a plan of a dozen steps with their inputs. */
+const PLAN_MAX_TOKENS = 2000
+
+const schemas = new Map<string, Record<string, unknown>>()
+
+/** One schema object per set of arms: structured output compiles a validator per object. */
+function schemaFor(arms: readonly string[]): Record<string, unknown> {
+  const key = arms.join(',')
+  let schema = schemas.get(key)
+  if (schema === undefined) {
+    schema = planJsonSchema(arms)
+    schemas.set(key, schema)
+  }
+  return schema
+}
+
+export async function modelPlan(input: ModelPlanInput, llm: Llm, signal: AbortSignal): Promise<PlanStep[]> {
+  const arms = PLANNABLE_ARMS.filter((arm) => arm === 'guardian' || input.allowed === null || input.allowed.includes(arm))
+  const done = await llm.complete(
+    {
+      messages: [
+        { role: 'system', content: systemPrompt(arms) },
+        { role: 'user', content: userPrompt(input) },
+      ],
+      schema: { name: 'plan', schema: schemaFor(arms) },
+      maxTokens: PLAN_MAX_TOKENS,
+      temperature: 0,
+    },
+    signal,
+  )
+  const raw = (done.json as { steps?: unknown } | undefined)?.steps
+  if (!Array.isArray(raw)) throw new PlanError('the model returned no steps')
+  const steps = checkPlanSteps(
+    raw.map((s: Record<string, unknown>) => ({ ...s, input: s['input'] && typeof s['input'] === 'object' ? dropNulls(s['input'] as Record<string, unknown>) : s['input'] })),
+    input.allowed,
+  )
+  return endWithScrub(steps)
+}
+
+/** The guardian has the last word whatever the model wrote: a final scrub over the plan's ends. */
+function endWithScrub(steps: PlanStep[]): PlanStep[] {
+  const used = new Set(steps.flatMap((s) => s.depends_on))
+  const leaves = steps.filter((s) => !used.has(s.step_id)).map((s) => s.step_id)
+  const last = steps[steps.length - 1]!
+  if (leaves.length === 1 && last.arm === 'guardian' && last.tool === 'scrub') return steps
+  const ids = new Set(steps.map((s) => s.step_id))
+  let n = steps.length + 1
+  while (ids.has(`s${n}`)) n++
+  return [...steps, { step_id: `s${n}`, arm: 'guardian', tool: 'scrub', action: 'Scrub personal data and secrets from the results.', depends_on: leaves, input: {} }]
+}
+
+function systemPrompt(arms: readonly string[]): string {
+  return [
+    'You plan tasks for Ganglion, a task orchestrator. A plan is a list of steps, each done by one tool of one arm.',
+    'Tools you may use (arm.tool, its input, what it does):',
+    toolLines(arms),
+    '',
+    'Rules:',
+    '- Step ids are s1, s2, … in order. depends_on lists only earlier step ids; a step gets the outputs of the steps it depends on.',
+    '- Steps that do not need each other depend on nothing, so they run in parallel.',
+    '- Plan what the user asked, with the tool made for it; do not refuse: the arms enforce their own limits.',
+    '- Code to compute something: coder.generate, then executor.javascript with no code, depending on it.',
+    '- When the task has acceptance criteria, a judge.validate step depends on the work steps.',
+    '- The last step is guardian.scrub with no text, depending on the final step(s).',
+    '- Give every input field; use null for an optional field you leave out. Actions are short plain sentences.',
+    `- At most 50 steps; as few as do the job.`,
+  ].join('\n')
+}
+
+function userPrompt(input: ModelPlanInput): string {
+  const parts = [`Goal: ${input.goal}`]
+  if (input.acceptanceCriteria.length > 0) parts.push(`Acceptance criteria:\n${input.acceptanceCriteria.map((c) => `- ${c}`).join('\n')}`)
+  const constraints = Array.isArray(input.constraints) ? input.constraints : Object.keys(input.constraints).length > 0 ? input.constraints : null
+  if (constraints !== null) parts.push(`Constraints: ${JSON.stringify(constraints)}`)
+  if (input.similar.length > 0) {
+    const examples = input.similar.map((t) => {
+      const steps = t.steps.map((s) => `${s.arm}${s.tool ? `.${s.tool}` : ''}: ${s.action}`).join('; ')
+      return `- "${t.goal}" (similarity ${t.score.toFixed(2)}) was done with: ${steps}. Outcome: ${t.outcome}`
+    })
+    parts.push(`Similar past tasks that completed:\n${examples.join('\n')}`)
+  }
+  if (input.previousFailure !== undefined) parts.push(`The previous plan failed: ${input.previousFailure}\nPlan differently so it does not fail the same way.`)
+  return parts.join('\n\n')
+}

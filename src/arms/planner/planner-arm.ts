@@ -1,0 +1,141 @@
+/**
+ * The planner arm (DESIGN.md §7): turns a goal into a DAG of arm steps. With a reasoning model
+ * (`ctx.llm.reasoning`) the model writes the plan; without one, or when the model's answer is
+ * unusable, a deterministic heuristic reads the goal's intents. Either plan is checked against the
+ * tool table before it leaves.
+ *
+ * ```ts
+ * const planner = createPlannerArm({ memory, engine })
+ * await planner.execute({ …request, tool: 'plan', goal: 'Count the lines of: a\nb', input: { constraints: {}, acceptance_criteria: [] } }, ctx)
+ * // { steps: [{ step_id: 's1', arm: 'executor', tool: 'shell', … }, { step_id: 's2', arm: 'guardian', tool: 'scrub', … }],
+ * //   source: 'heuristic', similar_tasks: [] }
+ * ```
+ *
+ * `source` is 'model', 'heuristic' (no model configured) or 'heuristic_fallback' (the model failed
+ * or planned badly; a `planner.fallback` event says why). Running out of budget and being aborted
+ * are not fallbacks: they end the call.
+ */
+import Type from 'typebox'
+
+import { LlmError } from '../../llm/provider.js'
+import type { ReflexEngine } from '../../reflex/engine.js'
+import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import type { EpisodicMemory, SimilarTask } from '../memory.js'
+import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
+import { heuristicPlan } from './heuristic-plan.js'
+import { modelPlan } from './model-plan.js'
+
+export interface PlannerArmDeps {
+  /** Completed tasks, for examples; without it plans are made from the goal alone. */
+  memory?: EpisodicMemory
+  /** For its routing hint when the heuristic recognises no intent. */
+  engine?: ReflexEngine
+}
+
+export const PlannerInput = Type.Object({
+  constraints: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.String())])),
+  acceptance_criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })),
+  previous_failure: Type.Optional(Type.String({ maxLength: 20_000 })),
+})
+
+const Step = Type.Object({
+  step_id: Type.String(), arm: Type.String(), tool: Type.String(), action: Type.String(),
+  depends_on: Type.Array(Type.String()), input: Type.Object({}, { additionalProperties: true }),
+})
+
+export const PlannerOutput = Type.Object({
+  steps: Type.Array(Step, { minItems: 1, maxItems: 50 }),
+  source: Type.Enum(['model', 'heuristic', 'heuristic_fallback']),
+  similar_tasks: Type.Array(Type.Object({ task_id: Type.String(), goal: Type.String(), score: Type.Number() })),
+})
+export type PlannerOutput = Type.Static<typeof PlannerOutput>
+
+/** How many past tasks are shown to the model. */
+const SIMILAR_K = 3
+
+export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
+  return {
+    name: 'planner',
+    capability: {
+      arm_id: 'planner',
+      name: 'planner',
+      description: 'Turns a goal into a plan: a DAG of steps over the other arms, written by the model or, offline, by a deterministic reading of the goal.',
+      capabilities: ['plan'],
+      input_schema: PlannerInput,
+      output_schema: PlannerOutput,
+      cost_tier: 'medium',
+    },
+    async execute(request, ctx) {
+      if (request.tool !== 'plan') throw new ArmError('TOOL_UNKNOWN', `the planner has no tool '${request.tool}'`)
+      return plan(request, ctx, deps)
+    },
+  }
+}
+
+async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDeps): Promise<PlannerOutput> {
+  const input = readInput(request)
+  const similar = await similarTasks(deps.memory, input.goal, ctx.signal)
+  const similar_tasks = similar.map(({ task_id, goal, score }) => ({ task_id, goal, score }))
+  const heuristic = (): PlanStep[] => {
+    const suggestedArms = deps.engine?.check(input.goal, { checkInjection: false, useCache: false }).routing.suggestedArms
+    const steps = heuristicPlan({ ...input, ...(suggestedArms && { suggestedArms }) })
+    try {
+      return checkPlanSteps(steps, input.allowed)
+    } catch (err) {
+      throw new ArmError('PLAN_INVALID', `the heuristic planned badly: ${(err as Error).message}`)
+    }
+  }
+  if (!ctx.llm.reasoning) return { steps: heuristic(), source: 'heuristic', similar_tasks }
+  try {
+    const steps = await modelPlan({ ...input, similar }, ctx.llm, ctx.signal)
+    return { steps, source: 'model', similar_tasks }
+  } catch (err) {
+    if (ctx.signal.aborted) throw err
+    if (err instanceof LlmError && (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED')) throw new ArmError(err.code, err.message, false)
+    if (!(err instanceof LlmError || err instanceof PlanError)) throw err
+    const code = err instanceof LlmError ? err.code : 'PLAN_INVALID'
+    ctx.emit({ type: 'planner.fallback', data: { code, message: err.message } })
+    return { steps: heuristic(), source: 'heuristic_fallback', similar_tasks }
+  }
+}
+
+interface Input {
+  goal: string
+  allowed: string[] | null
+  constraints: Record<string, unknown> | string[]
+  acceptanceCriteria: string[]
+  previousFailure?: string
+}
+
+function readInput(request: ExecuteRequest): Input {
+  const goal = request.goal.trim()
+  if (goal === '') throw invalid('the goal is empty')
+  const { constraints = {}, acceptance_criteria: criteria = [], previous_failure: failure } = request.input as Record<string, unknown>
+  if (typeof constraints !== 'object' || constraints === null) throw invalid("'constraints' must be an object or a list of strings")
+  if (!Array.isArray(criteria) || !criteria.every((c) => typeof c === 'string')) throw invalid("'acceptance_criteria' must be a list of strings")
+  if (failure !== undefined && typeof failure !== 'string') throw invalid("'previous_failure' must be a string")
+  const arms = Array.isArray(constraints) ? undefined : (constraints as Record<string, unknown>)['allowed_arms']
+  if (arms !== undefined && !(Array.isArray(arms) && arms.every((a) => typeof a === 'string'))) throw invalid("'constraints.allowed_arms' must be a list of arm names")
+  return {
+    goal,
+    allowed: arms ?? null,
+    constraints: constraints as Input['constraints'],
+    acceptanceCriteria: criteria,
+    ...(failure !== undefined && { previousFailure: failure }),
+  }
+}
+
+/** Past tasks are a help, not a need: a memory that fails leaves the planner without examples. */
+async function similarTasks(memory: EpisodicMemory | undefined, goal: string, signal: AbortSignal): Promise<SimilarTask[]> {
+  if (memory === undefined) return []
+  try {
+    return await memory.similar(goal, SIMILAR_K, signal)
+  } catch (err) {
+    if (signal.aborted) throw err
+    return []
+  }
+}
+
+function invalid(message: string): ArmError {
+  return new ArmError('INPUT_INVALID', message)
+}

@@ -1,0 +1,43 @@
+// Calls the planner arm the way the orchestrator does, and checks what it returns with the
+// orchestrator's own `checkPlan`, so a plan these tests accept is one the runner would run.
+import { createPlannerArm, type PlannerArmDeps, type PlannerOutput } from '../../../src/arms/planner/planner-arm.js'
+import { BUILTIN_ARMS, type ArmEvent } from '../../../src/arms/contract.js'
+import type { Llm } from '../../../src/llm/provider.js'
+import { checkPlan } from '../../../src/orchestrator/runner/arm-planner.js'
+import type { StoredTask } from '../../../src/stores/task.js'
+import type { NewStep } from '../../../src/stores/task-store.js'
+import { armContext, executeRequest } from '../arm-context-fixture.js'
+
+export interface PlanOptions extends PlannerArmDeps {
+  constraints?: StoredTask['constraints']
+  acceptance_criteria?: string[]
+  previous_failure?: string
+  llm?: Llm
+  maxTokens?: number
+}
+
+export interface Planned {
+  output: PlannerOutput
+  /** What the orchestrator's checkPlan made of it. */
+  stored: NewStep[]
+  events: ArmEvent[]
+}
+
+export async function plan(goal: string, opts: PlanOptions = {}): Promise<Planned> {
+  const { constraints = {}, acceptance_criteria = [], previous_failure, llm, maxTokens, ...deps } = opts
+  const arm = createPlannerArm(deps)
+  const { ctx, events } = armContext({ arm: 'planner', tool: 'plan', ...(llm && { llm }), ...(maxTokens !== undefined && { maxTokens }) })
+  const request = executeRequest({
+    tool: 'plan', goal,
+    input: { constraints, acceptance_criteria, ...(previous_failure !== undefined && { previous_failure }) },
+  })
+  const output = (await arm.execute(request, ctx)) as PlannerOutput
+  const task = { goal, constraints, acceptance_criteria } as StoredTask
+  const stored = checkPlan(output, task, (name) => (BUILTIN_ARMS as readonly string[]).includes(name))
+  return { output, stored, events }
+}
+
+/** A plan in one line a test can compare: `s1 retriever.search` or `s3 guardian.scrub <- s1,s2`. */
+export function outline(output: PlannerOutput): string[] {
+  return output.steps.map((s) => `${s.step_id} ${s.arm}.${s.tool}${s.depends_on.length ? ` <- ${s.depends_on.join(',')}` : ''}`)
+}
