@@ -14,6 +14,7 @@ export interface PlanOptions extends PlannerArmDeps {
   previous_failure?: string
   llm?: Llm
   maxTokens?: number
+  signal?: AbortSignal
 }
 
 export interface Planned {
@@ -24,9 +25,9 @@ export interface Planned {
 }
 
 export async function plan(goal: string, opts: PlanOptions = {}): Promise<Planned> {
-  const { constraints = {}, acceptance_criteria = [], previous_failure, llm, maxTokens, ...deps } = opts
+  const { constraints = {}, acceptance_criteria = [], previous_failure, llm, maxTokens, signal, ...deps } = opts
   const arm = createPlannerArm(deps)
-  const { ctx, events } = armContext({ arm: 'planner', tool: 'plan', ...(llm && { llm }), ...(maxTokens !== undefined && { maxTokens }) })
+  const { ctx, events } = armContext({ arm: 'planner', tool: 'plan', ...(llm && { llm }), ...(maxTokens !== undefined && { maxTokens }), ...(signal && { signal }) })
   const request = executeRequest({
     tool: 'plan', goal,
     input: { constraints, acceptance_criteria, ...(previous_failure !== undefined && { previous_failure }) },
