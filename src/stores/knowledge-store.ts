@@ -22,7 +22,8 @@ export interface NewDocument {
   text: string
   /** Where it came from (a URL, a path); shown with every hit. */
   source?: string
-  metadata?: Record<string, unknown>
+  /** Any JSON object, kept as given. */
+  metadata?: object
 }
 
 export interface IngestedDocument {
@@ -68,6 +69,8 @@ export interface SearchOptions {
 export interface ListOptions {
   limit: number
   offset: number
+  /** By created_at; default `desc` (newest first). */
+  order?: 'asc' | 'desc'
 }
 
 export interface KnowledgeStore {
@@ -78,7 +81,6 @@ export interface KnowledgeStore {
   get(documentId: string): Promise<StoredDocument | undefined>
   /** True when it existed. Its chunks go with it. */
   delete(documentId: string): Promise<boolean>
-  /** Newest first. */
   list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }>
   /** Store reachable and which vector path it uses, for health checks; never throws. */
   check(): Promise<{ ok: boolean; detail: string }>

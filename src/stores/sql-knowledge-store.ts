@@ -203,9 +203,10 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   }
 
   async list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
+    const order = opts.order === 'asc' ? 'asc' : 'desc'
     const [page, count] = await Promise.all([
       this.sql.query<DocumentRow>(
-        `select ${DOCUMENT_COLUMNS} from knowledge_documents order by created_at desc, document_id desc limit $1 offset $2`,
+        `select ${DOCUMENT_COLUMNS} from knowledge_documents order by created_at ${order}, document_id ${order} limit $1 offset $2`,
         [opts.limit, opts.offset],
       ),
       this.sql.query<{ n: number | string }>('select count(*) as n from knowledge_documents'),

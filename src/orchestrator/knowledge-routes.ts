@@ -1,0 +1,121 @@
+/**
+ * The knowledge API: ingest documents, search them, list, read and delete (the retriever's store).
+ *
+ * ```ts
+ * registerKnowledgeRoutes(app, { knowledge })
+ * // POST /api/v1/knowledge        { documents: [{ title, text, source, metadata }] } → 201 { documents: [{ document_id, title, chunks }] }
+ * // POST /api/v1/knowledge/search { query, k }                                       → 200 { query, results: [hit…] }
+ * // GET  /api/v1/knowledge?page=1&page_size=20                                       → 200 the page envelope
+ * // GET | DELETE /api/v1/knowledge/{document_id}                                     → 200 | 404
+ * ```
+ *
+ * A request of many large documents is also held to the service's body limit (413 beyond it).
+ */
+import Type from 'typebox'
+import type { Ctx, HttpApp, Reply } from '../http/app.js'
+import { HttpError } from '../http/errors.js'
+import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
+import { compileSchema } from '../http/validate.js'
+import { LlmError } from '../llm/provider.js'
+import type { KnowledgeStore } from '../stores/knowledge-store.js'
+
+export interface KnowledgeRouteDeps {
+  knowledge: KnowledgeStore
+}
+
+export const MAX_DOCUMENT_CHARS = 1_000_000
+
+export const IngestRequest = Type.Object(
+  {
+    documents: Type.Array(
+      Type.Object(
+        {
+          title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          text: Type.String({ minLength: 1, maxLength: MAX_DOCUMENT_CHARS }),
+          source: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+          metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+)
+export type IngestRequest = Type.Static<typeof IngestRequest>
+
+export const KnowledgeSearchRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 2000 }),
+    k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+  },
+  { additionalProperties: false },
+)
+export type KnowledgeSearchRequest = Type.Static<typeof KnowledgeSearchRequest>
+
+const parseIngest = compileSchema(IngestRequest)
+const parseSearch = compileSchema(KnowledgeSearchRequest)
+
+// PostgreSQL text cannot hold U+0000; refused here so it is a 400, not a failed insert.
+const NUL = '\u0000'
+
+/** Rules the schema cannot say: text that is only white space, and NUL characters. */
+function checkTexts(req: IngestRequest): void {
+  req.documents.forEach((doc, i) => {
+    if (doc.text.trim() === '') throw HttpError.validation(`documents[${i}].text`, 'must contain a non-space character')
+    for (const field of ['text', 'title', 'source'] as const) {
+      if (doc[field]?.includes(NUL)) throw HttpError.validation(`documents[${i}].${field}`, 'must not contain NUL characters')
+    }
+  })
+}
+
+/** An embedder that is a remote model can be down: that is a 503, not a 500. */
+function embedderError(err: unknown): never {
+  if (err instanceof LlmError && err.retryable) throw new HttpError('SERVICE_UNAVAILABLE', `The embeddings model is unavailable: ${err.message}`)
+  throw err
+}
+
+function documentId(ctx: Ctx): string {
+  return ctx.params['document_id'] ?? ''
+}
+
+function notFound(id: string): HttpError {
+  return HttpError.notFound('document_id', `No document with id ${JSON.stringify(id)}`)
+}
+
+export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps): void {
+  const { knowledge } = deps
+
+  app.route('POST', '/api/v1/knowledge', async (ctx: Ctx): Promise<Reply> => {
+    const req = parseIngest(ctx.body)
+    checkTexts(req)
+    const documents = await knowledge.ingest(req.documents, ctx.signal).catch(embedderError)
+    return { status: 201, body: { documents } }
+  })
+
+  app.route('POST', '/api/v1/knowledge/search', async (ctx: Ctx): Promise<Reply> => {
+    const req = parseSearch(ctx.body)
+    if (req.query.includes(NUL)) throw HttpError.validation('query', 'must not contain NUL characters')
+    const results = await knowledge.search(req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
+    return { body: { query: req.query, results } }
+  })
+
+  app.route('GET', '/api/v1/knowledge', async (ctx: Ctx): Promise<Reply> => {
+    const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
+    const { items, total } = await knowledge.list({ limit: q.pageSize, offset: q.offset, order: q.order })
+    return { body: pageEnvelope(items, total, q) }
+  })
+
+  app.route('GET', '/api/v1/knowledge/:document_id', async (ctx: Ctx): Promise<Reply> => {
+    const id = documentId(ctx)
+    const doc = await knowledge.get(id)
+    if (!doc) throw notFound(id)
+    return { body: doc }
+  })
+
+  app.route('DELETE', '/api/v1/knowledge/:document_id', async (ctx: Ctx): Promise<Reply> => {
+    const id = documentId(ctx)
+    if (!(await knowledge.delete(id))) throw notFound(id)
+    return { body: { document_id: id, deleted: true } }
+  })
+}
