@@ -8,8 +8,8 @@
  * ```
  *
  * Without a `path`, text checks (contains, not_contains, regex) read every string and number leaf
- * of the subject; checks of "the result" (equals, max_length, json_schema, valid_json) read each
- * dependency's primary result (subject.ts), since `duration_ms` or a retrieved hit is not what
+ * of the subject; checks of "the result" (equals, max_length, min_length, json_schema, valid_json) read each
+ * dependency's primary result (subject.ts), and so does min_length, since `duration_ms` or a retrieved hit is not what
  * "the answer is at most 50 words" is about.
  */
 import Type from 'typebox'
@@ -36,11 +36,15 @@ export const CHECK_SCHEMAS = {
     { type: Type.Literal('max_length'), value: Type.Integer({ minimum: 0 }), unit: Type.Optional(Type.Enum(['chars', 'words'])), path: Path, criterion: Label },
     { additionalProperties: false },
   ),
+  min_length: Type.Object(
+    { type: Type.Literal('min_length'), value: Type.Integer({ minimum: 0 }), unit: Type.Optional(Type.Enum(['chars', 'words'])), path: Path, criterion: Label },
+    { additionalProperties: false },
+  ),
   valid_json: Type.Object({ type: Type.Literal('valid_json'), path: Path, criterion: Label }, { additionalProperties: false }),
 } as const
 
 const C = CHECK_SCHEMAS
-export const Check = Type.Union([C.json_schema, C.regex, C.contains, C.not_contains, C.equals, C.exit_code, C.max_length, C.valid_json])
+export const Check = Type.Union([C.json_schema, C.regex, C.contains, C.not_contains, C.equals, C.exit_code, C.max_length, C.min_length, C.valid_json])
 export type Check = Type.Static<typeof Check>
 export type CheckType = keyof typeof CHECK_SCHEMAS
 
@@ -86,6 +90,7 @@ export function describeCheck(check: Check): string {
     case 'equals': return `equals ${preview(check.value)}${at}`
     case 'exit_code': return `exit code is ${check.equals}`
     case 'max_length': return `at most ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
+    case 'min_length': return `at least ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
     case 'valid_json': return `is valid JSON${at}`
   }
 }
@@ -102,7 +107,8 @@ export function runCheck(check: Check, subject: Record<string, unknown>): Outcom
     case 'regex': return regexCheck(check, textLeaves(check, subject))
     case 'exit_code': return exitCodeCheck(check.equals, subject)
     case 'equals': return eachResult(check, subject, 'any', (v) => looseEqual(v, check.value) ? undefined : `is ${preview(v)}`)
-    case 'max_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, check.value, check.unit ?? 'chars'))
+    case 'max_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { max: check.value }, check.unit ?? 'chars'))
+    case 'min_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
     case 'json_schema': return eachResult(check, subject, 'all', (v) => {
       const errors = validate(check.schema, parsedIfJson(v))
       return errors.length === 0 ? undefined : errors.join('; ')
@@ -189,10 +195,14 @@ export function looseEqual(actual: unknown, expected: unknown): boolean {
   return Value.Equal(actual, expected)
 }
 
-function lengthProblem(value: unknown, max: number, unit: 'chars' | 'words'): string | undefined {
-  const text = typeof value === 'string' ? value.trim() : (JSON.stringify(value) ?? '')
+/** Characters are code points of the trimmed text; words are runs of non-space. */
+function lengthProblem(value: unknown, bound: { max?: number; min?: number }, unit: 'chars' | 'words'): string | undefined {
+  const text = typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : (JSON.stringify(value) ?? '')
   const size = unit === 'words' ? text.split(/\s+/u).filter(Boolean).length : [...text].length
-  return size <= max ? undefined : `has ${size} ${unit === 'words' ? 'words' : 'characters'} (at most ${max})`
+  const noun = unit === 'words' ? 'words' : 'characters'
+  if (bound.max !== undefined && size > bound.max) return `has ${size} ${noun} (at most ${bound.max})`
+  if (bound.min !== undefined && size < bound.min) return `has ${size} ${noun} (at least ${bound.min})`
+  return undefined
 }
 
 function parsedIfJson(value: unknown): unknown {

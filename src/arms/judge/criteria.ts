@@ -38,6 +38,10 @@ const MAX_LENGTH = new RegExp(
   String.raw`^${SUBJECT}(?:is\s+|should\s+be\s+|must\s+be\s+|has\s+|contains\s+)?(at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|maximum(?:\s+of)?|max\.?|under|fewer\s+than|less\s+than|shorter\s+than)\s+(\d+)\s+(characters?|chars?|letters|words?)(?:\s+long)?$`,
   'iu',
 )
+const MIN_LENGTH = new RegExp(
+  String.raw`^${SUBJECT}(?:is\s+|should\s+be\s+|must\s+be\s+|has\s+|contains\s+)?(at\s+least|no\s+fewer\s+than|no\s+less\s+than|minimum(?:\s+of)?|min\.?|more\s+than|over|longer\s+than)\s+(\d+)\s+(characters?|chars?|letters|words?)(?:\s+long)?$`,
+  'iu',
+)
 const NON_EMPTY = new RegExp(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be)\s+(?:non-?\s?empty|not\s+empty)$`, 'iu')
 
 const DETERMINERS = /^(?:a|an|the|some|any|all|each|every|no|at\s+least|one\s+or\s+more|its|their|his|her|valid|correct|proper|appropriate)\b/iu
@@ -52,7 +56,7 @@ export function translateCriterion(criterion: string): Check | undefined {
   if ((m = EXIT_CODE.exec(text))) return { type: 'exit_code', equals: Number(m[1]), ...label }
   if (EXIT_OK.test(text)) return { type: 'exit_code', equals: 0, ...label }
   if (VALID_JSON.test(text)) return { type: 'valid_json', ...label }
-  if (NON_EMPTY.test(text)) return { type: 'regex', pattern: String.raw`\S`, ...label }
+  if (NON_EMPTY.test(text)) return { type: 'min_length', value: 1, ...label }
   if ((m = MATCHES.exec(text))) {
     const flags = [...new Set(m[2]!.toLowerCase())].filter((f) => 'imsu'.includes(f)).join('')
     return { type: 'regex', pattern: m[1]!, flags, ...label }
@@ -61,6 +65,11 @@ export function translateCriterion(criterion: string): Check | undefined {
     const strict = /^(?:under|fewer|less|shorter)/iu.test(m[1]!)
     const words = /^word/iu.test(m[3]!)
     return { type: 'max_length', value: Number(m[2]) - (strict ? 1 : 0), unit: words ? 'words' : 'chars', ...label }
+  }
+  if ((m = MIN_LENGTH.exec(text))) {
+    const strict = /^(?:more|over|longer)/iu.test(m[1]!)
+    const words = /^word/iu.test(m[3]!)
+    return { type: 'min_length', value: Number(m[2]) + (strict ? 1 : 0), unit: words ? 'words' : 'chars', ...label }
   }
   if ((m = NOT_CONTAINS.exec(text))) {
     const value = literal(m[1] ?? m[2]!)

@@ -1,0 +1,38 @@
+import t from 'tap'
+
+import { judgeError, SHELL_OK } from './judge-fixture.js'
+
+const deps = { s1: SHELL_OK }
+const bad: Array<[string, unknown, RegExp]> = [
+  ['an unknown type', { type: 'spellcheck' }, /checks\.0\.type: "spellcheck" is not one of/],
+  ['a regex that does not compile', { type: 'regex', pattern: '(unclosed' }, /checks\.0\.pattern: .*Unterminated group/],
+  ['a nested quantifier', { type: 'regex', pattern: '^(a+)+$' }, /checks\.0\.pattern: refused: .*backtrack/],
+  ['a back-reference', { type: 'regex', pattern: '(a)\\1' }, /back-reference/],
+  ['a stateful flag', { type: 'regex', pattern: 'a', flags: 'g' }, /only i, m, s and u/],
+  ['a pattern too long', { type: 'regex', pattern: 'a'.repeat(1001) }, /longer than 1000/],
+  ['a schema with an unknown type', { type: 'json_schema', schema: { type: 'strnig' } }, /schema\.type: "strnig" is not a JSON type/],
+  ['a schema whose required is not a list', { type: 'json_schema', schema: { type: 'object', required: 'a' } }, /schema\.required: must be an array/],
+  ['a schema that is not an object', { type: 'json_schema', schema: 5 }, /schema: must be an object or a boolean/],
+  ['a schema pattern that does not compile', { type: 'json_schema', schema: { properties: { a: { pattern: '[' } } } }, /schema\.properties\.a\.pattern/],
+  ['a field the check does not have', { type: 'contains', value: 'x', where: 'y' }, /checks\.0/],
+  ['a missing value', { type: 'equals' }, /checks\.0/],
+]
+
+for (const [what, check, message] of bad) {
+  t.test(`${what} is INPUT_INVALID`, async (t) => {
+    const err = await judgeError({ deps, input: { checks: [check] } })
+    t.equal(err.code, 'INPUT_INVALID')
+    t.match(err.message, message)
+  })
+}
+
+t.test('a bad regex in a criterion is INPUT_INVALID too', async (t) => {
+  const err = await judgeError({ deps, criteria: ['matches /(x+)*y/'] })
+  t.equal(err.code, 'INPUT_INVALID')
+  t.match(err.message, /criteria\.0\.pattern/)
+})
+
+t.test('nothing to judge, or input that is not the judge’s, is INPUT_INVALID', async (t) => {
+  t.match(await judgeError({ deps }), { code: 'INPUT_INVALID', message: /nothing to judge/ })
+  t.match(await judgeError({ deps, input: { checks: 'all' } }), { code: 'INPUT_INVALID', message: /input\.checks/ })
+})
