@@ -12,8 +12,9 @@
 import { ARM_TOOLS, type Arm, ArmError, type ArmHealth } from '../contract.js'
 import { checkFetchAllow } from './address-policy.js'
 import { type FetchOutput, HttpFetchTool, type LookupAll, defaultLookup } from './http-fetch-tool.js'
-import { JavascriptTool, type JavascriptOutput, loadQuickJS } from './javascript-tool.js'
+import { JavascriptTool, type JavascriptOutput } from './javascript-tool.js'
 import { type ExecutorLimits, resolveLimits } from './limits.js'
+import { compiledQuickJS, instantiateQuickJS } from './quickjs-module.js'
 import { sandboxTools } from './sandbox.js'
 import { inputSchema, outputSchema } from './schemas.js'
 import { DEFAULT_SHELL_ALLOW, type ShellOutput, ShellTool } from './shell-tool.js'
@@ -84,7 +85,7 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
       const sandbox = await shell.sandbox()
       let quickjs: { ok: boolean; detail: string }
       try {
-        await loadQuickJS()
+        await instantiateQuickJS(await compiledQuickJS())
         quickjs = { ok: true, detail: 'QuickJS WebAssembly module loaded' }
       } catch (err) {
         quickjs = { ok: false, detail: (err as Error).message }
@@ -97,6 +98,10 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
       }
       const status = sandbox.ok && quickjs.ok ? 'healthy' : sandbox.ok || quickjs.ok ? 'degraded' : 'unhealthy'
       return { status, checks }
+    },
+
+    close(): Promise<void> {
+      return javascript.close()
     },
   }
 }

@@ -42,6 +42,8 @@ export interface ExecutorLimits {
   jsConsoleChars: number
   /** Largest result, as JSON text. */
   jsResultChars: number
+  /** Scripts run at once, each in its own worker thread; more wait for a free worker. */
+  jsWorkers: number
   /** Wall clock of one fetch, all redirects included. */
   fetchTimeoutMs: number
   /** Body bytes kept when the input names no `max_bytes`, and the most it may name. */
@@ -68,6 +70,7 @@ export const DEFAULT_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
   jsCodeBytes: 256 * KiB,
   jsConsoleChars: 64 * KiB,
   jsResultChars: 1 * MiB,
+  jsWorkers: 2,
   fetchTimeoutMs: 10_000,
   fetchDefaultBytes: 1 * MiB,
   fetchMaxBytes: 10 * MiB,

@@ -1,0 +1,35 @@
+import t from 'tap'
+
+import { call, executor } from './executor-fixture.js'
+
+const arm = executor()
+t.teardown(() => arm.close?.())
+
+// Start the worker first: under the tests' TypeScript loader a worker takes seconds to boot,
+// and the timings below are about the script, not the boot.
+t.before(async () => { await call(arm, 'javascript', { code: '0' }) })
+
+t.test('an infinite loop stops with SCRIPT_TIMEOUT', async (t) => {
+  const started = Date.now()
+  await t.rejects(call(arm, 'javascript', { code: 'while (true) {}', timeout_ms: 300 }), { code: 'SCRIPT_TIMEOUT', retryable: false })
+  t.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`)
+})
+
+t.test('the default time limit applies, and bounds async jobs too', async (t) => {
+  const arm = executor({ limits: { jsTimeoutMs: 200 } })
+  await t.rejects(call(arm, 'javascript', { code: '(async () => { for (;;) await null })()' }), { code: 'SCRIPT_TIMEOUT' })
+})
+
+t.test('a huge allocation stops with SCRIPT_OUT_OF_MEMORY', async (t) => {
+  await t.rejects(call(arm, 'javascript', { code: 'new Array(1e8).fill(0)' }), { code: 'SCRIPT_OUT_OF_MEMORY', retryable: false })
+  await t.rejects(call(arm, 'javascript', { code: '"x".repeat(64 * 1024 * 1024)' }), { code: 'SCRIPT_OUT_OF_MEMORY' })
+})
+
+t.test('deep recursion is a SCRIPT_ERROR, not a crash of the host', async (t) => {
+  await t.rejects(call(arm, 'javascript', { code: 'function f() { return f() } f()' }), { code: 'SCRIPT_ERROR', message: /stack overflow/ })
+})
+
+t.test('after hitting limits, the next call runs normally', async (t) => {
+  await t.rejects(call(arm, 'javascript', { code: 'new Array(1e8).fill(0)' }))
+  t.match(await call(arm, 'javascript', { code: '1 + 1' }), { result: 2 })
+})
