@@ -27,6 +27,9 @@ export interface HeuristicInput {
   suggestedArms?: readonly string[]
 }
 
+/** The retriever's longest query. */
+const MAX_QUERY = 2000
+
 type Draft = Omit<PlanStep, 'step_id' | 'depends_on'> & { after?: 'previous' }
 
 export function heuristicPlan(input: HeuristicInput): PlanStep[] {
@@ -47,7 +50,9 @@ export function heuristicPlan(input: HeuristicInput): PlanStep[] {
   let last = work.map((group) => group.reduce<string | null>((prev, d) => add(d, d.after === 'previous' && prev ? [prev] : []), null)!)
   if ((criteria.length > 0 || input.acceptanceCriteria.length > 0) && ok('judge')) {
     const n = criteria.length + input.acceptanceCriteria.length
-    last = [add({ arm: 'judge', tool: 'validate', action: `Check the results against ${n} ${n === 1 ? 'criterion' : 'criteria'}.`, input: criteria.length ? { criteria } : {} }, last)]
+    // Criteria given to the judge replace the task's, so the goal's own go with the task's.
+    const given = criteria.length > 0 ? { criteria: [...criteria, ...input.acceptanceCriteria] } : {}
+    last = [add({ arm: 'judge', tool: 'validate', action: `Check the results against ${n} ${n === 1 ? 'criterion' : 'criteria'}.`, input: given }, last)]
   }
   const tail = steps[steps.length - 1]!
   const endsInScrub = last.length === 1 && tail.arm === 'guardian' && tail.tool === 'scrub'
@@ -59,7 +64,7 @@ export function heuristicPlan(input: HeuristicInput): PlanStep[] {
 function drafts(intent: Intent, goal: string): Draft[] {
   switch (intent.kind) {
     case 'search':
-      return [searchStep(intent.query, intent.summarise)]
+      return [searchStep(intent.query || goal, intent.summarise)]
     case 'shell':
       return [{
         arm: 'executor', tool: 'shell',
@@ -83,7 +88,7 @@ function searchStep(query: string, summarise: boolean, action?: string): Draft {
   return {
     arm: 'retriever', tool: 'search',
     action: action ?? `Search the knowledge base for "${brief(query)}"${summarise ? ' and summarise the hits' : ''}.`,
-    input: { query, ...(summarise && { summarise: true }) },
+    input: { query: query.slice(0, MAX_QUERY), ...(summarise && { summarise: true }) },
   }
 }
 

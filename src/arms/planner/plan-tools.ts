@@ -59,7 +59,7 @@ export const PLAN_TOOLS: Readonly<Partial<Record<BuiltinArm, Readonly<Record<str
   },
   judge: {
     validate: {
-      does: "Checks its dependencies' outputs against the task's acceptance criteria (and any criteria given).",
+      does: "Checks its dependencies' outputs against criteria; without criteria, the task's acceptance criteria (given ones replace them).",
       input: Type.Object({ criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })) }),
     },
   },

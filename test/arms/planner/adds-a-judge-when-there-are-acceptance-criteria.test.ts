@@ -20,3 +20,8 @@ t.test('no criteria, no judge', async (t) => {
   const { output } = await plan('Fetch https://example.com')
   t.notOk(output.steps.some((s) => s.arm === 'judge'))
 })
+
+t.test("the goal's criteria go with the task's, since criteria given to the judge replace them", async (t) => {
+  const { output } = await plan('Fetch https://example.com and check that it has a title', { acceptance_criteria: ['mentions pricing'] })
+  t.same(output.steps.find((s) => s.arm === 'judge')!.input, { criteria: ['it has a title', 'mentions pricing'] })
+})

@@ -10,3 +10,9 @@ t.test('a retriever search with the goal as query, summarised', async (t) => {
   t.same(output.steps[0]!.input, { query: goal, summarise: true })
   t.match(output.steps[0]!.action, /knowledge base.*no specific tool was recognised/)
 })
+
+t.test('a goal longer than a query may be is cut to the first 2000 characters', async (t) => {
+  const goal = `Tell me about ${'the history of the company '.repeat(120)}`
+  const { output } = await plan(goal)
+  t.equal((output.steps[0]!.input['query'] as string).length, 2000)
+})
