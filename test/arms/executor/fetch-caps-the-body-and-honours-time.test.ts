@@ -1,0 +1,38 @@
+import t from 'tap'
+
+import { ArmError } from '../../../src/arms/contract.js'
+import { call, executor } from './executor-fixture.js'
+import { fakeDns, loopbackServer } from './loopback-server.js'
+
+const seams = { fetchAllow: ['api.test'], lookup: fakeDns({ 'api.test': ['127.0.0.1'] }), testAllowAddresses: ['127.0.0.1'] }
+
+t.test('a body past max_bytes is cut and marked truncated', async (t) => {
+  const { port } = await loopbackServer(t, (_req, res) => res.end('x'.repeat(5000)))
+  const out = (await call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/`, max_bytes: 100 })) as { body: string; truncated: boolean }
+  t.equal(out.body, 'x'.repeat(100))
+  t.equal(out.truncated, true)
+})
+
+t.test('the default cap is 1 MiB', async (t) => {
+  const { port } = await loopbackServer(t, (_req, res) => res.end('y'.repeat(2 * 1024 * 1024)))
+  const out = (await call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/` })) as { body: string; truncated: boolean }
+  t.equal(out.body.length, 1024 * 1024)
+  t.equal(out.truncated, true)
+})
+
+t.test('a server that never answers is FETCH_TIMEOUT', async (t) => {
+  const { port } = await loopbackServer(t, () => {})
+  const started = Date.now()
+  await t.rejects(call(executor({ ...seams, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: `http://api.test:${port}/` }), { code: 'FETCH_TIMEOUT' })
+  t.ok(Date.now() - started < 1500)
+})
+
+t.test('aborting the signal ends the fetch with its reason', async (t) => {
+  const { port } = await loopbackServer(t, () => {})
+  const controller = new AbortController()
+  const reason = new ArmError('CANCELLED', 'task cancelled', false)
+  setTimeout(() => controller.abort(reason), 100)
+  const started = Date.now()
+  await t.rejects(call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/` }, { signal: controller.signal }), reason)
+  t.ok(Date.now() - started < 1000)
+})
