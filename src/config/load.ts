@@ -69,6 +69,8 @@ export interface Config {
   stepTimeout: number
   /** Seconds one model request may take. */
   llmTimeout: number
+  /** llama: the context window in tokens; 0 → what node-llama-cpp picks for the model and memory. */
+  llmContextSize: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
   orchestratorUrl: string
   /** The capability-token signing key shared by several orchestrators; unset → kept in the database. */
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     llmMaxTokensField: (raw.LLM_MAX_TOKENS_FIELD as Config['llmMaxTokensField'] | undefined) ?? 'max_tokens',
     stepTimeout: int('STEP_TIMEOUT'),
     llmTimeout: int('LLM_TIMEOUT'),
+    llmContextSize: int('LLM_CONTEXT_SIZE'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),

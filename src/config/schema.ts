@@ -34,6 +34,7 @@ export const INTEGER_VARS = {
   CACHE_MAX_BYTES: [1, 68719476736, 268435456], // 256 MiB
   STEP_TIMEOUT: [1, 86400, 60], // seconds: one attempt of one step (and its capability token's lifetime)
   LLM_TIMEOUT: [1, 3600, 120], // seconds: one model request
+  LLM_CONTEXT_SIZE: [0, 10000000, 0], // tokens, llama only; 0 = what node-llama-cpp picks
 } as const satisfies Record<string, readonly [number, number, number]>
 
 export type IntegerVar = keyof typeof INTEGER_VARS

@@ -35,6 +35,7 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     llmEmbeddingModel: undefined,
     llmMaxTokensField: 'max_tokens',
     llmTimeout: 120,
+    llmContextSize: 0,
     orchestratorUrl: 'http://127.0.0.1:8000',
     capabilityPrivateKey: undefined,
     executorShellAllow: undefined,
