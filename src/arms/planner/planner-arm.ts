@@ -40,7 +40,7 @@ export const PlannerInput = Type.Object({
 
 const Step = Type.Object({
   step_id: Type.String(), arm: Type.String(), tool: Type.String(), action: Type.String(),
-  depends_on: Type.Array(Type.String()), input: Type.Object({}, { additionalProperties: true }),
+  depends_on: Type.Array(Type.String()), input: Type.Record(Type.String(), Type.Unknown()),
 })
 
 export const PlannerOutput = Type.Object({

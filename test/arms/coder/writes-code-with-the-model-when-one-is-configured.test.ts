@@ -45,7 +45,7 @@ t.test('a model reply that is not JSON: a fitting template answers, with a coder
   const { output, events } = await callCoder('generate', { spec: 'the 20th Fibonacci number' }, { llm: new OpenAiProvider({ baseUrl: url }) })
   t.equal(output.source, 'template')
   t.equal(run(output.code), 6765)
-  t.same(events.map((e) => [e.type, e.data['code']]), [['coder.fallback', 'LLM_BAD_OUTPUT']])
+  t.same(events.map((e) => [e.type, (e.data as Record<string, unknown>)['code']]), [['coder.fallback', 'LLM_BAD_OUTPUT']])
 })
 
 t.test('an unreachable model and no template: the model error, with its code and retryable', async (t) => {

@@ -23,7 +23,8 @@ for (const [what, reply, code, message] of cases) {
     t.same(outline(output), ['s1 executor.shell', 's2 guardian.scrub <- s1'])
     t.equal(events.length, 1)
     t.equal(events[0]!.type, 'planner.fallback')
-    t.equal(events[0]!.data['code'], code)
-    t.match(events[0]!.data['message'], message)
+    const data = events[0]!.data as Record<string, unknown>
+    t.equal(data['code'], code)
+    t.match(data['message'], message)
   })
 }
