@@ -1,0 +1,155 @@
+/**
+ * The guardian arm (DESIGN.md §7): personal data and secrets out of what the task returns,
+ * prompt injection out of what tools and retrieval brought in (indirect injection), and the
+ * task's output policy held. All detection is the reflex engine's (the native addon).
+ *
+ * ```ts
+ * const guardian = createGuardianArm({ engine: createEngine(), blockLevel: 'high' })
+ * await guardian.execute({ …, tool: 'scrub', input: { text: 'mail ada@example.com' } }, ctx)
+ * // → { text: 'mail [EMAIL_1]', redactions: 1, pii_types: ['EMAIL'] }
+ * await guardian.execute({ …, tool: 'scrub', input: {}, context: { dep_outputs: { s1: { hits: […] } }, … } }, ctx)
+ * // → { scrubbed: { s1: { hits: […] } }, redactions: 2, pii_types: ['EMAIL', 'PHONE'], withheld: 1 }
+ * await guardian.execute({ …, tool: 'screen', input: { text } }, ctx)
+ * // → { injection_detected: true, severity: 'high', families: ['instruction_override'], pii_detected: false, pii_types: [] }
+ * ```
+ *
+ * Events (`ctx.emit`) carry counts, types and families, never matched text: `guardrail.pii_redacted`
+ * `{ count, types }`, `guardrail.injection` `{ severity, families, withheld, path? }` (one per
+ * withheld string, at most `MAX_INJECTION_EVENTS` a call), `guardrail.policy`
+ * `{ blocked_terms, truncated }`.
+ */
+import Type from 'typebox'
+import { Value } from 'typebox/value'
+
+import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/engine.js'
+import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { BLOCK_LEVELS, maxSeverity, screenText, unique, type Severity } from './injection-screen.js'
+import { parseOutputPolicy } from './output-policy.js'
+import { Scrubber, type ScrubMode } from './scrubber.js'
+
+export interface GuardianDeps {
+  engine: ReflexEngine
+  /** Injection severity at which a tool or retrieval string is withheld; default the engine's own. */
+  blockLevel?: BlockLevel
+}
+
+/** Beyond this many withheld strings in one call, one more event says how many were not reported. */
+export const MAX_INJECTION_EVENTS = 50
+
+const MAX_TEXT_CHARS = 1_000_000
+
+export const ScrubInput = Type.Object(
+  {
+    /** The text to redact; without it, every dependency output is scrubbed. */
+    text: Type.Optional(Type.String({ maxLength: MAX_TEXT_CHARS })),
+    mode: Type.Optional(Type.Enum(['placeholder', 'mask', 'redact'])),
+  },
+  { additionalProperties: false },
+)
+export const ScreenInput = Type.Object({ text: Type.Optional(Type.String({ maxLength: MAX_TEXT_CHARS })) }, { additionalProperties: false })
+
+export const ScrubTextOutput = Type.Object({ text: Type.String(), redactions: Type.Integer(), pii_types: Type.Array(Type.String()) })
+export const ScrubDepsOutput = Type.Object({ scrubbed: Type.Unknown(), redactions: Type.Integer(), pii_types: Type.Array(Type.String()), withheld: Type.Integer() })
+export const ScreenOutput = Type.Object({
+  injection_detected: Type.Boolean(),
+  severity: Type.Enum(['none', 'low', 'medium', 'high', 'critical']),
+  families: Type.Array(Type.String()),
+  pii_detected: Type.Boolean(),
+  pii_types: Type.Array(Type.String()),
+})
+export type ScrubTextOutput = Type.Static<typeof ScrubTextOutput>
+export type ScrubDepsOutput = Type.Static<typeof ScrubDepsOutput>
+export type ScreenOutput = Type.Static<typeof ScreenOutput>
+
+export function createGuardianArm(deps: GuardianDeps): Arm {
+  const blockLevel = deps.blockLevel ?? (deps.engine.blockLevel as BlockLevel)
+  if (!BLOCK_LEVELS.includes(blockLevel)) throw new RangeError(`blockLevel must be one of ${BLOCK_LEVELS.join(', ')}`)
+  return {
+    name: 'guardian',
+    capability: {
+      arm_id: 'guardian',
+      name: 'Guardian',
+      description:
+        'Scrubs personal data and secrets from text or from the outputs of the steps it depends on (structure kept), withholds tool and retrieval output that carries a prompt injection, enforces constraints.output_policy (blocked_terms, max_output_chars), and screens text without changing it.',
+      capabilities: ['scrub', 'screen'],
+      input_schema: { anyOf: [{ title: 'scrub', ...ScrubInput }, { title: 'screen', ...ScreenInput }] },
+      output_schema: { anyOf: [ScrubTextOutput, ScrubDepsOutput, ScreenOutput] },
+      cost_tier: 'low',
+    },
+    execute: async (request, ctx) => {
+      if (request.tool === 'scrub') return scrub(deps.engine, blockLevel, request, ctx)
+      if (request.tool === 'screen') return screen(deps.engine, request, ctx)
+      throw new ArmError('INPUT_INVALID', `tool: the guardian offers scrub and screen, not ${request.tool}`)
+    },
+    health: async () => {
+      try {
+        const probe = deps.engine.check('health probe: ada@example.com', { useCache: false })
+        const ok = probe.piiMatches.length === 1
+        return { status: ok ? 'healthy' : 'degraded', checks: { engine: { ok, addon: addonVersion, block_level: blockLevel } } }
+      } catch (err) {
+        return { status: 'unhealthy', checks: { engine: { ok: false, error: (err as { code?: string }).code ?? 'ENGINE_ERROR' } } }
+      }
+    },
+  }
+}
+
+function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteRequest, ctx: ArmContext): ScrubTextOutput | ScrubDepsOutput {
+  const input = parse(ScrubInput, request.input) as Type.Static<typeof ScrubInput>
+  const policy = parseOutputPolicy(request.context.constraints)
+  const scrubber = new Scrubber({ engine, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
+  const output: ScrubTextOutput | ScrubDepsOutput = input.text !== undefined
+    ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
+    : { scrubbed: scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
+  output.redactions = scrubber.redactions
+  output.pii_types = scrubber.piiTypes
+
+  if (scrubber.redactions > 0) ctx.emit({ type: 'guardrail.pii_redacted', data: { count: scrubber.redactions, types: scrubber.piiTypes } })
+  for (const w of scrubber.withheld.slice(0, MAX_INJECTION_EVENTS))
+    ctx.emit({ type: 'guardrail.injection', data: { severity: w.severity, families: w.families, withheld: true, path: w.path } })
+  if (scrubber.withheld.length > MAX_INJECTION_EVENTS) {
+    const rest = scrubber.withheld.slice(MAX_INJECTION_EVENTS)
+    const severity = rest.reduce<Severity>((s, w) => maxSeverity(s, w.severity), 'none')
+    ctx.emit({ type: 'guardrail.injection', data: { severity, families: unique(rest.flatMap((w) => w.families)), withheld: true, more: rest.length } })
+  }
+  if (scrubber.blockedTerms > 0 || scrubber.truncated > 0)
+    ctx.emit({ type: 'guardrail.policy', data: { blocked_terms: scrubber.blockedTerms, truncated: scrubber.truncated } })
+  return output
+}
+
+function screen(engine: ReflexEngine, request: ExecuteRequest, ctx: ArmContext): ScreenOutput {
+  const input = parse(ScreenInput, request.input) as Type.Static<typeof ScreenInput>
+  const texts = input.text !== undefined ? [input.text] : strings(request.context.dep_outputs)
+  let severity: Severity = 'none'
+  const families = new Set<string>()
+  const piiTypes = new Set<string>()
+  for (const text of texts) {
+    const found = screenText(engine, text, true)
+    severity = maxSeverity(severity, found.severity)
+    for (const f of found.families) families.add(f)
+    for (const p of found.piiTypes) piiTypes.add(p)
+  }
+  const output: ScreenOutput = {
+    injection_detected: severity !== 'none',
+    severity,
+    families: unique(families),
+    pii_detected: piiTypes.size > 0,
+    pii_types: unique(piiTypes),
+  }
+  if (output.injection_detected) ctx.emit({ type: 'guardrail.injection', data: { severity, families: output.families, withheld: false } })
+  return output
+}
+
+function parse(schema: typeof ScrubInput | typeof ScreenInput, input: unknown): unknown {
+  if (Value.Check(schema, input)) return input
+  const first = Value.Errors(schema, input)[0]
+  throw new ArmError('INPUT_INVALID', `input${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
+}
+
+/** Every string leaf (and the long integers the scrub also reads). */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (typeof value === 'number' && Number.isInteger(value) && String(Math.abs(value)).length >= 7) return [String(value)]
+  if (Array.isArray(value)) return value.flatMap(strings)
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings)
+  return []
+}

@@ -1,0 +1,72 @@
+/**
+ * The output policy the guardian enforces, read from the task's `constraints.output_policy`:
+ * terms that must not appear in what the task returns, and a cap on the length of each string.
+ *
+ * ```ts
+ * const policy = parseOutputPolicy({ output_policy: { blocked_terms: ['Project Falcon'], max_output_chars: 2000 } })
+ * applyPolicy(policy, 'Status of project falcon: green') // { text: 'Status of [blocked]: green', blocked: 1, truncated: false }
+ * ```
+ *
+ * Terms match case-insensitively as whole words (a letter, digit or underscore on either side
+ * means no match: `cat` does not block `category`). Constraints given as a list of sentences
+ * carry no policy; a policy that is not the shape below is INPUT_INVALID, since enforcing half
+ * of a mistyped policy would look like enforcing it.
+ */
+import Type from 'typebox'
+import { Value } from 'typebox/value'
+
+import { ArmError } from '../contract.js'
+
+export const OutputPolicy = Type.Object(
+  {
+    blocked_terms: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 })),
+    /** Longer string leaves are cut to this many characters, with a marker saying how much went. */
+    max_output_chars: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+)
+export type OutputPolicy = Type.Static<typeof OutputPolicy>
+
+export interface CompiledPolicy {
+  blocked: RegExp | undefined
+  maxChars: number | undefined
+}
+
+export const BLOCKED_MARKER = '[blocked]'
+
+export function parseOutputPolicy(constraints: unknown): CompiledPolicy | undefined {
+  if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return undefined
+  const raw = (constraints as Record<string, unknown>).output_policy
+  if (raw === undefined) return undefined
+  if (!Value.Check(OutputPolicy, raw)) {
+    const first = Value.Errors(OutputPolicy, raw)[0]
+    throw new ArmError('INPUT_INVALID', `constraints.output_policy${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
+  }
+  const policy = raw as OutputPolicy
+  const terms = (policy.blocked_terms ?? []).map((t) => t.trim()).filter(Boolean)
+  // longest first, so 'project falcon' wins over 'project'
+  const alternatives = terms.sort((a, b) => b.length - a.length).map(escape).join('|')
+  return {
+    blocked: terms.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu') : undefined,
+    maxChars: policy.max_output_chars,
+  }
+}
+
+export function applyPolicy(policy: CompiledPolicy, text: string): { text: string; blocked: number; truncated: boolean } {
+  let blocked = 0
+  let out = text
+  if (policy.blocked) {
+    out = out.replace(policy.blocked, () => {
+      blocked++
+      return BLOCKED_MARKER
+    })
+  }
+  const truncated = policy.maxChars !== undefined && out.length > policy.maxChars
+  if (truncated) out = `${out.slice(0, policy.maxChars)}…[truncated: ${out.length - policy.maxChars!} more chars]`
+  return { text: out, blocked, truncated }
+}
+
+function escape(term: string): string {
+  // inner white space matches any run of it, so a line break inside a term still counts
+  return term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
+}

@@ -1,0 +1,15 @@
+import t from 'tap'
+
+import { createGuardianArm } from '../../../src/arms/guardian/guardian-arm.js'
+import { engine, guardError } from './guardian-fixture.js'
+
+t.test('health asks the engine and reports its block level', async (t) => {
+  const arm = createGuardianArm({ engine, blockLevel: 'medium' })
+  t.match(await arm.health!(), { status: 'healthy', checks: { engine: { ok: true, block_level: 'medium' } } })
+  t.same(arm.capability.capabilities, ['scrub', 'screen'])
+})
+
+t.test('a tool the guardian does not offer is INPUT_INVALID; a bad block level fails at construction', async (t) => {
+  t.match(await guardError({ tool: 'redact' as 'scrub' }), { code: 'INPUT_INVALID', message: /scrub and screen/ })
+  t.throws(() => createGuardianArm({ engine, blockLevel: 'severe' as 'high' }), RangeError)
+})
