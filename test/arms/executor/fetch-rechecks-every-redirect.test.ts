@@ -1,9 +1,9 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 
 import { call, executor } from './executor-fixture.js'
 import { fakeDns, loopbackServer } from './loopback-server.js'
 
-async function redirecting(t: Parameters<Parameters<typeof t.test>[1]>[0], routes: Record<string, string>) {
+async function redirecting(t: Test, routes: Record<string, string>) {
   const server = await loopbackServer(t, (req, res) => {
     const target = routes[req.url ?? '']
     if (target) {
