@@ -9,6 +9,9 @@
  * ```
  */
 import { createRequire } from 'node:module'
+import { startArmService } from './app-arm-service.js'
+import { openArms } from './app-arms.js'
+import type { BuiltinArm } from './arms/contract.js'
 import type { Config } from './config/load.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
@@ -17,6 +20,11 @@ import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { JobQueue } from './orchestrator/queue/job-queue.js'
+import { registerArmsRoutes } from './orchestrator/arms-routes.js'
+import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
+import { armPlanner } from './orchestrator/runner/arm-planner.js'
+import { ArmStepRunner } from './orchestrator/runner/arm-step-runner.js'
+import type { CallArmDeps } from './orchestrator/runner/call-arm.js'
 import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
 import type { StepRunner } from './orchestrator/runner/step-runner.js'
 import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
@@ -40,16 +48,21 @@ export const VERSION: string = (createRequire(import.meta.url)('../package.json'
 export interface Which {
   reflex?: boolean
   orchestrator?: boolean
+  /** One built-in arm as its own service (`ganglion arm <name> --port N`). */
+  arm?: { name: BuiltinArm; port: number }
 }
 
 export interface StartOptions {
-  /** Runs each plan step; default the built-in executor (the arms issue replaces it). Tests pass their own. */
+  /**
+   * Runs each plan step instead of the arms, with the heuristic planner instead of the planner
+   * arm. Lifecycle tests pass a scripted runner; unset, every step goes to its arm.
+   */
   steps?: StepRunner
 }
 
 export interface Running {
   /** Ports actually bound, by service. */
-  ports: { reflex?: number; orchestrator?: number }
+  ports: { reflex?: number; orchestrator?: number; arm?: number }
   log: Logger
   close(): Promise<void>
 }
@@ -133,6 +146,12 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       closers.push(() => app.close())
       log.info({ port: ports.reflex }, 'reflex layer listening')
     }
+    if (which.arm) {
+      const app = httpApp(`arm-${which.arm.name}`, config, log)
+      const started = await startArmService(config, which.arm.name, which.arm.port, { engine, log, version: VERSION, app })
+      closers.push(...started.closers)
+      ports.arm = started.port
+    }
     if (which.orchestrator) {
       ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers, options)
       log.info({ port: ports.orchestrator, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'orchestrator listening')
@@ -169,6 +188,15 @@ async function startOrchestrator(
     queueDepths: async () =>
       (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })
+  const arms = await openArms(config, { sql, engine: shared.engine, version: VERSION })
+  closers.push(() => arms.close())
+  const callDeps: CallArmDeps = {
+    arms: arms.registry,
+    tokens: arms.issuer,
+    store,
+    stepTimeoutMs: config.stepTimeout * 1000,
+    metrics,
+  }
   const service = new TaskService({
     store,
     queue,
@@ -183,16 +211,24 @@ async function startOrchestrator(
     sql,
     engine: shared.engine,
     maxParallelArms: config.maxParallelArms,
-    ...(options.steps && { steps: options.steps }),
-    onCompleted: (task) => service.remember(task),
+    ...(options.steps
+      ? { steps: options.steps }
+      : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, engine: shared.engine }) }),
+    onCompleted: async (task) => {
+      await service.remember(task)
+      // Memory is an aid to planning: a failure to store an episode must not fail the task.
+      await arms.remember(task).catch((err: unknown) => log.warn({ err, task_id: task.task_id }, 'episodic memory: store failed'))
+    },
     metrics,
     log,
-  })
+  }, { stepTimeoutSeconds: config.stepTimeout })
   closers.push(() => runner.stop())
 
   const app = httpApp('orchestrator', config, log, metrics)
   registerTaskRoutes(app, { service, store, runner, limiter: shared.limiter, limits: shared.limits, metrics })
   registerEventsRoute(app, store)
+  registerArmsRoutes(app, { registry: arms.registry, issuer: arms.issuer, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
+  registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

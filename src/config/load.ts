@@ -73,7 +73,7 @@ export interface Config {
   llmContextSize: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
   orchestratorUrl: string
-  /** The capability-token signing key shared by several orchestrators; unset → kept in the database. */
+  /** The capability-token signing key shared by several orchestrators; unset → a key per process, only its public half published in the database. */
   capabilityPrivateKey: string | undefined
   /** Commands the executor may run; undefined → its built-in list. */
   executorShellAllow: readonly string[] | undefined

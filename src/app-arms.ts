@@ -1,0 +1,129 @@
+/**
+ * Composition of the arms' side of the orchestrator (part of the composition root, beside app.ts):
+ * the model provider, the embedder, the knowledge store and episodic memory, the capability-token
+ * issuer, and the registry that reaches each arm in-process or at its `ARM_<NAME>_URL`.
+ *
+ * ```ts
+ * const arms = await openArms(config, { sql, engine, log })
+ * startTaskRunner({ ..., steps: arms.steps(deps), planner: arms.planner(deps) })
+ * await arms.close()
+ * ```
+ */
+import { ArmHost } from './arms/arm-host.js'
+import { HttpArmClient } from './arms/arm-client.js'
+import { createBuiltinArm, type BuiltinArmDeps } from './arms/builtin-arms.js'
+import { BUILTIN_ARMS, type BuiltinArm } from './arms/contract.js'
+import { InProcessArmEndpoint } from './arms/in-process-endpoint.js'
+import type { Episode, EpisodicMemory } from './arms/memory.js'
+import { ArmRegistry, type BuiltinArmEntry } from './arms/registry.js'
+import { CapabilityIssuer } from './auth/capability-issuer.js'
+import type { Config } from './config/load.js'
+import { createLlmProvider } from './llm/create-provider.js'
+import type { Embedder } from './llm/embedder.js'
+import { providerEmbedder } from './llm/embedder.js'
+import { HashingEmbedder } from './llm/hashing-embedder.js'
+import type { LlmProvider } from './llm/provider.js'
+import type { ReflexEngine } from './reflex/engine.js'
+import type { KnowledgeStore } from './stores/knowledge-store.js'
+import { SqlEpisodicMemory } from './stores/sql-episodic-memory.js'
+import { SqlKnowledgeStore } from './stores/sql-knowledge-store.js'
+import type { Sql } from './stores/sql.js'
+import type { StoredTask } from './stores/task.js'
+
+export interface ArmsDeps {
+  sql: Sql
+  engine: ReflexEngine
+  version: string
+}
+
+export interface OpenedArms {
+  llm: LlmProvider
+  knowledge: KnowledgeStore
+  memory: EpisodicMemory
+  issuer: CapabilityIssuer
+  registry: ArmRegistry
+  /** Stores a completed task in episodic memory (redacted). */
+  remember(task: StoredTask): Promise<void>
+  close(): Promise<void>
+}
+
+/** The configured model provider; remote ones redact personal data before anything leaves. */
+export function openLlm(config: Config, engine: ReflexEngine): LlmProvider {
+  return createLlmProvider(
+    {
+      provider: config.llmProvider,
+      timeoutMs: config.llmTimeout * 1000,
+      maxTokensField: config.llmMaxTokensField,
+      ...(config.llmBaseUrl !== undefined && { baseUrl: config.llmBaseUrl }),
+      ...(config.llmApiKey !== undefined && { apiKey: config.llmApiKey }),
+      ...(config.llmModel !== undefined && { model: config.llmModel }),
+      ...(config.llmModelPath !== undefined && { modelPath: config.llmModelPath }),
+      ...(config.llmEmbeddingModel !== undefined && { embeddingModel: config.llmEmbeddingModel }),
+      ...(config.llmContextSize > 0 && { contextSize: config.llmContextSize }),
+    },
+    { redact: (text) => engine.redact(text, { mode: 'placeholder' }).redactedText },
+  )
+}
+
+/** The provider's embeddings when a model for them is configured; the built-in hashing embedder otherwise. */
+export function openEmbedder(config: Config, llm: LlmProvider): Embedder {
+  if (config.llmEmbeddingModel !== undefined && llm.embed) return providerEmbedder(llm, config.llmEmbeddingModel)
+  return new HashingEmbedder()
+}
+
+/** The knowledge store and episodic memory over one database. */
+export async function openKnowledge(sql: Sql, embedder: Embedder): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory }> {
+  return { knowledge: await SqlKnowledgeStore.open(sql, embedder), memory: new SqlEpisodicMemory(sql, embedder) }
+}
+
+export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedArms> {
+  const llm = openLlm(config, deps.engine)
+  const { knowledge, memory } = await openKnowledge(deps.sql, openEmbedder(config, llm))
+  const issuer = await CapabilityIssuer.open({
+    sql: deps.sql,
+    ...(config.capabilityPrivateKey !== undefined && { privateKey: config.capabilityPrivateKey }),
+  })
+  const armDeps: BuiltinArmDeps = { config, engine: deps.engine, knowledge, memory }
+  const hosts: ArmHost[] = []
+  const builtin = new Map<string, BuiltinArmEntry>()
+  for (const name of BUILTIN_ARMS as readonly BuiltinArm[]) {
+    const url = config.armUrls[name]
+    if (url !== undefined) {
+      builtin.set(name, { endpoint: new HttpArmClient(url), location: url })
+      continue
+    }
+    const host = new ArmHost(createBuiltinArm(name, armDeps), {
+      verifier: issuer.localVerifier(), llm, endpoint: 'in-process', version: deps.version,
+    })
+    hosts.push(host)
+    builtin.set(name, { endpoint: new InProcessArmEndpoint(host), location: 'in-process' })
+  }
+  const registry = await ArmRegistry.open({ builtin, sql: deps.sql })
+  return {
+    llm,
+    knowledge,
+    memory,
+    issuer,
+    registry,
+    remember: (task) => memory.remember(episodeOf(task, deps.engine)),
+    async close() {
+      await registry.close()
+      for (const host of hosts) await host.close()
+      await issuer.close()
+      await llm.close?.()
+    },
+  }
+}
+
+/** What episodic memory keeps of a completed task: the redacted goal, the plan's shape, a short outcome. */
+export function episodeOf(task: StoredTask, engine: ReflexEngine): Episode {
+  const redact = (text: string): string => engine.redact(text, { mode: 'placeholder' }).redactedText
+  const outcome = JSON.stringify((task.result as { final?: unknown } | null)?.final ?? task.result ?? null)
+  return {
+    task_id: task.task_id,
+    goal: redact(task.goal),
+    steps: task.plan.steps.filter((s) => s.status === 'completed').map((s) => ({ arm: s.arm, tool: s.tool, action: redact(s.action) })),
+    outcome: redact(outcome.length > 500 ? `${outcome.slice(0, 497)}...` : outcome),
+    completed_at: task.completed_at ?? new Date().toISOString(),
+  }
+}
