@@ -37,6 +37,8 @@ export interface SqlKnowledgeStoreOptions {
 
 // Chunks embedded per embedder call: bounds one request to a remote embeddings endpoint.
 const EMBED_BATCH = 64
+// Chunk rows per INSERT: 8 parameters each, far below PostgreSQL's 65,535.
+const INSERT_BATCH = 100
 
 /** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
 export async function detectVectorPath(sql: Sql, table: string): Promise<VectorPath> {
@@ -129,8 +131,12 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     }
     signal?.throwIfAborted()
     const pg = this.vectorPath === 'pgvector'
-    const insertChunk = `insert into knowledge_chunks (chunk_id, document_id, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''})
-      values ($1, $2, $3, $4, $5, $6, $7::real[]${pg ? ', $8::vector' : ''})`
+    const columns = `chunk_id, document_id, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''}`
+    const width = pg ? 8 : 7
+    const row = (n: number) => {
+      const p = (i: number) => `$${n * width + i}`
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::real[]${pg ? `, ${p(8)}::vector` : ''})`
+    }
     await this.sql.transaction(async (tx) => {
       let v = 0
       for (const { doc, id, chunks } of planned) {
@@ -138,11 +144,16 @@ export class SqlKnowledgeStore implements KnowledgeStore {
           `insert into knowledge_documents (document_id, title, source, metadata, text, chunk_count) values ($1, $2, $3, $4::jsonb, $5, $6)`,
           [id, doc.title ?? null, doc.source ?? null, JSON.stringify(doc.metadata ?? {}), doc.text, chunks.length],
         )
-        for (const [position, chunk] of chunks.entries()) {
-          const vector = vectors[v++]!
-          const params: unknown[] = [`${id}:${position}`, id, position, chunk.start, chunk.text, this.embedder.id, vector]
-          if (pg) params.push(vectorLiteral(vector))
-          await tx.query(insertChunk, params)
+        // Many rows per statement: one round trip per row made a 1 MB document take seconds.
+        for (let from = 0; from < chunks.length; from += INSERT_BATCH) {
+          const batch = chunks.slice(from, from + INSERT_BATCH)
+          const params: unknown[] = []
+          batch.forEach((chunk, i) => {
+            const vector = vectors[v++]!
+            params.push(`${id}:${from + i}`, id, from + i, chunk.start, chunk.text, this.embedder.id, vector)
+            if (pg) params.push(vectorLiteral(vector))
+          })
+          await tx.query(`insert into knowledge_chunks (${columns}) values ${batch.map((_, i) => row(i)).join(', ')}`, params)
         }
       }
     })

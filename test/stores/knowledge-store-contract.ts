@@ -41,6 +41,19 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     t.equal(await store.get('no-such-document'), undefined)
   })
 
+  await t.test('a document of more chunks than one insert batch is stored whole', async (t) => {
+    const text = `${filler(1500)}\n\nThe last paragraph mentions the quetzal.`
+    const [doc] = await store.ingest([{ title: 'Big', text }])
+    t.ok(doc!.chunks > 100, `${doc!.chunks} chunks`)
+    const { rows } = await sql.query<{ n: number | string; last: number }>(
+      'select count(*) as n, max(position) as last from knowledge_chunks where document_id = $1', [doc!.document_id],
+    )
+    t.same([Number(rows[0]!.n), Number(rows[0]!.last)], [doc!.chunks, doc!.chunks - 1])
+    const hits = await store.search('quetzal', { k: 1 })
+    t.match(hits[0], { document_id: doc!.document_id, position: doc!.chunks - 1, fts_rank: 1 })
+    await store.delete(doc!.document_id)
+  })
+
   await t.test('full-text search finds an exact rare word', async (t) => {
     const [needle] = await store.ingest([
       { title: 'Brewing', text: `${filler(3)}\n\nThe science of fermentation in brewing is called zymurgy, from the Greek.` },
