@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import YAML from 'yaml'
+import { ArmCapability, ArmHealth } from '../src/arms/contract.js'
+import { RegisterArmRequest } from '../src/arms/registry.js'
 import type { HttpApp } from '../src/http/app.js'
 import { registerDocsRoutes } from '../src/http/docs-routes.js'
+import { registerArmsRoutes } from '../src/orchestrator/arms-routes.js'
 import { registerEventsRoute } from '../src/orchestrator/events-route.js'
+import { IngestRequest, KnowledgeSearchRequest, registerKnowledgeRoutes } from '../src/orchestrator/knowledge-routes.js'
 import * as taskSchemas from '../src/orchestrator/schemas.js'
 import { registerStatusRoutes } from '../src/orchestrator/status-routes.js'
 import { registerTaskRoutes } from '../src/orchestrator/task-routes.js'
@@ -20,6 +24,11 @@ t.test('openapi.yaml request schemas equal the live typebox schemas', async (t) 
     FilterPiiRequest: reflexSchemas.FilterPiiRequest,
     CacheSetRequest: reflexSchemas.CacheSetRequest,
     CreateTaskRequest: taskSchemas.CreateTaskRequest,
+    IngestRequest,
+    KnowledgeSearchRequest,
+    RegisterArmRequest,
+    ArmCapability,
+    ArmHealth,
   }
   for (const [name, schema] of Object.entries(live)) {
     t.same(doc.components.schemas[name], plain(schema), `${name} matches`)
@@ -65,6 +74,8 @@ t.test('every live route is in openapi.yaml and every documented operation is li
   registerTaskRoutes(app, none)
   registerEventsRoute(app, none)
   registerStatusRoutes(app, none)
+  registerArmsRoutes(app, none)
+  registerKnowledgeRoutes(app, none)
   registerDocsRoutes(app)
   // The documentation's own files are not part of the API.
   const api = [...live].filter((r) => !r.startsWith('get /docs/'))
