@@ -55,6 +55,9 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
     limits,
   )
 
+  // Tried once, like the sandbox probe: health is polled, and an instance holds megabytes of WASM memory.
+  let quickjsCheck: Promise<{ ok: boolean; detail: string }> | undefined
+
   return {
     name: 'executor',
     capability: {
@@ -83,13 +86,11 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
 
     async health(): Promise<Pick<ArmHealth, 'status' | 'checks'>> {
       const sandbox = await shell.sandbox()
-      let quickjs: { ok: boolean; detail: string }
-      try {
-        await instantiateQuickJS(await compiledQuickJS())
-        quickjs = { ok: true, detail: 'QuickJS WebAssembly module loaded' }
-      } catch (err) {
-        quickjs = { ok: false, detail: (err as Error).message }
-      }
+      quickjsCheck ??= compiledQuickJS().then(instantiateQuickJS).then(
+        () => ({ ok: true, detail: 'QuickJS WebAssembly module loaded' }),
+        (err: Error) => ({ ok: false, detail: err.message }),
+      )
+      const quickjs = await quickjsCheck
       const checks = {
         shell_sandbox: sandbox,
         javascript: quickjs,
