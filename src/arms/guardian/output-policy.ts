@@ -61,8 +61,13 @@ export function applyPolicy(policy: CompiledPolicy, text: string): { text: strin
       return BLOCKED_MARKER
     })
   }
-  const truncated = policy.maxChars !== undefined && out.length > policy.maxChars
-  if (truncated) out = `${out.slice(0, policy.maxChars)}…[truncated: ${out.length - policy.maxChars!} more chars]`
+  const max = policy.maxChars
+  const truncated = max !== undefined && out.length > max
+  if (truncated) {
+    // never split a surrogate pair: half an emoji is not valid text
+    const cut = /[\uD800-\uDBFF]/.test(out[max - 1] ?? '') ? max - 1 : max
+    out = `${out.slice(0, cut)}…[truncated: ${out.length - cut} more chars]`
+  }
   return { text: out, blocked, truncated }
 }
 

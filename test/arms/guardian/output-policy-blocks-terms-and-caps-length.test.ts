@@ -22,6 +22,11 @@ t.test('longer strings are cut with a marker; shorter ones and the structure sta
   t.match(events, [{ type: 'guardrail.policy', data: { blocked_terms: 0, truncated: 1 } }])
 })
 
+t.test('a cut never splits a character outside the basic plane', async (t) => {
+  const { output } = await guard<ScrubTextOutput>({ tool: 'scrub', input: { text: `${'a'.repeat(39)}😀 tail` }, constraints })
+  t.equal(output.text, `${'a'.repeat(39)}…[truncated: 7 more chars]`)
+})
+
 t.test('a policy that is not the documented shape is INPUT_INVALID; list constraints carry none', async (t) => {
   t.match(await guardError({ tool: 'scrub', input: { text: 'x' }, constraints: { output_policy: { blocked_terms: 'acme' } } }), {
     code: 'INPUT_INVALID',
