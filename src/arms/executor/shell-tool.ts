@@ -91,6 +91,7 @@ export class ShellTool {
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
     if (!probe.ok) throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox does not work here: ${probe.detail}`, false)
+    if (signal.aborted) throw abortError(signal) // aborted while the probe ran: the listener below would never fire
 
     const result = await this.spawnSandboxed(command, args, stdin, timeoutMs, signal)
     if (result.kind === 'aborted') throw abortError(signal)
