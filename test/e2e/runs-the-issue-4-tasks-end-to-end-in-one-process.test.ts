@@ -4,6 +4,9 @@ import t from 'tap'
 import { startGanglion } from './e2e-fixture.js'
 import * as scenarios from './scenarios.js'
 
+// Eight processes (or one with seven scenarios) on two cores: longer than .taprc's 120 s per file.
+t.setTimeout(300_000)
+
 t.test('on npm start defaults', async (t) => {
   const base = await startGanglion(t)
   t.test('"run `wc -l` on this text" runs wc in the sandbox and answers the count', (t) => scenarios.countsLinesWithWc(t, base))

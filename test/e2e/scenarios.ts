@@ -12,6 +12,8 @@ export async function countsLinesWithWc(t: T, base: string): Promise<void> {
   t.equal(shell?.exit_code, 0)
   t.equal(shell?.stdout.trim(), '3')
   t.match(task['plan'].steps[0].provenance, { arm: 'executor', tool: 'shell', model: null, token_id: String }, 'the result says who produced it')
+  t.equal(task['usage'].arm_calls, 3, 'two step calls and the plan')
+  t.equal(task['result'].answer.trim(), '3', 'the answer, read from the guardian\'s scrubbed output')
   checkFullLog(t, task, await eventsOf(base, task['task_id']))
 }
 
@@ -23,6 +25,7 @@ export async function computesFibonacci(t: T, base: string): Promise<void> {
   t.same(executor.depends_on, [coder.step_id], 'the code runs after it is written')
   t.match(outputOf(task, 'coder/generate'), { language: 'javascript', code: String })
   t.equal(outputOf(task, 'executor/javascript')?.result, 6765)
+  t.equal(task['result'].answer, 6765, 'the answer is the script\'s result')
   checkFullLog(t, task, await eventsOf(base, task['task_id']))
 }
 
@@ -35,6 +38,7 @@ export async function redactsPersonalData(t: T, base: string): Promise<void> {
   t.notMatch(answer, '4111 1111 1111 1111', 'no raw card number in the result')
   t.match(answer, /\[EMAIL_1\]/)
   t.match(answer, /\[CREDIT_CARD_1\]/)
+  t.match(task['result'].answer, /^Ada Lovelace, \[EMAIL_1\], card \[CREDIT_CARD_1\]/, 'the answer is the redacted text')
   const events = await eventsOf(base, task['task_id'])
   t.ok(events.find((e) => e.event === 'guardrail.pii_redacted'), 'a guardrail event says what was redacted')
   t.notMatch(JSON.stringify(events.filter((e) => e.event !== 'task.created')), 'ada@example.com', 'no event after the submission holds the email')
@@ -55,7 +59,7 @@ export async function searchesAndSummarises(t: T, base: string): Promise<void> {
   const search = outputOf(task, 'retriever/search')
   t.equal(search?.hits[0]?.title, 'Refunds', 'the refund document ranks first')
   t.match(search?.summary, /refund/i, 'the summary is drawn from the hits')
-  t.match(JSON.stringify(task['result']), /30 days/, 'the answer carries the policy')
+  t.match(task['result'].answer, /30 days/, 'the answer is the summary, carrying the policy')
   checkFullLog(t, task, await eventsOf(base, task['task_id']))
 }
 

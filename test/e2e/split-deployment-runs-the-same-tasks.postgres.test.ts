@@ -30,7 +30,10 @@ async function freshDatabase(t: Test): Promise<string> {
   return url.toString()
 }
 
-t.test('orchestrator, reflex and six arms as separate processes run the end-to-end tasks', { skip, timeout: 300_000 }, async (t) => {
+// Eight processes (or one with seven scenarios) on two cores: longer than .taprc's 120 s per file.
+t.setTimeout(480_000)
+
+t.test('orchestrator, reflex and six arms as separate processes run the end-to-end tasks', { skip, timeout: 450_000 }, async (t) => {
   const databaseUrl = await freshDatabase(t)
   const shared = { DATABASE_URL: databaseUrl, REDIS_URL: REDIS_URL!, ORCHESTRATOR_URL: 'http://127.0.0.1:8000' }
   const processes: GanglionProcess[] = []

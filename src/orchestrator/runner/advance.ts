@@ -110,15 +110,20 @@ function finished(ctx: RunnerContext, task: StoredTask): void {
   ctx.log.info({ task_id: task.task_id, status: task.status, seconds }, 'task finished');
 }
 
-/** Arm calls are step attempts; LLM tokens come from the `budget.usage` events steps recorded. */
+/**
+ * Arm calls are step attempts plus the planner arm's plans (each logged as `task.planned`); LLM
+ * tokens come from the `budget.usage` events the calls recorded.
+ */
 async function usageOf(ctx: RunnerContext, task: StoredTask): Promise<TaskUsage> {
-  const { rows } = await ctx.sql.query<{ prompt: number | string | null; completion: number | string | null }>(
-    `select sum((data->>'prompt')::bigint) as prompt, sum((data->>'completion')::bigint) as completion
-       from task_events where task_id = $1 and type = 'budget.usage'`, [task.task_id]);
+  const { rows } = await ctx.sql.query<{ prompt: number | string | null; completion: number | string | null; plans: number | string }>(
+    `select sum((data->>'prompt')::bigint) filter (where type = 'budget.usage') as prompt,
+            sum((data->>'completion')::bigint) filter (where type = 'budget.usage') as completion,
+            count(*) filter (where type = 'task.planned') as plans
+       from task_events where task_id = $1 and type in ('budget.usage', 'task.planned')`, [task.task_id]);
   const prompt = Number(rows[0]?.prompt ?? 0);
   const completion = Number(rows[0]?.completion ?? 0);
   return {
     llm_tokens: { prompt, completion, total: prompt + completion },
-    arm_calls: task.plan.steps.reduce((n, s) => n + s.attempts, 0),
+    arm_calls: task.plan.steps.reduce((n, s) => n + s.attempts, 0) + Number(rows[0]?.plans ?? 0),
   };
 }
