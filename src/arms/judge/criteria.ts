@@ -9,8 +9,9 @@
  * ```
  *
  * Values: a quoted value ("…", '…', `…`, “…”) is taken exactly; an unquoted one must be short (at
- * most three words), must not start with an article or quantifier ("a summary", "the date" name a
- * kind of thing, not literal text) and must not join alternatives with and/or. `equals` through
+ * most three words), must not be a count ("3 items"), must not start with an article or
+ * quantifier ("a summary", "the date" name a kind of thing, not literal text) and must not join
+ * alternatives with and/or. `equals` through
  * "is"/"should be" takes only numbers, quoted strings, true, false and null, so "the result is
  * correct" stays a judgement; after "equals" any such short value is taken.
  */
@@ -97,7 +98,9 @@ function literal(raw: string): string | undefined {
   if (quoted) return quoted[2] === '' ? undefined : quoted[2]
   if (new RegExp(`^${NUMBER}$`, 'u').test(value)) return value
   const words = value.split(/\s+/u)
-  if (words.length > 3 || DETERMINERS.test(value) || /\b(?:and|or|either|both)\b/iu.test(value)) return undefined
+  // "has 3 items" counts things; it does not quote text
+  const counted = words.length > 1 && /^\d/u.test(words[0]!)
+  if (words.length > 3 || counted || DETERMINERS.test(value) || /\b(?:and|or|either|both)\b/iu.test(value)) return undefined
   return value
 }
 
