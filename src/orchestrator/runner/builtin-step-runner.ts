@@ -1,6 +1,7 @@
 /**
- * The minimal executor allowed until the arms exist: the guardian really scrubs personal data from
- * what the other steps produced; every other arm returns an honest record saying no arm ran.
+ * A step runner for the lifecycle without arms (the runner's tests, the dispatch bench): the
+ * guardian really scrubs personal data from what the other steps produced; every other arm returns
+ * an honest record saying no arm ran. The service runs steps on the arms (ArmStepRunner).
  */
 import type { ReflexEngine } from '../../reflex/engine.js';
 import type { TaskStep } from '../../stores/task.js';
@@ -14,7 +15,7 @@ export class BuiltinStepRunner implements StepRunner {
     if (step.arm === 'guardian') {
       return { output: { arm: 'guardian', action: step.action, scrubbed: this.scrub(input.depOutputs) } };
     }
-    return { output: { arm: step.arm, action: step.action, note: 'built-in executor: no arm service yet' } };
+    return { output: { arm: step.arm, action: step.action, note: 'built-in step runner: no arm was called' } };
   }
 
   /** Redacts every string leaf, so the structure (and valid JSON) survives the scrub. */

@@ -1,6 +1,7 @@
 /**
- * The deterministic heuristic planner used until the planner arm exists (DESIGN.md §7: "a
- * deterministic heuristic planner when no LLM is configured"). Same goal, same plan.
+ * The `TaskPlanner` seam, and a deterministic planner from the reflex engine's routing hint for
+ * running the lifecycle without arms (the runner's tests, the fault tests, the dispatch bench).
+ * The service plans through the planner arm (arm-planner.ts). Same goal, same plan.
  *
  * ```ts
  * planSteps({ goal: redacted, suggestedArms: ['retriever', 'coder'], allowedArms: null, acceptanceCriteria: [] })

@@ -1,6 +1,6 @@
 /**
- * The seam between the lifecycle and whatever does a step's work. The arms issue replaces the
- * built-in executor with calls to the arms; the runner does not change.
+ * The seam between the lifecycle and whatever does a step's work: the arms in the service
+ * (ArmStepRunner), scripted runners in the lifecycle's tests.
  *
  * ```ts
  * const { output } = await steps.run(step, { goal, task, depOutputs }, signal)

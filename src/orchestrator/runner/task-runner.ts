@@ -35,9 +35,9 @@ export interface TaskRunnerDeps {
   queue: JobQueue;
   sql: Sql;
   engine: ReflexEngine;
-  /** Default: the built-in executor (BuiltinStepRunner). */
+  /** Default: BuiltinStepRunner, which calls no arm (the service passes ArmStepRunner). */
   steps?: StepRunner;
-  /** Default: the heuristic planner (planner.ts). The planner arm plugs in here. */
+  /** Default: the routing-hint planner (planner.ts); the service passes armPlanner. */
   planner?: TaskPlanner;
   /** MAX_PARALLEL_ARMS: running steps per task, across every process. */
   maxParallelArms: number;

@@ -25,7 +25,7 @@ t.test('the guardian redacts every string in its inputs and keeps their shape', 
 
 t.test('other arms return an honest record', async (t) => {
   const { output } = await new BuiltinStepRunner(testEngine()).run(step('coder'), input({}), new AbortController().signal);
-  t.same(output, { arm: 'coder', action: 'Act.', note: 'built-in executor: no arm service yet' });
+  t.same(output, { arm: 'coder', action: 'Act.', note: 'built-in step runner: no arm was called' });
 });
 
 t.test('honours an aborted signal', async (t) => {
