@@ -11,9 +11,9 @@
  * Values: a quoted value ("…", '…', `…`, “…”) is taken exactly; an unquoted one must be short (at
  * most three words), must not be a count ("3 items"), must not start with an article or
  * quantifier ("a summary", "the date" name a kind of thing, not literal text) and must not join
- * alternatives with and/or. `equals` through
- * "is"/"should be" takes only numbers, quoted strings, true, false and null, so "the result is
- * correct" stays a judgement; after "equals" any such short value is taken.
+ * alternatives with and/or. `equals` through "is"/"should be" takes only numbers, quoted strings,
+ * true, false and null, so "the result is correct" stays a judgement; after "equals" one short
+ * unquoted token is taken too.
  */
 import type { Check } from './checks.js'
 
