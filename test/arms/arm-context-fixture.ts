@@ -1,7 +1,7 @@
 // What the arm host hands an arm, built for calling one arm directly in a unit test: a request with
 // defaults, a context with a verified-looking claim, a budgeted model (offline unless given) and the
 // events the arm emitted. The host itself (token checks, provenance) is tested in test/arms/host.
-import type { ArmContext, ArmEvent, ExecuteRequest } from '../../src/arms/contract.js'
+import { ArmError, type ArmContext, type ArmEvent, type ExecuteRequest } from '../../src/arms/contract.js'
 import { BudgetedLlm } from '../../src/llm/budgeted-llm.js'
 import { OfflineProvider } from '../../src/llm/offline-provider.js'
 import type { Llm } from '../../src/llm/provider.js'
@@ -42,4 +42,15 @@ export function executeRequest(partial: Partial<ExecuteRequest> & { tool: string
     timeout_ms: 30_000,
     ...partial,
   }
+}
+
+/** The ArmError a call threw; fails loudly when it threw something else or nothing. */
+export async function armErrorOf(call: Promise<unknown>, what = 'the arm'): Promise<ArmError> {
+  try {
+    await call
+  } catch (err) {
+    if (err instanceof ArmError) return err
+    throw err
+  }
+  throw new Error(`${what} did not throw`)
 }

@@ -1,6 +1,7 @@
 // The whole service as `npm start` runs it (orchestrator and reflex layer in one process, PGlite
 // in memory, the six arms in-process, the offline model), and the helpers every end-to-end test
 // uses: submit a task, wait for its end, read its event log.
+import type { Test } from 'tap'
 import { FINAL, postJson, startServices, waitForTask } from '../helpers/servers.js'
 
 interface Teardown {
@@ -49,7 +50,7 @@ export function outputOf(task: Record<string, any>, armTool: string): any {
 }
 
 /** The events every completed task's log must hold, in order: created, planned, each step started and completed, completed. */
-export function checkFullLog(t: { ok(v: unknown, msg?: string): void; same(a: unknown, b: unknown, msg?: string): void }, task: Record<string, any>, events: Sse[]): void {
+export function checkFullLog(t: Test, task: Record<string, any>, events: Sse[]): void {
   t.same(events.map((e) => e.id), events.map((_, i) => i + 1), 'event ids are 1, 2, 3…')
   const types = events.map((e) => e.event)
   t.ok(types[0] === 'task.created', 'the log starts with task.created')

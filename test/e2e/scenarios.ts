@@ -90,3 +90,14 @@ export async function validatesAgainstAcceptanceCriteria(t: T, base: string): Pr
   const events = await eventsOf(base, refused['task_id'])
   t.equal(events.filter((e) => e.event === 'task.replanned').length, 1, 'a failed validation re-plans once, then fails')
 }
+
+/** Every scenario with its test name, in the order both deployments run them. */
+export const SCENARIOS: ReadonlyArray<readonly [string, (t: T, base: string) => Promise<void>]> = [
+  ['"run `wc -l` on this text" runs wc in the sandbox and answers the count', countsLinesWithWc],
+  ['"compute the 20th Fibonacci number in JavaScript": coder writes, executor runs, 6765', computesFibonacci],
+  ['"redact the personal data in: …" answers with placeholders and logs the guardrail', redactsPersonalData],
+  ['"search the knowledge base for X and summarise" retrieves and summarises', searchesAndSummarises],
+  ['a task that tries curl fails with COMMAND_NOT_ALLOWED', refusesCurl],
+  ['a task that reads outside the sandbox fails without the content', cannotReadOutsideTheSandbox],
+  ['acceptance criteria are judged; a failed one re-plans once, then fails', validatesAgainstAcceptanceCriteria],
+]

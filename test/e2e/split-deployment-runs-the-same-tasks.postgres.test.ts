@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { ARM_DEV_PORTS, BUILTIN_ARMS } from '../../src/arms/contract.js'
 import { startGanglionProcess, type GanglionProcess } from '../fixtures/ganglion-process.js'
 import { postJson } from '../helpers/servers.js'
-import * as scenarios from './scenarios.js'
+import { SCENARIOS } from './scenarios.js'
 
 const { DATABASE_URL, REDIS_URL } = process.env
 const skip = !DATABASE_URL || !REDIS_URL ? 'needs DATABASE_URL and REDIS_URL (real PostgreSQL and Redis)' : false
@@ -60,11 +60,5 @@ t.test('orchestrator, reflex and six arms as separate processes run the end-to-e
   t.equal((await check.json()).status, 'blocked', 'the reflex service screens on its own port')
 
   const base = orchestrator.url
-  t.test('wc -l', (t) => scenarios.countsLinesWithWc(t, base))
-  t.test('fibonacci', (t) => scenarios.computesFibonacci(t, base))
-  t.test('redaction', (t) => scenarios.redactsPersonalData(t, base))
-  t.test('knowledge search', (t) => scenarios.searchesAndSummarises(t, base))
-  t.test('curl refused', (t) => scenarios.refusesCurl(t, base))
-  t.test('outside the sandbox', (t) => scenarios.cannotReadOutsideTheSandbox(t, base))
-  t.test('acceptance criteria', (t) => scenarios.validatesAgainstAcceptanceCriteria(t, base))
+  for (const [name, scenario] of SCENARIOS) t.test(name, (t) => scenario(t, base))
 })

@@ -1,9 +1,9 @@
 // Calls the guardian arm directly with the real addon engine: input, dependency outputs and
 // constraints in; the output, the events it emitted (or the ArmError it threw) out.
-import { ArmError, type ArmEvent } from '../../../src/arms/contract.js'
+import type { ArmError, ArmEvent } from '../../../src/arms/contract.js'
 import { createGuardianArm } from '../../../src/arms/guardian/guardian-arm.js'
 import { createEngine, type BlockLevel } from '../../../src/reflex/engine.js'
-import { armContext, executeRequest } from '../arm-context-fixture.js'
+import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 
 export const engine = createEngine()
 
@@ -26,14 +26,9 @@ export async function guard<T>(call: GuardianCall): Promise<{ output: T; events:
   return { output: (await arm.execute(request, ctx)) as T, events }
 }
 
-export async function guardError(call: GuardianCall): Promise<ArmError> {
-  try {
-    await guard(call)
-  } catch (err) {
-    if (err instanceof ArmError) return err
-    throw err
-  }
-  throw new Error('the guardian did not throw')
+/** The ArmError the call threw; fails loudly when it did not throw one. */
+export function guardError(call: GuardianCall): Promise<ArmError> {
+  return armErrorOf(guard(call), 'the guardian')
 }
 
 // Test data: a reserved-domain address, the standard Visa test number, made-up keys of real shapes.

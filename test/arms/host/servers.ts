@@ -5,6 +5,7 @@ import { ArmHost } from '../../../src/arms/arm-host.js'
 import { registerArmRoutes } from '../../../src/arms/arm-server.js'
 import type { Arm, ExecuteRequest } from '../../../src/arms/contract.js'
 import type { CapabilityVerifier } from '../../../src/auth/capability-verifier.js'
+import { executeRequest } from '../arm-context-fixture.js'
 import { createHttpApp, type HttpApp } from '../../../src/http/app.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import type { Llm } from '../../../src/llm/provider.js'
@@ -32,17 +33,7 @@ export function serveArm(t: Teardown, host: ArmHost): Promise<string> {
 }
 
 export function request(partial: Partial<ExecuteRequest> & { tool: string }): ExecuteRequest {
-  return {
-    task_id: 'task-1',
-    step_id: 's1',
-    action: 'test',
-    goal: 'test',
-    input: {},
-    context: { dep_outputs: {}, acceptance_criteria: [], constraints: {} },
-    budget: { max_tokens: null },
-    timeout_ms: 30_000,
-    ...partial,
-  }
+  return executeRequest({ action: 'test', goal: 'test', ...partial })
 }
 
 /** A token for the default request's task and step, for `tool` on `arm`. */

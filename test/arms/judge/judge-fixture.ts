@@ -3,7 +3,7 @@
 import { ArmError } from '../../../src/arms/contract.js'
 import { createJudgeArm, type JudgeOutput } from '../../../src/arms/judge/judge-arm.js'
 import type { Llm } from '../../../src/llm/provider.js'
-import { armContext, executeRequest } from '../arm-context-fixture.js'
+import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 
 export interface JudgeCall {
   deps: Record<string, unknown>
@@ -25,14 +25,8 @@ export async function judge(call: JudgeCall): Promise<JudgeOutput> {
 }
 
 /** The ArmError the call threw; fails loudly when it did not throw one. */
-export async function judgeError(call: JudgeCall): Promise<ArmError> {
-  try {
-    await judge(call)
-  } catch (err) {
-    if (err instanceof ArmError) return err
-    throw err
-  }
-  throw new Error('the judge passed')
+export function judgeError(call: JudgeCall): Promise<ArmError> {
+  return armErrorOf(judge(call), 'the judge')
 }
 
 /** Passed or not, without caring how: for tables of cases. */
