@@ -167,8 +167,11 @@ mod tests {
 
     use super::Triggers;
 
+    /// (word id, start) pairs.
+    type Hits = Vec<(u16, usize)>;
+
     /// Occurrences from the filter and from an overlapping Aho-Corasick search, both sorted.
-    fn both(words: &[&str], text: &str) -> (Vec<(u16, usize)>, Vec<(u16, usize)>) {
+    fn both(words: &[&str], text: &str) -> (Hits, Hits) {
         let mut ours = Vec::new();
         Triggers::new(words).each(text.as_bytes(), |id, at| ours.push((id, at)));
         ours.sort_unstable();
@@ -177,7 +180,7 @@ mod tests {
             .kind(Some(AhoCorasickKind::DFA))
             .build(words)
             .unwrap();
-        let mut theirs: Vec<(u16, usize)> = ac
+        let mut theirs: Hits = ac
             .find_overlapping_iter(text)
             .map(|m| (m.pattern().as_usize() as u16, m.start()))
             .collect();
