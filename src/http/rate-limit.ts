@@ -4,7 +4,7 @@
  * `Retry-After`.
  */
 import { HttpError } from './errors.js'
-import type { RateLimitStore } from '../stores/rate-limit-store.js'
+import type { Decision, RateLimitStore } from '../stores/rate-limit-store.js'
 
 export interface RateLimits {
   /** Requests per window per client IP. */
@@ -25,10 +25,33 @@ export async function admit(
   clientIp: () => string,
   userId?: string,
 ): Promise<Record<string, string>> {
+  const sync = admitSync(store, limits, clientIp, userId)
+  if (sync !== undefined) return sync
   const byUser = userId !== undefined
   const key = byUser ? `user:${userId}` : `ip:${clientIp()}`
-  const capacity = byUser ? limits.perUser : limits.perIp
-  const d = await store.take(key, { capacity, windowMs: limits.windowMs })
+  const d = await store.take(key, { capacity: byUser ? limits.perUser : limits.perIp, windowMs: limits.windowMs })
+  return decide(d, limits, byUser)
+}
+
+/**
+ * `admit` without a promise when the store answers in-process (`takeSync`); undefined when it
+ * does not (Redis), and the caller falls back to `admit`.
+ */
+export function admitSync(
+  store: RateLimitStore,
+  limits: RateLimits,
+  clientIp: () => string,
+  userId?: string,
+): Record<string, string> | undefined {
+  if (store.takeSync === undefined) return undefined
+  const byUser = userId !== undefined
+  const key = byUser ? `user:${userId}` : `ip:${clientIp()}`
+  const d = store.takeSync(key, { capacity: byUser ? limits.perUser : limits.perIp, windowMs: limits.windowMs })
+  return decide(d, limits, byUser)
+}
+
+/** The `RateLimit-*` headers of decision `d`, or the 429 carrying them. */
+function decide(d: Decision, limits: RateLimits, byUser: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(d.limit),
     'RateLimit-Remaining': String(d.remaining),

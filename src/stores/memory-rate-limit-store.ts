@@ -17,6 +17,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async take(key: string, limit: Limit, cost = 1): Promise<Decision> {
+    return this.takeSync(key, limit, cost)
+  }
+
+  takeSync(key: string, limit: Limit, cost = 1): Decision {
     assertLimit(limit, cost)
     const d = this.#engine.rateLimit(key, limit.capacity, limit.windowMs, cost)
     return { allowed: d.allowed, limit: d.limit, remaining: d.remaining, resetMs: d.resetMs, retryAfterMs: d.retryAfterMs }

@@ -35,6 +35,12 @@ export interface Decision {
 
 export interface RateLimitStore {
   take(key: string, limit: Limit, cost?: number): Promise<Decision>
+  /**
+   * The same decision without a promise, for stores that answer in-process. The hot routes use
+   * it when present: a promise and its await per request were a measurable share of the check
+   * route (bench/RESULTS.md).
+   */
+  takeSync?(key: string, limit: Limit, cost?: number): Decision
 }
 
 export const RATE_LIMIT_ERRORS = { invalidLimit: 'RATE_LIMIT_ERR_INVALID_LIMIT' } as const

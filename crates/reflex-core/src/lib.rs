@@ -16,6 +16,7 @@ mod base64;
 pub mod cache;
 pub mod engine;
 pub mod injection;
+pub mod memo;
 pub mod normalize;
 pub mod pii;
 pub mod ratelimit;

@@ -39,6 +39,7 @@ impl TryFrom<EngineOptions> for EngineConfig {
             cache_max_bytes: o.cache_max_bytes.map_or(defaults.cache_max_bytes, f64_to_usize),
             ratelimit_max_keys: o.rate_limit_max_keys.map_or(defaults.ratelimit_max_keys, |n| n as usize),
             block_level,
+            ..defaults
         })
     }
 }

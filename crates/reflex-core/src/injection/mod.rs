@@ -36,6 +36,7 @@ mod context;
 mod decode;
 mod normalize;
 mod patterns;
+mod triggers;
 #[cfg(test)]
 mod tests;
 

@@ -5,14 +5,15 @@
 //! none, so `ignore all previous` also matches the joined `ignoreallprevious` left by spaced-out
 //! letters. Rows marked `raw` are used as written (commands, markup, URLs).
 //!
-//! Each row names trigger words; the row's regex only runs when an Aho-Corasick pass over the
-//! text finds one of them, which keeps clean text on a single linear scan.
+//! Each row names trigger words; the row's regex only runs when one pass over the text
+//! (`triggers`, exact like an overlapping Aho-Corasick search, cheaper per byte) finds one of
+//! them, which keeps clean text on a single linear scan.
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::Regex;
 
+use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
 
@@ -315,10 +316,9 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
-    /// Trigger words in ASCII, and the others (Cyrillic, CJK, Arabic…), searched only when
-    /// the text has non-ASCII bytes: two small automata stay in cache where one would not.
-    ascii: Automaton,
-    other: Automaton,
+    /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
+    /// same per byte whatever the number of words, so one pass serves both.
+    words: Automaton,
     /// The rows that also need one of their `needs` words.
     with_needs: [u64; WORDS],
 }
@@ -327,7 +327,7 @@ pub(crate) struct Table {
 const WORDS: usize = 3;
 
 struct Automaton {
-    ac: AhoCorasick,
+    finder: Triggers,
     /// For each pattern id, what it arms.
     arms: Vec<Arm>,
 }
@@ -388,19 +388,14 @@ impl Words {
     }
 
     fn build(self) -> Automaton {
-        let ac = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&self.words)
-            .expect("trigger automaton");
-        Automaton { ac, arms: self.arms }
+        Automaton { finder: Triggers::new(&self.words), arms: self.arms }
     }
 }
 
 impl Automaton {
     fn arm(&self, text: &str, armed: &mut Armed) {
-        for m in self.ac.find_overlapping_iter(text) {
-            match &self.arms[m.pattern().as_usize()] {
+        self.finder.each(text.as_bytes(), |id, at| {
+            match &self.arms[usize::from(id)] {
                 Arm::Rules(v) => {
                     for &(i, need) in v {
                         let bits = if need { &mut armed.needs } else { &mut armed.bits };
@@ -410,13 +405,12 @@ impl Automaton {
                 // Only at a word start: a rotated word inside a long token (base64, a hash)
                 // is chance, and a ROT13 rescan costs a whole second pass.
                 Arm::Rot13 => {
-                    let at = m.start();
                     armed.rot13 |= at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
                 }
                 Arm::Assign => armed.assign = true,
                 Arm::Join => armed.join = true,
             }
-        }
+        });
     }
 }
 
@@ -466,8 +460,7 @@ fn source(r: &Rule) -> String {
 impl Table {
     fn build() -> Table {
         assert!(RULES.len() <= WORDS * 64, "Armed holds {} rows", WORDS * 64);
-        let mut ascii = Words::default();
-        let mut other = Words::default();
+        let mut words = Words::default();
         let mut rules = Vec::with_capacity(RULES.len());
         let mut with_needs = [0u64; WORDS];
         for (i, r) in RULES.iter().enumerate() {
@@ -479,30 +472,26 @@ impl Table {
             }
             let words_of = r.triggers.iter().map(|t| (t, false)).chain(r.needs.iter().map(|t| (t, true)));
             for (t, need) in words_of {
-                let into = if t.is_ascii() { &mut ascii } else { &mut other };
-                into.add(t, None, (i as u16, need));
+                words.add(t, None, (i as u16, need));
             }
         }
         for t in ROT13_TRIGGERS {
-            ascii.add(&rot13(t), Some(Arm::Rot13), (0, false));
+            words.add(&rot13(t), Some(Arm::Rot13), (0, false));
         }
         for t in ASSIGN_TRIGGERS {
-            ascii.add(t, Some(Arm::Assign), (0, false));
+            words.add(t, Some(Arm::Assign), (0, false));
         }
         for t in JOIN_TRIGGERS {
-            ascii.add(t, Some(Arm::Join), (0, false));
+            words.add(t, Some(Arm::Join), (0, false));
         }
-        Table { rules, ascii: ascii.build(), other: other.build(), with_needs }
+        Table { rules, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
     pub fn arm(&self, text: &str) -> Armed {
         let mut armed = Armed::default();
-        self.ascii.arm(text, &mut armed);
-        if !text.is_ascii() {
-            self.other.arm(text, &mut armed);
-        }
+        self.words.arm(text, &mut armed);
         for k in 0..WORDS {
             armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }

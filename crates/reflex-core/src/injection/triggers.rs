@@ -1,0 +1,227 @@
+//! Every occurrence of every trigger word in a text: the same answer as an overlapping
+//! Aho-Corasick search, found by hashing short windows instead of walking an automaton.
+//!
+//! Why not Aho-Corasick: the ~700 trigger words make a DFA of about 800 KB, which does not stay
+//! in cache beside the regexes and the rest of a check; its walk costs ≈ 3 ns a byte on plain
+//! English, the largest single cost of the injection pass, and no prefilter helps because the
+//! words start with almost every letter. Here each word of four bytes or more is indexed by
+//! one four-byte window of it, the one made of the rarest bytes (so "the real" is found by
+//! "real" or "e re" rather than by "the "); three-byte words by their three bytes, and words
+//! of one or two bytes (`+`, `=`, `##`, `<|`…) by their first byte. The scan reads one window
+//! per position and tests two bits of a table that fits in L1; the positions are independent,
+//! so the loop has no chain of dependent loads. A set bit (a true window, or a hash collision)
+//! is confirmed by comparing the whole word, so the result is exact. (Three-byte windows for
+//! every word were tried: "the", "ing", "and" are windows of some word, and on English a
+//! candidate every eighth byte cost more than the second probe.)
+
+/// Bits in the filter: 2^16, 8 KiB. About seven hundred windows set about 1 % of them.
+const FILTER_BITS: u32 = 16;
+/// Buckets behind the filter: 2^12, so the bucket heads take 8 KiB.
+const BUCKET_BITS: u32 = 12;
+
+/// Finds all occurrences of a fixed set of byte strings.
+pub(crate) struct Triggers {
+    /// A fixed-size array, so indexing by a 16-bit hash needs no bounds check.
+    bits: Box<[u64; 1 << (FILTER_BITS - 6)]>,
+    /// Entries sorted by bucket; bucket `b` is `entries[heads[b]..heads[b + 1]]`.
+    heads: Vec<u16>,
+    entries: Vec<Entry>,
+    /// Words of one or two bytes, by first byte.
+    short: Vec<Vec<(Box<[u8]>, u16)>>,
+    has_short: [bool; 256],
+}
+
+/// A word, the id the caller gave it, and its indexed window.
+struct Entry {
+    /// The window: four bytes for words of four or more, three for three-byte words.
+    key: u32,
+    /// Where the window starts inside the word.
+    offset: usize,
+    word: Box<[u8]>,
+    id: u16,
+}
+
+/// Multiplicative hashing: the top bits of the product index the filter.
+#[inline]
+fn hash(key: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B1) >> (32 - FILTER_BITS)) as usize
+}
+
+fn bucket(h: usize) -> usize {
+    h >> (FILTER_BITS - BUCKET_BITS)
+}
+
+/// How common a byte is in ordinary text, roughly: a window with a low total is rare, so its
+/// bit is seldom hit by text that holds none of the words.
+fn commonness(b: u8) -> u32 {
+    match b {
+        b' ' => 20,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' => 10,
+        b's' | b'h' | b'r' | b'd' | b'l' => 7,
+        b'c' | b'u' | b'm' | b'w' | b'f' | b'g' | b'y' | b'p' | b'b' => 4,
+        b'a'..=b'z' | b'.' | b',' => 2,
+        _ => 1,
+    }
+}
+
+/// The four bytes at `at` as a little-endian number, zero-padded past the end.
+#[inline]
+fn window(bytes: &[u8], at: usize) -> u32 {
+    if let Some(w) = bytes.get(at..at + 4) {
+        u32::from_le_bytes([w[0], w[1], w[2], w[3]])
+    } else {
+        let mut w = [0u8; 4];
+        let tail = &bytes[at..];
+        w[..tail.len()].copy_from_slice(tail);
+        u32::from_le_bytes(w)
+    }
+}
+
+impl Triggers {
+    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
+    pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
+        let mut entries = Vec::new();
+        let mut short: Vec<Vec<(Box<[u8]>, u16)>> = vec![Vec::new(); 256];
+        let mut has_short = [false; 256];
+        for (i, w) in words.iter().enumerate() {
+            let w = w.as_ref();
+            assert!(!w.is_empty(), "trigger word {i} is empty");
+            let id = u16::try_from(i).expect("at most 65,536 trigger words");
+            if w.len() < 3 {
+                short[usize::from(w[0])].push((w.into(), id));
+                has_short[usize::from(w[0])] = true;
+                continue;
+            }
+            if w.len() == 3 {
+                entries.push(Entry { key: window(w, 0), offset: 0, word: w.into(), id });
+                continue;
+            }
+            let offset = (0..=w.len() - 4)
+                .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
+                .unwrap_or(0);
+            entries.push(Entry { key: window(w, offset), offset, word: w.into(), id });
+        }
+        entries.sort_by_key(|e| bucket(hash(e.key)));
+        let mut bits = Box::new([0u64; 1 << (FILTER_BITS - 6)]);
+        let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
+        for e in &entries {
+            let h = hash(e.key);
+            bits[h >> 6] |= 1 << (h & 63);
+            heads[bucket(h) + 1] += 1;
+        }
+        for b in 1..heads.len() {
+            heads[b] += heads[b - 1];
+        }
+        Triggers { bits, heads, entries, short, has_short }
+    }
+
+    /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
+    /// included, in no particular order.
+    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
+        for (at, &first) in text.iter().enumerate() {
+            let four = window(text, at);
+            // Words of four bytes or more, by their window (which may sit inside the word).
+            self.probe(four, |e| {
+                if e.word.len() >= 4 {
+                    if let Some(start) = at.checked_sub(e.offset) {
+                        if text[start..].starts_with(&e.word) {
+                            found(e.id, start);
+                        }
+                    }
+                }
+            });
+            self.probe(four & 0x00FF_FFFF, |e| {
+                if e.word.len() == 3 && text[at..].starts_with(&e.word) {
+                    found(e.id, at);
+                }
+            });
+            if self.has_short[usize::from(first)] {
+                for (w, id) in &self.short[usize::from(first)] {
+                    if text[at..].starts_with(w) {
+                        found(*id, at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `hit` for each entry whose window is `key`.
+    #[inline]
+    fn probe(&self, key: u32, mut hit: impl FnMut(&Entry)) {
+        let h = hash(key) & ((1 << FILTER_BITS) - 1);
+        if self.bits[h >> 6] & (1 << (h & 63)) == 0 {
+            return;
+        }
+        let b = bucket(h);
+        for e in &self.entries[usize::from(self.heads[b])..usize::from(self.heads[b + 1])] {
+            if e.key == key {
+                hit(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+
+    use super::Triggers;
+
+    /// (word id, start) pairs.
+    type Hits = Vec<(u16, usize)>;
+
+    /// Occurrences from the filter and from an overlapping Aho-Corasick search, both sorted.
+    fn both(words: &[&str], text: &str) -> (Hits, Hits) {
+        let mut ours = Vec::new();
+        Triggers::new(words).each(text.as_bytes(), |id, at| ours.push((id, at)));
+        ours.sort_unstable();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(words)
+            .unwrap();
+        let mut theirs: Hits = ac
+            .find_overlapping_iter(text)
+            .map(|m| (m.pattern().as_usize() as u16, m.start()))
+            .collect();
+        theirs.sort_unstable();
+        (ours, theirs)
+    }
+
+    #[test]
+    fn finds_what_aho_corasick_finds() {
+        let words = [
+            "+", "=", "##", "<|", "='", "ai ", " ai", "dan", "the real", "ignor", "ignore", "gnore",
+            "your", "your new", "you are", "void", "a", "aaaa", "忽略", "無視", "指示を", "é",
+        ];
+        for text in [
+            "",
+            "a",
+            "+=",
+            "ignore all previous; avoid the real thing, your new you are",
+            "aaaaaaa ##<|='== ai dan ai",
+            "忽略之前的指令。指示をすべて無視 é",
+            "ends with +",
+            "ends with ai",
+            "the rea",
+        ] {
+            let (ours, theirs) = both(&words, text);
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn agrees_on_pseudo_random_text() {
+        let words = ["ab", "abc", "bca", "cab", "abca", "bcab", "aaa", "c", "abcabc", "ba b"];
+        // A small LCG over a four-letter alphabet: dense in matches and overlaps.
+        let mut state = 12_345u32;
+        let mut text = String::new();
+        for _ in 0..5_000 {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            text.push(['a', 'b', 'c', ' '][(state >> 16) as usize % 4]);
+        }
+        let (ours, theirs) = both(&words, &text);
+        assert!(theirs.len() > 1_000);
+        assert_eq!(ours, theirs);
+    }
+}
