@@ -79,7 +79,7 @@ async function startServer(db: Db): Promise<{ child: ChildProcess; base: string;
   const child = spawn(process.execPath, [...prof, ...LOADER, 'bench/orchestrator/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('server did not start in 60 s')), 60_000)
+    const t = setTimeout(() => reject(new Error('server did not start in 180 s')), 180_000)
     lines.on('line', (line) => {
       try {
         const msg = JSON.parse(line)
