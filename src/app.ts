@@ -205,6 +205,8 @@ async function startOrchestrator(
     taskTimeoutSeconds: config.taskTimeout,
     cacheTtlSeconds: config.cacheTtl,
   })
+  // After the HTTP server closes (closers run in reverse), submissions still committing finish.
+  closers.push(() => service.drain())
   const runner: TaskRunner = await startTaskRunner({
     store,
     queue,

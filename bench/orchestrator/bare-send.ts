@@ -8,8 +8,9 @@
  * `notify: true`) so the only difference from the service is everything the service does around
  * the send. `--mode tx` wraps each send in one of our transactions (`sql.transaction` + `send(…,
  * {tx})`), the shape of the service's create; `--mode create` calls the service's own
- * `TaskService.create` (reflex check, task row, first event, task.run + task.timeout in one
- * transaction) with no HTTP and no task runner consuming. Both are decomposition rows, not the reference.
+ * `TaskService.create` (reflex check, then group commit: concurrent tasks' rows, events, task.run and
+ * task.timeout jobs in shared transactions) with no HTTP and no task runner consuming; `--mode create1`
+ * the same with group commit off (one transaction per task). All are decomposition rows, not the reference.
  *
  * Prints one JSON line: {sent, seconds, rate, latency_ms: {p50, p90, p99, max}, cpu_seconds}.
  *
@@ -39,14 +40,20 @@ const service = new TaskService({
   store: new SqlTaskStore(sql), queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
   taskTimeoutSeconds: 300, cacheTtlSeconds: 3600,
 })
+// The same service without group commit: each create its own transaction (one-statement insert).
+const serviceOneByOne = new TaskService({
+  store: new SqlTaskStore(sql), queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+  taskTimeoutSeconds: 300, cacheTtlSeconds: 3600, batch: false,
+})
 let counter = 0
 const sends: Record<string, () => Promise<unknown>> = {
   plain: () => queue.send(TASK_RUN, { task_id: randomUUID() }),
   tx: () => sql.transaction((tx) => queue.send(TASK_RUN, { task_id: randomUUID() }, { tx })),
   create: () => service.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
+  create1: () => serviceOneByOne.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
 }
 const chosen = sends[mode]
-if (!chosen) throw new Error(`--mode plain|tx|create, not ${mode}`)
+if (!chosen) throw new Error(`--mode plain|tx|create|create1, not ${mode}`)
 const send: () => Promise<unknown> = chosen
 
 async function loop(until: number, latencies: number[] | null): Promise<number> {

@@ -15,7 +15,7 @@
  *     node --import @tapjs/typescript/import bench/orchestrator/submit.ts --rounds 2 --duration 10 --concurrency 32
  *
  * Options: --rounds 2, --duration 10, --warmup 2, --concurrency 32, --port 18200, --only pglite|postgres,
- * --prof DIR (the server writes a --cpu-prof profile there), --with-tx (also the bare send wrapped in one of our transactions), --json FILE (raw results).
+ * --prof DIR (the server writes a --cpu-prof profile there), --no-runner (the API without the task runner: api-server.ts), --with-tx (also the bare send wrapped in one of our transactions), --json FILE (raw results).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -42,6 +42,8 @@ const only = arg('only', '')
 const withTx = flag('with-tx')
 const jsonOut = arg('json', '')
 const profDir = arg('prof', '')
+// --no-runner: the API alone (api-server.ts), a decomposition row; default the whole service (server.ts).
+const serverScript = flag('no-runner') ? 'bench/orchestrator/api-server.ts' : 'bench/orchestrator/server.ts'
 const databaseUrl = process.env.DATABASE_URL
 const LOADER = ['--import', '@tapjs/typescript/import']
 if (durationS > 60 || concurrency > 256) throw new Error('bounded runs only: --duration ≤ 60, --concurrency ≤ 256')
@@ -76,10 +78,10 @@ async function startServer(db: Db): Promise<{ child: ChildProcess; base: string;
     BENCH_MAX_SECONDS: String(durationS + warmupS + 120),
   }
   const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []
-  const child = spawn(process.execPath, [...prof, ...LOADER, 'bench/orchestrator/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [...prof, ...LOADER, serverScript], { env, stdio: ['ignore', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('server did not start in 60 s')), 60_000)
+    const t = setTimeout(() => reject(new Error('server did not start in 180 s')), 180_000)
     lines.on('line', (line) => {
       try {
         const msg = JSON.parse(line)
@@ -151,7 +153,7 @@ interface SubmitRow {
 
 const m = machine()
 console.error(`# submit bench: ${JSON.stringify(m)}`)
-console.error(`# rounds=${rounds} duration=${durationS}s warmup=${warmupS}s concurrency=${concurrency} dbs=${dbs.join(',')}`)
+console.error(`# rounds=${rounds} duration=${durationS}s warmup=${warmupS}s concurrency=${concurrency} dbs=${dbs.join(',')} server=${serverScript}`)
 const rows: SubmitRow[] = []
 const loads: string[] = [loadNow()]
 const bareTimeout = (durationS + 90) * 1000
@@ -249,5 +251,5 @@ for (const db of dbs) {
     (db === 'postgres' ? ` → target ≥ 1,000/s: ${rate >= 1000 ? 'MET' : 'MISSED'}; target ratio ≥ 0.5: ${ratio >= 0.5 ? 'MET' : 'MISSED'}` : ` (ratio target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'missed'})`))
 }
 console.log(out.join('\n'))
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, loads, options: { rounds, durationS, warmupS, concurrency }, rows }, null, 2))
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, loads, options: { rounds, durationS, warmupS, concurrency, server: serverScript }, rows }, null, 2))
 process.exit(0)

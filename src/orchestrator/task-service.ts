@@ -13,8 +13,9 @@
 import { randomUUID } from 'node:crypto'
 import type { ReflexEngine } from '../reflex/engine.js'
 import type { CacheStore } from '../stores/cache-store.js'
+import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
 import type { JobQueue } from './queue/job-queue.js'
-import { enqueueTask } from './runner/queues.js'
+import { enqueueTask, enqueueTasks } from './runner/queues.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
@@ -29,6 +30,8 @@ export interface TaskServiceDeps {
   taskTimeoutSeconds: number
   /** CACHE_TTL, seconds: how long a completed result answers repeats. */
   cacheTtlSeconds: number
+  /** Group commit of key-less submissions (create-batcher.ts); false: one transaction each. */
+  batch?: CreateBatcherOptions | false
 }
 
 export interface CreateMeta {
@@ -46,7 +49,13 @@ export interface CreateOutcome {
 const GOAL_FLAGS = { checkPii: true, checkInjection: true, useCache: false } as const
 
 export class TaskService {
-  constructor(private readonly deps: TaskServiceDeps) {}
+  private readonly batcher: CreateBatcher | undefined
+
+  constructor(private readonly deps: TaskServiceDeps) {
+    if (deps.batch !== false) {
+      this.batcher = new CreateBatcher(deps.store, (tx, jobs) => enqueueTasks(deps.queue, tx, jobs), deps.batch)
+    }
+  }
 
   async create(req: CreateTaskRequest, meta: CreateMeta = {}): Promise<CreateOutcome> {
     const { store, queue, engine } = this.deps
@@ -81,10 +90,11 @@ export class TaskService {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
     }
 
-    const created = await store.create(base, {
-      ...options,
-      enqueue: (tx) => enqueueTask(queue, tx, { task_id: base.task_id, timeout_seconds: timeout }),
-    })
+    const job = { task_id: base.task_id, timeout_seconds: timeout }
+    // A keyed request takes the one-task path, where the key is claimed in the same statement.
+    const created = this.batcher && meta.idempotencyKey === undefined
+      ? { task: await this.batcher.create(base, job), replayed: false }
+      : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
     if (!created.replayed && check.piiMatches.length > 0) {
       await store.appendEvent(base.task_id, {
         type: 'guardrail.pii_redacted',
@@ -92,6 +102,11 @@ export class TaskService {
       })
     }
     return created
+  }
+
+  /** Waits for submissions still committing (shutdown, before the database closes). */
+  async drain(): Promise<void> {
+    await this.batcher?.drain()
   }
 
   /** Stores a completed task's result under its goal's cache key (the runner calls this). */

@@ -167,47 +167,42 @@ export class SqlTaskStore implements TaskStore {
   create(task: NewTask, options: CreateOptions = {}): Promise<CreateResult> {
     const { idempotencyKey, requestHash = '', enqueue } = options;
     return this.sql.transaction(async (tx) => {
-      if (idempotencyKey !== undefined) {
-        // The key goes in first: a concurrent duplicate blocks on it until this transaction ends.
-        const claimed = await tx.query(
-          `insert into idempotency_keys (key, request_hash, task_id) values ($1, $2, $3)
-           on conflict (key) do nothing`,
-          [idempotencyKey, requestHash, task.task_id],
-        );
-        if (claimed.rowCount === 0) {
-          const { rows } = await tx.query<{ request_hash: string; task_id: string }>(
-            'select request_hash, task_id from idempotency_keys where key = $1', [idempotencyKey]);
-          const prior = rows[0];
-          if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`);
-          if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id);
-          const original = await this.getIn(tx, prior.task_id);
-          if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`);
-          return { task: original, replayed: true };
-        }
-      }
-      const status = task.status ?? 'queued';
-      await tx.query(
-        `insert into tasks (task_id, status, goal, constraints, context, acceptance_criteria, budget,
-                            priority, metadata, user_id, client_ip, reason, deadline_at, result, cached,
-                            completed_at, event_seq)
-         values ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9::jsonb, $10, $11, $12,
-                 $13::timestamptz, $14::jsonb, $15, case when $16::boolean then now() end, 1)`,
-        [
-          task.task_id, status, task.goal, json(task.constraints ?? {}), json(task.context ?? null),
-          json(task.acceptance_criteria ?? []), json(task.budget ?? {}), task.priority ?? 'medium',
-          json(task.metadata ?? {}), task.user_id ?? null, task.client_ip ?? null, task.reason ?? null,
-          task.deadline_at ?? null, json(task.result ?? null), task.cached ?? false, isFinal(status),
-        ],
-      );
-      await tx.query(
-        `insert into task_events (task_id, seq, type, data) values ($1, 1, 'task.created', $2::jsonb)`,
-        [task.task_id, json({ status, priority: task.priority ?? 'medium' })],
-      );
+      // One statement: the key (if any), the task row and its task.created event. The key is claimed
+      // first, so a concurrent duplicate blocks on it until this transaction ends, and inserts nothing.
+      const { rows } = await tx.query<TaskRow>(insertTasksSql(idempotencyKey !== undefined),
+        idempotencyKey === undefined ? [taskJson([task])] : [taskJson([task]), idempotencyKey, requestHash, task.task_id]);
+      const row = rows[0];
+      if (!row) return this.replay(tx, idempotencyKey ?? '', requestHash);
       if (enqueue) await enqueue(tx);
-      const created = await this.getIn(tx, task.task_id);
-      if (!created) throw new Error(`task ${task.task_id} missing right after insert`);
-      return { task: created, replayed: false };
+      return { task: toTask(row), replayed: false };
     });
+  }
+
+  createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]> {
+    if (tasks.length === 0) return Promise.resolve([]);
+    return this.sql.transaction(async (tx) => {
+      const { rows } = await tx.query<TaskRow>(insertTasksSql(false), [taskJson(tasks)]);
+      if (enqueue) await enqueue(tx);
+      // `returning` promises no order: match the rows back to the input by id.
+      const byId = new Map(rows.map((r) => [r.task_id, r]));
+      return tasks.map((t) => {
+        const row = byId.get(t.task_id);
+        if (!row) throw new Error(`task ${t.task_id} missing right after insert`);
+        return toTask(row);
+      });
+    });
+  }
+
+  /** The key was taken: the same request gets its original task back, another one a conflict. */
+  private async replay(tx: Sql, idempotencyKey: string, requestHash: string): Promise<CreateResult> {
+    const { rows } = await tx.query<{ request_hash: string; task_id: string }>(
+      'select request_hash, task_id from idempotency_keys where key = $1', [idempotencyKey]);
+    const prior = rows[0];
+    if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`);
+    if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id);
+    const original = await this.getIn(tx, prior.task_id);
+    if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`);
+    return { task: original, replayed: true };
   }
 
   get(taskId: string): Promise<StoredTask | null> {
@@ -440,6 +435,58 @@ export class SqlTaskStore implements TaskStore {
     await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);
     return this.getIn(tx, taskId);
   }
+}
+
+/**
+ * Inserts tasks (one or many, from a jsonb array: one parameter whatever the count) with their
+ * `task.created` events, and returns the rows as inserted, so the record needs no second read.
+ * Keyed (one task only): $2 key, $3 request hash, $4 task id; when the key is taken nothing is
+ * inserted and no row comes back. The key's foreign key is deferred, so it may go in first.
+ * JSON null and SQL null differ in a jsonb column: `context` and `result` keep storing JSON null, as
+ * the one-row insert always did.
+ */
+function insertTasksSql(keyed: boolean): string {
+  return `
+    with ${keyed ? `claimed as (
+      insert into idempotency_keys (key, request_hash, task_id) values ($2, $3, $4)
+      on conflict (key) do nothing
+      returning key
+    ),` : ''}
+    input as (
+      select * from jsonb_to_recordset($1::jsonb) as x(
+        task_id text, status text, goal text, constraints jsonb, context jsonb, acceptance_criteria jsonb,
+        budget jsonb, priority text, metadata jsonb, user_id text, client_ip text, reason text,
+        deadline_at timestamptz, result jsonb, cached boolean, final boolean)
+      ${keyed ? 'where exists (select 1 from claimed)' : ''}
+    ),
+    inserted as (
+      insert into tasks (task_id, status, goal, constraints, context, acceptance_criteria, budget, priority,
+                         metadata, user_id, client_ip, reason, deadline_at, result, cached, completed_at, event_seq)
+      select task_id, status, goal, constraints, coalesce(context, 'null'::jsonb), acceptance_criteria, budget,
+             priority, metadata, user_id, client_ip, reason, deadline_at, coalesce(result, 'null'::jsonb), cached,
+             case when final then now() end, 1
+        from input
+      returning *
+    ),
+    events as (
+      insert into task_events (task_id, seq, type, data)
+      select task_id, 1, 'task.created', jsonb_build_object('status', status, 'priority', priority) from inserted
+    )
+    select inserted.*, '[]'::jsonb as steps from inserted`;
+}
+
+/** The rows for insertTasksSql, defaults filled in as the columns had them. */
+function taskJson(tasks: readonly NewTask[]): string {
+  return JSON.stringify(tasks.map((task) => {
+    const status = task.status ?? 'queued';
+    return {
+      task_id: task.task_id, status, goal: task.goal, constraints: task.constraints ?? {},
+      context: task.context ?? null, acceptance_criteria: task.acceptance_criteria ?? [], budget: task.budget ?? {},
+      priority: task.priority ?? 'medium', metadata: task.metadata ?? {}, user_id: task.user_id ?? null,
+      client_ip: task.client_ip ?? null, reason: task.reason ?? null, deadline_at: task.deadline_at ?? null,
+      result: task.result ?? null, cached: task.cached ?? false, final: isFinal(status),
+    };
+  }));
 }
 
 /** Inserts (or, while still pending, rewrites) steps at positions from `first` on. */

@@ -12,7 +12,8 @@
  *
  * Two rules every method keeps:
  * - Transaction rule: a change and the events that describe it commit together, and `create`
- *   commits the task, its first event, its idempotency key and its job in one transaction.
+ *   commits the task, its first event, its idempotency key and its job in one transaction
+ *   (`createBatch`: several tasks, each with its event and job, in one transaction).
  * - Conditional-update rule: status changes name the states they may start from
  *   (`where status = any($from)`), so a late or duplicate worker gets `null` and can never
  *   overwrite a final state.
@@ -142,6 +143,13 @@ export interface TaskStore {
    * @throws IdempotencyConflict when the key was used with a different `requestHash`.
    */
   create(task: NewTask, options?: CreateOptions): Promise<CreateResult>;
+  /**
+   * Inserts several tasks, each with its `task.created` event, and runs `enqueue` (their jobs), all
+   * in ONE transaction: every task of the batch commits with its job, or none does. No idempotency
+   * keys: a keyed request goes through `create`. Any failing row (a duplicate task_id…) fails the
+   * whole batch; the caller retries its tasks one by one to find it. Records in input order.
+   */
+  createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]>;
   get(taskId: string): Promise<StoredTask | null>;
   /** A page of tasks and the total matching the filter; ties broken by task_id so pages are stable. */
   list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }>;

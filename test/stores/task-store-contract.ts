@@ -88,6 +88,45 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
     t.equal(await store.get(input.task_id), null);
   });
 
+  await t.test('stores what the one-row insert always stored: JSON null context and result, completed_at for a final task', async (t) => {
+    const queued = (await store.create(newTask())).task;
+    const cached = (await store.create(newTask({ status: 'completed', cached: true, result: { text: 'hi' }, context: { a: [1, 'x'] } }))).task;
+    const { rows } = await sql.query<{ task_id: string; context: string; result: string; done: boolean }>(
+      `select task_id, jsonb_typeof(context) as context, jsonb_typeof(result) as result, completed_at is not null as done
+         from tasks where task_id = any($1::text[]) order by task_id = $2 desc`, [[queued.task_id, cached.task_id], queued.task_id]);
+    t.same(rows.map((r) => [r.context, r.result, r.done]), [['null', 'null', false], ['object', 'object', true]]);
+    t.same(await store.get(cached.task_id), cached, 'the record from RETURNING is what a read gives');
+    t.same(cached.context, { a: [1, 'x'] });
+  });
+
+  await t.test('creates a batch of tasks in one transaction, each with its task.created event', async (t) => {
+    const inputs = [newTask({ priority: 'high', metadata: { n: 1 } }), newTask({ status: 'rejected', reason: 'no' }), newTask()];
+    let seen = 0;
+    const created = await store.createBatch(inputs, async (tx) => {
+      seen = Number((await tx.query<{ n: number | string }>('select count(*) as n from tasks where task_id = any($1::text[])',
+        [inputs.map((i) => i.task_id)])).rows[0]?.n);
+    });
+    t.equal(seen, 3, 'the enqueue ran inside the transaction that inserted them');
+    t.same(created.map((c) => [c.task_id, c.status, c.priority]),
+      inputs.map((i) => [i.task_id, i.status ?? 'queued', i.priority ?? 'medium']), 'records in input order');
+    for (const c of created) {
+      t.same(await store.get(c.task_id), c);
+      t.same((await store.eventsAfter(c.task_id, 0, 10)).map((e) => [e.seq, e.type, e.data]),
+        [[1, 'task.created', { status: c.status, priority: c.priority }]]);
+    }
+    t.same(await store.createBatch([]), []);
+  });
+
+  await t.test('a batch with one failing row, or a failing enqueue, commits none of its tasks', async (t) => {
+    const existing = (await store.create(newTask())).task;
+    const fresh = newTask();
+    await t.rejects(store.createBatch([fresh, { ...newTask(), task_id: existing.task_id }]));
+    t.equal(await store.get(fresh.task_id), null);
+    const other = newTask();
+    await t.rejects(store.createBatch([other], async () => { throw new Error('queue down'); }), /queue down/);
+    t.equal(await store.get(other.task_id), null);
+  });
+
   await t.test('lists with filter, paging, total and every sort key', async (t) => {
     const user = randomUUID();
     const priorities: Priority[] = ['critical', 'low', 'high', 'medium', 'low'];

@@ -156,6 +156,21 @@ export class JobQueue {
   }
 
   /**
+   * Enqueues several jobs of one queue in one statement (pg-boss `insert`); with `tx`, inside that
+   * transaction. No singleton keys: every job is inserted. One NOTIFY wakes the workers for all.
+   */
+  async sendMany(queue: string, jobs: ReadonlyArray<{ data: object; startAfterSeconds?: number }>,
+    options: { tx?: Sql } = {}): Promise<void> {
+    this.assertQueue(queue);
+    if (jobs.length === 0) return;
+    await this.boss.insert(queue, jobs.map((j) => ({
+      data: j.data,
+      // A number of seconds from now, as send's startAfter.
+      ...(j.startAfterSeconds !== undefined && { startAfter: j.startAfterSeconds }),
+    })), options.tx ? { db: executorFor(options.tx) } : {});
+  }
+
+  /**
    * Runs `handler` for each job, `concurrency` at a time. Resolving completes the job; throwing fails
    * the attempt and pg-boss retries it while retries remain.
    */

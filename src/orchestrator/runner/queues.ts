@@ -62,3 +62,16 @@ export async function enqueueTask(queue: JobQueue, tx: Sql,
   await queue.send(TASK_TIMEOUT, { task_id: task.task_id } satisfies TaskTimeoutJob,
     { tx, startAfterSeconds: Math.max(1, Math.ceil(task.timeout_seconds)) });
 }
+
+/**
+ * `enqueueTask` for a batch of tasks created in one transaction: one `task.run` insert and one
+ * `task.timeout` insert for all of them, whatever their number.
+ */
+export async function enqueueTasks(queue: JobQueue, tx: Sql,
+  tasks: ReadonlyArray<{ task_id: string; timeout_seconds: number }>): Promise<void> {
+  await queue.sendMany(TASK_RUN, tasks.map((t) => ({ data: { task_id: t.task_id } satisfies TaskRunJob })), { tx });
+  await queue.sendMany(TASK_TIMEOUT, tasks.map((t) => ({
+    data: { task_id: t.task_id } satisfies TaskTimeoutJob,
+    startAfterSeconds: Math.max(1, Math.ceil(t.timeout_seconds)),
+  })), { tx });
+}

@@ -1,0 +1,56 @@
+/**
+ * Decomposition only: the task API without the task runner. Wired like src/app.ts's orchestrator
+ * (same config, openSql, JobQueue with ORCHESTRATOR_QUEUES, SqlTaskStore, TaskService with group
+ * commit, the HTTP app and the task routes with an in-memory rate limiter) except that nothing
+ * works the queues, so the submitted tasks stay queued and only submission runs. Submitting through
+ * it beside server.ts separates what the runner executing the tasks costs from HTTP + create.
+ * Same protocol as server.ts: prints {"ready":true,"port":N,"pid":P}, exits on SIGTERM.
+ */
+import pino from 'pino'
+import { loadConfig } from '../../src/config/load.js'
+import { createHttpApp } from '../../src/http/app.js'
+import { Metrics } from '../../src/metrics.js'
+import { JobQueue } from '../../src/orchestrator/queue/job-queue.js'
+import { ORCHESTRATOR_QUEUES } from '../../src/orchestrator/runner/queues.js'
+import type { TaskRunner } from '../../src/orchestrator/runner/task-runner.js'
+import { registerTaskRoutes } from '../../src/orchestrator/task-routes.js'
+import { TaskService } from '../../src/orchestrator/task-service.js'
+import { createEngine } from '../../src/reflex/engine.js'
+import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
+import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
+import { openSql } from '../../src/stores/open-sql.js'
+import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
+import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
+
+const config = loadConfig(process.env)
+const log = pino({ level: 'silent' })
+const engine = createEngine({ blockLevel: config.reflexBlockLevel, cacheMaxEntries: config.cacheMaxEntries, cacheMaxBytes: config.cacheMaxBytes })
+const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
+const store = new SqlTaskStore(sql)
+const service = new TaskService({
+  store, queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined, { log }),
+  taskTimeoutSeconds: config.taskTimeout, cacheTtlSeconds: config.cacheTtl,
+})
+const metrics = new Metrics({ engine, queueDepths: async () => [] })
+const app = createHttpApp({ name: 'orchestrator', bodyLimitBytes: config.bodyLimitBytes, logger: log, trustProxy: config.trustProxy, onResponse: metrics.httpObserver('orchestrator') })
+const noRunner: TaskRunner = { abort() {}, stop: async () => {} }
+registerTaskRoutes(app, {
+  service, store, runner: noRunner, limiter: new MemoryRateLimitStore(engine),
+  limits: { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 }, metrics,
+})
+const port = await app.listen(config.port, config.host)
+process.stdout.write(`${JSON.stringify({ ready: true, port, pid: process.pid })}\n`)
+
+const close = async (): Promise<void> => {
+  setTimeout(() => process.exit(0), 5_000).unref()
+  await app.close()
+  await service.drain()
+  await queue.stop({ graceful: false, timeoutMs: 1000 })
+  await sql.close()
+  process.exit(0)
+}
+process.on('SIGTERM', () => void close())
+process.on('SIGINT', () => void close())
+setTimeout(() => process.exit(2), Number(process.env.BENCH_MAX_SECONDS ?? 300) * 1000).unref()
+setInterval(() => {}, 60_000)
