@@ -2,6 +2,7 @@
 // processes on their dev ports (8000-8007), over real PostgreSQL and Redis, run the same
 // end-to-end tasks as the single process. Needs DATABASE_URL and REDIS_URL (both set in CI).
 import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import t, { type Test } from 'tap'
 import { ARM_DEV_PORTS, BUILTIN_ARMS } from '../../src/arms/contract.js'
@@ -33,9 +34,26 @@ async function freshDatabase(t: Test): Promise<string> {
 // Eight processes (or one with seven scenarios) on two cores: longer than .taprc's 120 s per file.
 t.setTimeout(480_000)
 
+/**
+ * A Redis logical database of its own, emptied first: the cache answers a goal that completed
+ * before (that is its job), so results left by an earlier run would skip the plans under test.
+ */
+async function freshRedis(t: Test): Promise<string> {
+  const url = new URL(REDIS_URL!)
+  url.pathname = '/11' // no other suite uses it
+  const redis = new Redis(url.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 })
+  await redis.connect()
+  await redis.flushdb()
+  t.teardown(async () => {
+    await redis.flushdb()
+    redis.disconnect()
+  })
+  return url.toString()
+}
+
 t.test('orchestrator, reflex and six arms as separate processes run the end-to-end tasks', { skip, timeout: 450_000 }, async (t) => {
   const databaseUrl = await freshDatabase(t)
-  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: REDIS_URL!, ORCHESTRATOR_URL: 'http://127.0.0.1:8000' }
+  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: await freshRedis(t), ORCHESTRATOR_URL: 'http://127.0.0.1:8000' }
   const processes: GanglionProcess[] = []
   t.teardown(() => Promise.all(processes.map((p) => p.stop())))
 
