@@ -254,6 +254,11 @@ impl Engine {
         }
     }
 
+    #[cfg(test)]
+    fn memo_len(&self) -> usize {
+        lock(&self.memo).len()
+    }
+
     fn count(&self, blocked: bool, pii: bool, injection: bool) {
         self.checks.fetch_add(1, Ordering::Relaxed);
         if blocked {
@@ -322,7 +327,7 @@ fn pii_findings(text: &str, map: &Utf16Map<'_>, found: &[PiiMatch]) -> Vec<PiiFi
 
 #[cfg(test)]
 mod tests {
-    use super::{CheckOptions, Engine, EngineConfig};
+    use super::{lock, CheckOptions, Detected, Engine, EngineConfig};
 
     #[test]
     fn flags_distinguish_checks() {
@@ -338,8 +343,12 @@ mod tests {
         let opts = CheckOptions::default();
         let key = Engine::cache_key(text, opts);
         assert!(engine.cache_set(&key, "{\"a\":1}", 60_000, 0));
+        let miss = engine.check("a text with no cache entry", opts, 1);
+        assert!(miss.cached.is_none() && engine.memo_len() == 0, "a miss is not memoised");
         let first = engine.check(text, opts, 1);
+        assert_eq!(engine.memo_len(), 1, "a hit is memoised");
         let second = engine.check(text, opts, 2);
+        assert_eq!(engine.memo_len(), 1, "not added twice");
         let fresh = Engine::new(EngineConfig { memo_max_entries: 0, ..EngineConfig::default() });
         fresh.cache_set(&key, "{\"a\":1}", 60_000, 0);
         let unmemoised = fresh.check(text, opts, 2);
@@ -353,7 +362,7 @@ mod tests {
         }
         assert!(!first.pii.is_empty() && first.blocked);
         let stats = engine.check_stats();
-        assert_eq!((stats.checks, stats.blocked, stats.pii_detected), (2, 2, 2));
+        assert_eq!((stats.checks, stats.blocked, stats.pii_detected), (3, 2, 2));
         // A text that shares the normalised key but differs gets its own detection.
         let variant = text.to_uppercase();
         assert_eq!(Engine::cache_key(&variant, opts), key);
@@ -361,6 +370,34 @@ mod tests {
         assert!(other.cached.is_some());
         assert_ne!(other.redacted_text, first.redacted_text);
         assert!(other.redacted_text.starts_with("MAIL "));
+        assert_eq!(engine.memo_len(), 2);
+    }
+
+    #[test]
+    fn only_a_hit_with_the_same_flags_reads_the_memo() {
+        let engine = Engine::new(EngineConfig::default());
+        let text = "Mail bob@example.com please";
+        let opts = CheckOptions::default();
+        engine.cache_set(&Engine::cache_key(text, opts), "1", 60_000, 0);
+        let mut planted = engine.check(text, opts, 1);
+        planted.redacted_text = "planted".into();
+        lock(&engine.memo).insert(Detected {
+            text: text.into(),
+            flags: opts.key_flags(),
+            pii: planted.pii,
+            redacted_text: planted.redacted_text,
+            injection_score: planted.injection_score,
+            injection_severity: planted.injection_severity,
+            injection: planted.injection,
+            blocked: planted.blocked,
+            routing: planted.routing,
+        });
+        assert_eq!(engine.check(text, opts, 2).redacted_text, "planted", "a hit reads the memo");
+        let no_cache = CheckOptions { use_cache: false, ..opts };
+        assert_ne!(engine.check(text, no_cache, 2).redacted_text, "planted", "a miss runs the detectors");
+        let pii_only = CheckOptions { check_injection: false, ..opts };
+        engine.cache_set(&Engine::cache_key(text, pii_only), "1", 60_000, 0);
+        assert_ne!(engine.check(text, pii_only, 2).redacted_text, "planted", "other flags, other result");
     }
 
     #[test]
