@@ -228,7 +228,8 @@ impl Engine {
 
         self.count(blocked, !pii.is_empty(), !injection.is_empty());
         if cached.is_some() {
-            lock(&self.memo).insert(Detected {
+            // Copied before the lock is taken: other checks on the libuv pool wait on it.
+            let detected = Detected {
                 text: text.into(),
                 flags,
                 pii: pii.clone(),
@@ -238,7 +239,8 @@ impl Engine {
                 injection: injection.clone(),
                 blocked,
                 routing: routing.clone(),
-            });
+            };
+            lock(&self.memo).insert(detected);
         }
 
         CheckOutcome {
