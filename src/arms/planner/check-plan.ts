@@ -9,7 +9,7 @@
  */
 import { Compile } from 'typebox/compile'
 
-import { toolSpec } from './plan-tools.js'
+import { MAX_PLAN_STEPS, toolSpec } from './plan-tools.js'
 
 export interface PlanStep {
   step_id: string
@@ -19,8 +19,6 @@ export interface PlanStep {
   depends_on: string[]
   input: Record<string, unknown>
 }
-
-export const MAX_PLAN_STEPS = 50
 
 export class PlanError extends Error {
   override name = 'PlanError'

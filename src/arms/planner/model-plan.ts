@@ -13,7 +13,7 @@
 import type { Llm } from '../../llm/provider.js'
 import type { SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
-import { dropNulls, planJsonSchema, PLANNABLE_ARMS, toolLines } from './plan-tools.js'
+import { dropNulls, MAX_PLAN_STEPS, planJsonSchema, PLANNABLE_ARMS, toolLines } from './plan-tools.js'
 
 export interface ModelPlanInput {
   /** Redacted. */
@@ -90,7 +90,7 @@ function systemPrompt(arms: readonly string[]): string {
     '- When the task has acceptance criteria, a judge.validate step depends on the work steps.',
     '- The last step is guardian.scrub with no text, depending on the final step(s).',
     '- Give every input field; use null for an optional field you leave out. Actions are short plain sentences.',
-    `- At most 50 steps; as few as do the job.`,
+    `- At most ${MAX_PLAN_STEPS} steps; as few as do the job.`,
   ].join('\n')
 }
 

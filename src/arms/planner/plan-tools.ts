@@ -20,6 +20,9 @@ interface ToolSpec {
   input: TObject
 }
 
+/** The most steps a plan may have, model or heuristic. */
+export const MAX_PLAN_STEPS = 50
+
 const text = (max = 20_000): TSchema => Type.String({ minLength: 1, maxLength: max })
 
 export const PLAN_TOOLS: Readonly<Partial<Record<BuiltinArm, Readonly<Record<string, ToolSpec>>>>> = {
@@ -123,7 +126,7 @@ export function planJsonSchema(arms: readonly string[]): Record<string, unknown>
     },
     { additionalProperties: false },
   )
-  const plan = Type.Object({ steps: Type.Array(step, { minItems: 1, maxItems: 50 }) }, { additionalProperties: false })
+  const plan = Type.Object({ steps: Type.Array(step, { minItems: 1, maxItems: MAX_PLAN_STEPS }) }, { additionalProperties: false })
   return JSON.parse(JSON.stringify(plan)) as Record<string, unknown>
 }
 

@@ -24,6 +24,7 @@ import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
 import { heuristicPlan } from './heuristic-plan.js'
 import { modelPlan } from './model-plan.js'
+import { MAX_PLAN_STEPS } from './plan-tools.js'
 
 export interface PlannerArmDeps {
   /** Completed tasks, for examples; without it plans are made from the goal alone. */
@@ -44,7 +45,7 @@ const Step = Type.Object({
 })
 
 export const PlannerOutput = Type.Object({
-  steps: Type.Array(Step, { minItems: 1, maxItems: 50 }),
+  steps: Type.Array(Step, { minItems: 1, maxItems: MAX_PLAN_STEPS }),
   source: Type.Enum(['model', 'heuristic', 'heuristic_fallback']),
   similar_tasks: Type.Array(Type.Object({ task_id: Type.String(), goal: Type.String(), score: Type.Number() })),
 })
