@@ -19,6 +19,8 @@ export function splitCommandLine(line: string): string[] {
     if (quote === "'") {
       if (c === "'") quote = null
       else word += c
+    } else if (c === '\\' && line[i + 1] === '\n') {
+      i++ // a backslash-newline joins the lines, outside single quotes (POSIX line continuation)
     } else if (quote === '"') {
       if (c === '"') quote = null
       else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word += line[++i]

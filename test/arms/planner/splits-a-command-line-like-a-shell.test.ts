@@ -9,4 +9,6 @@ t.test('quotes, escapes and literal shell syntax', async (t) => {
   t.same(splitCommandLine('cat x | rm -rf / ; $(id)'), ['cat', 'x', '|', 'rm', '-rf', '/', ';', '$(id)'])
   t.same(splitCommandLine('  wc   -l  '), ['wc', '-l'])
   t.same(splitCommandLine(`printf ""`), ['printf', ''])
+  t.same(splitCommandLine('wc \\\n  -l'), ['wc', '-l'], 'a backslash-newline continues the line')
+  t.same(splitCommandLine('echo "a\\\nb" c\\\nd \'e\\\nf\''), ['echo', 'ab', 'cd', 'e\\\nf'], 'inside double quotes too, not single ones')
 })
