@@ -102,8 +102,9 @@ export class CreateBatcher {
         batch[0]!.reject(err)
         return
       }
-      // Rolled back whole: find the bad row by giving each task a transaction of its own.
-      await Promise.all(batch.map((w) => this.flush([w])))
+      // Rolled back whole: find the bad row by giving each task a transaction of its own, one after
+      // another in this batch's slot, so a failed batch never holds more than one pooled connection.
+      for (const w of batch) await this.flush([w])
       return
     }
     batch.forEach((w, i) => w.resolve(created[i]!))

@@ -19,6 +19,8 @@ interface Setup {
   sql: Sql
   /** Sizes of the batches that reached the store, in order. */
   batches: number[]
+  /** Transactions (createBatch calls) open at once: now, and the most seen. */
+  concurrency: { now: number; max: number }
 }
 
 async function open(t: Test, kind: 'pglite' | 'postgres'): Promise<Setup> {
@@ -35,13 +37,19 @@ async function open(t: Test, kind: 'pglite' | 'postgres'): Promise<Setup> {
     if (kind === 'postgres') await dropSchema(schema, `pgboss_${schema}`)
   })
   const batches: number[] = []
+  const concurrency = { now: 0, max: 0 }
   const store = new SqlTaskStore(sql)
   const createBatch = store.createBatch.bind(store)
-  store.createBatch = (tasks, enqueue) => {
+  store.createBatch = async (tasks, enqueue) => {
     batches.push(tasks.length)
-    return createBatch(tasks, enqueue)
+    concurrency.max = Math.max(concurrency.max, ++concurrency.now)
+    try {
+      return await createBatch(tasks, enqueue)
+    } finally {
+      concurrency.now--
+    }
   }
-  return { store, queue, sql, batches }
+  return { store, queue, sql, batches, concurrency }
 }
 
 const newTask = (goal = 'summarise the report'): NewTask => ({
@@ -54,7 +62,7 @@ async function jobsOf(queue: JobQueue, name: string, taskId: string) {
 
 function suite(kind: 'pglite' | 'postgres'): void {
   t.test(`group commit (${kind})`, { skip: kind === 'postgres' ? SKIP_PG : false }, async (t) => {
-    const { store, queue, sql, batches } = await open(t, kind)
+    const { store, queue, sql, batches, concurrency } = await open(t, kind)
     const batcher = (enqueue = (tx: Sql, jobs: readonly BatchJob[]) => enqueueTasks(queue, tx, jobs)) =>
       new CreateBatcher(store, enqueue, { maxInFlight: 1, maxBatch: 64 })
 
@@ -81,6 +89,7 @@ function suite(kind: 'pglite' | 'postgres'): void {
 
     await t.test('a row that fails (its id exists) is refused alone; its neighbours commit', async (t) => {
       batches.length = 0
+      concurrency.max = 0
       const b = batcher()
       const existing = (await store.create(newTask('already here'))).task
       const lead = newTask('lead') // goes alone, so the rest wait and leave together
@@ -88,6 +97,7 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const outcomes = await Promise.allSettled([lead, ...tasks].map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
       t.same(batches.slice(0, 2), [1, 4], 'the four shared one batch, which failed')
       t.same(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+      t.equal(concurrency.max, 1, 'the one-by-one retries stay within maxInFlight (1): one transaction at a time')
       t.match((outcomes[2] as PromiseRejectedResult).reason, { code: '23505' }, 'the duplicate gets its own unique violation')
       for (const task of [lead, tasks[0]!, tasks[2]!, tasks[3]!]) {
         t.equal((await store.get(task.task_id))?.goal, task.goal)
