@@ -13,8 +13,9 @@
  *
  * Registration is privileged, since a registered arm receives task data: with `adminToken` set
  * it needs `Authorization: Bearer <adminToken>` (none → 401, another → 403); without one only
- * loopback clients may register (403 otherwise), so an embedded single-host setup works out of
- * the box and nothing is open to the network by default.
+ * loopback clients may register (403 otherwise, and for any request carrying X-Forwarded-For or
+ * Forwarded: it came through a proxy), so an embedded single-host setup works out of the box and
+ * nothing is open to the network by default.
  */
 import { timingSafeEqual } from 'node:crypto'
 import type { ArmRegistry } from '../arms/registry.js'
@@ -61,7 +62,12 @@ export function registerArmsRoutes(app: HttpApp, deps: ArmsRoutesDeps): void {
 
 function authorize(ctx: Ctx, adminToken: string | undefined): void {
   if (adminToken === undefined) {
-    if (!isLoopback(ctx.ip)) throw HttpError.forbidden('Arm registration is open to loopback clients only unless ADMIN_TOKEN is set')
+    // A forwarded request is not a loopback client, whatever it claims: with TRUST_PROXY the
+    // left-most X-Forwarded-For is the remote client's own text ("127.0.0.1" passes), and without
+    // it a proxy on the same host makes every remote client's socket address a loopback one.
+    const forwarded = ctx.headers('x-forwarded-for') !== undefined || ctx.headers('forwarded') !== undefined
+    if (forwarded || !isLoopback(ctx.ip))
+      throw HttpError.forbidden('Arm registration is open to loopback clients only unless ADMIN_TOKEN is set')
     return
   }
   const given = bearerToken(ctx.headers('authorization'))

@@ -53,6 +53,9 @@ t.test('without ADMIN_TOKEN, only loopback clients may register', async (t) => {
   const arm = await serveArm(t, makeHost(echoArm({ name: 'translator' }), (await CapabilityIssuer.open({})).localVerifier()))
   const remote = await postJson(`${base}/api/v1/arms/register`, { name: 'translator', url: arm }, { 'x-forwarded-for': '203.0.113.5' })
   t.equal(remote.status, 403)
+  // trustProxy takes the left-most X-Forwarded-For, which the client writes itself
+  const posing = await postJson(`${base}/api/v1/arms/register`, { name: 'translator', url: arm }, { 'x-forwarded-for': '127.0.0.1' })
+  t.equal(posing.status, 403, 'a forwarded request claiming loopback is refused')
   const local = await postJson(`${base}/api/v1/arms/register`, { name: 'translator', url: arm })
   t.equal(local.status, 201)
   const bad = await postJson(`${base}/api/v1/arms/register`, { name: 'translator', url: 'ftp://x' })
