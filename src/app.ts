@@ -118,7 +118,8 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   const engine = openEngine(config)
   // Personal data never reaches the logs: every line passes through the same redaction as goals.
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redact: (line) => engine.redact(line).redactedText })
-  const shared = await openShared(config, log, engine)
+  // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
+  const shared = which.reflex || which.orchestrator ? await openShared(config, log, engine) : undefined
   const closers: Array<() => Promise<void>> = []
   const ports: Running['ports'] = {}
   const closeAll = async () => {
@@ -129,11 +130,11 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
         log.warn({ err }, 'error while shutting down')
       }
     }
-    await shared.redis?.close()
+    await shared?.redis?.close()
   }
 
   try {
-    if (which.reflex) {
+    if (which.reflex && shared) {
       const app = httpApp('reflex', config, log)
       registerReflexRoutes(app, {
         ...shared,
@@ -152,7 +153,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       closers.push(...started.closers)
       ports.arm = started.port
     }
-    if (which.orchestrator) {
+    if (which.orchestrator && shared) {
       ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers, options)
       log.info({ port: ports.orchestrator, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'orchestrator listening')
     }

@@ -20,8 +20,8 @@ export async function startGanglion(t: Teardown, env: Record<string, string> = {
   return `http://127.0.0.1:${running.ports.orchestrator}`
 }
 
-/** Submits a task and returns its record once final. */
-export async function runTask(base: string, body: Record<string, unknown>, timeoutMs = 30_000): Promise<Record<string, any>> {
+/** Submits a task and returns its record once final (generous: a loaded CI machine starts QuickJS workers slowly). */
+export async function runTask(base: string, body: Record<string, unknown>, timeoutMs = 90_000): Promise<Record<string, any>> {
   const res = await postJson(`${base}/api/v1/tasks`, body)
   if (res.status !== 201) throw new Error(`submit answered ${res.status}: ${await res.text()}`)
   const task = (await res.json()) as { task_id: string }
