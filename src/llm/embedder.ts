@@ -18,7 +18,7 @@ export interface Embedder {
   readonly id: string
   /** Length of every vector; 0 until a provider embedder has seen its first reply. */
   readonly dimensions: number
-  /** One vector per text, in order. */
+  /** One vector per text, in order, at unit length (zero for a text with nothing to embed): stores take the dot product as the cosine. */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<number[][]>
 }
 

@@ -15,7 +15,6 @@
  */
 import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/memory.js'
 import type { Embedder } from '../llm/embedder.js'
-import { l2Normalise } from '../llm/embedder.js'
 import type { Sql } from './sql.js'
 import { detectVectorPath, nearestParam, nearestSql, vectorLiteral, type VectorPath } from './sql-knowledge-store.js'
 
@@ -44,8 +43,7 @@ export class SqlEpisodicMemory implements EpisodicMemory {
   }
 
   async remember(episode: Episode, signal?: AbortSignal): Promise<void> {
-    const [raw] = await this.embedder.embed([episode.goal], signal)
-    const vector = l2Normalise(raw ?? [])
+    const [vector = []] = await this.embedder.embed([episode.goal], signal)
     signal?.throwIfAborted()
     const pg = (await this.vectorPath()) === 'pgvector'
     await this.sql.query(
@@ -63,8 +61,7 @@ export class SqlEpisodicMemory implements EpisodicMemory {
 
   async similar(goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`similar: k must be a positive integer, got ${k}`)
-    const [raw] = await this.embedder.embed([goal], signal)
-    const vector = l2Normalise(raw ?? [])
+    const [vector = []] = await this.embedder.embed([goal], signal)
     if (!vector.some((x) => x !== 0)) return []
     signal?.throwIfAborted()
     const path = await this.vectorPath()

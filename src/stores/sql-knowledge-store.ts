@@ -16,7 +16,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Embedder } from '../llm/embedder.js'
-import { l2Normalise } from '../llm/embedder.js'
 import { HashingEmbedder } from '../llm/hashing-embedder.js'
 import { chunkText, type ChunkOptions } from './chunk-text.js'
 import {
@@ -127,7 +126,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     const vectors: number[][] = []
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       signal?.throwIfAborted()
-      vectors.push(...(await this.embedder.embed(texts.slice(i, i + EMBED_BATCH), signal)).map(l2Normalise))
+      vectors.push(...(await this.embedder.embed(texts.slice(i, i + EMBED_BATCH), signal)))
     }
     signal?.throwIfAborted()
     const pg = this.vectorPath === 'pgvector'
@@ -163,8 +162,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
     const { k, signal } = opts
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`search: k must be a positive integer, got ${k}`)
-    const [raw] = await this.embedder.embed([query], signal)
-    const vector = l2Normalise(raw ?? [])
+    const [vector = []] = await this.embedder.embed([query], signal)
     signal?.throwIfAborted()
     const [fts, nearest] = await Promise.all([
       this.sql.query<{ id: string }>(
