@@ -84,7 +84,7 @@ impl Triggers {
         let mut short: Vec<Vec<(Box<[u8]>, u16)>> = vec![Vec::new(); 256];
         let mut has_short = [false; 256];
         // Ids and the bucket heads are u16: the heads count up to the number of words.
-        assert!(words.len() <= usize::from(u16::MAX), "at most 65,535 trigger words");
+        assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
         for (i, w) in words.iter().enumerate() {
             let w = w.as_ref();
             assert!(!w.is_empty(), "trigger word {i} is empty");
