@@ -41,7 +41,7 @@ export class InProcessArmEndpoint implements ArmService {
   }
 }
 
-export function stepErrorOf(err: unknown): unknown {
+function stepErrorOf(err: unknown): unknown {
   if (err instanceof CapabilityError) return new StepError(err.reason, err.message, false)
   if (err instanceof HttpError && err.status === 400) return new StepError('ARM_BAD_REQUEST', err.message, false)
   if (err instanceof HttpError && err.status === 503) return new StepError('ARM_UNREACHABLE', err.message, true)

@@ -109,7 +109,7 @@ export function remoteVerifier(orchestratorUrl: string, opts: RemoteVerifierOpti
 }
 
 /** `remote`: the keys come over HTTP, so a failure to get them is a 503 rather than a refusal. */
-export async function verifyCapability(
+async function verifyCapability(
   token: string | undefined,
   expect: CapabilityExpectation,
   keys: JWTVerifyGetKey,
