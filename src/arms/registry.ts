@@ -19,7 +19,7 @@
  * name again replaces the URL and capability.
  *
  * The in-memory view is reloaded from the table every `reloadMs` (default 5 s), on a `get` miss
- * (at most once a second), and before `list` and `register`.
+ * (at most once a second), and before `list`.
  */
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
