@@ -26,6 +26,10 @@ import type { Sql } from './sql.js'
 
 export type VectorPath = 'pgvector' | 'array'
 
+/** The tables with vectors, and their id columns: the only identifiers the vector SQL interpolates. */
+export type VectorTable = 'knowledge_chunks' | 'episodes'
+export type VectorIdColumn = 'chunk_id' | 'task_id'
+
 export interface SqlKnowledgeStoreOptions {
   /** Cosine similarity a chunk must exceed to be a vector candidate. Default 0.1 (see the docs). */
   minSimilarity?: number
@@ -40,7 +44,7 @@ const EMBED_BATCH = 64
 const INSERT_BATCH = 100
 
 /** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
-export async function detectVectorPath(sql: Sql, table: string): Promise<VectorPath> {
+export async function detectVectorPath(sql: Sql, table: VectorTable): Promise<VectorPath> {
   const { rows } = await sql.query(
     `select 1 from information_schema.columns where table_schema = $1 and table_name = $2 and column_name = 'embedding_vec'`,
     [sql.schema, table],
@@ -59,7 +63,7 @@ export function vectorLiteral(v: readonly number[]): string | null {
  * form on the pgvector path, a number[] on the array path. Vectors are stored at unit length, so
  * the dot product is the cosine.
  */
-export function nearestSql(path: VectorPath, table: string, idColumn: string): string {
+export function nearestSql(path: VectorPath, table: VectorTable, idColumn: VectorIdColumn): string {
   if (path === 'pgvector') {
     return `select ${idColumn} as id, 1 - (embedding_vec <=> $1::vector) as similarity from ${table}
       where embedder = $2 and embedding_vec is not null and 1 - (embedding_vec <=> $1::vector) > $4
