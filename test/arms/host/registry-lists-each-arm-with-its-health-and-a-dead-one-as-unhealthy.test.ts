@@ -20,7 +20,7 @@ t.test('the registry lists each arm with its capability and health; an arm that 
       ['judge', { endpoint: new InProcessArmEndpoint(makeHost(echoArm({ name: 'judge' }), verifier)), location: 'in-process' }],
       ['coder', { endpoint: new HttpArmClient(deadUrl), location: deadUrl }],
     ]),
-    healthTimeoutMs: 500,
+    healthTimeoutMs: 1500, // 500 ms was outlasted by a healthy arm on a loaded machine; the list stays under 3 s
   })
   t.teardown(() => registry.close())
 
