@@ -110,7 +110,7 @@ export function runCheck(check: Check, subject: Record<string, unknown>): Outcom
     case 'max_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { max: check.value }, check.unit ?? 'chars'))
     case 'min_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
     case 'json_schema': return eachResult(check, subject, 'all', (v) => {
-      const errors = validate(check.schema, parsedIfJson(v))
+      const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v)))
       return errors.length === 0 ? undefined : errors.join('; ')
     })
     case 'valid_json': return eachResult(check, subject, 'all', (v) => {
@@ -141,13 +141,7 @@ function regexCheck(check: Extract<Check, { type: 'regex' }>, found: { leaves: L
   const re = compileSafe(check.pattern, check.flags)
   let cut = false
   for (const leaf of found.leaves) {
-    let result
-    try {
-      result = testBounded(re, leaf.text)
-    } catch (err) {
-      if (err instanceof SafeRegexError) throw invalid(`${describeCheck(check)}: ${err.message}`)
-      throw err
-    }
+    const result = definitionAtFault(check, () => testBounded(re, leaf.text))
     cut ||= result.cut
     if (result.matched) return { passed: true, detail: `matched at ${leaf.path || 'the value'}` }
   }
@@ -216,6 +210,16 @@ function parsedIfJson(value: unknown): unknown {
 
 function capNote(capped: boolean): string {
   return capped ? ` (only the first ${MAX_LEAVES} strings were read)` : ''
+}
+
+/** A pattern that runs past its time limit (SafeRegexError) is INPUT_INVALID: the definition is at fault. */
+function definitionAtFault<T>(check: Check, run: () => T): T {
+  try {
+    return run()
+  } catch (err) {
+    if (err instanceof SafeRegexError) throw invalid(`${describeCheck(check)}: ${err.message}`)
+    throw err
+  }
 }
 
 function invalid(message: string): ArmError {

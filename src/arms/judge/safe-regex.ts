@@ -1,12 +1,13 @@
 /**
  * Regular expressions from check definitions (a plan, so ultimately a model or a client) run in
  * this process, and JavaScript's engine backtracks with no time limit: `(a+)+$` against 30 `a`s
- * and a `b` takes minutes. Three guards, documented in docs/arms/judge.md:
+ * and a `b` takes minutes. Four guards, documented in docs/arms/judge.md:
  *
  * - the pattern is at most `MAX_PATTERN_CHARS` long;
  * - patterns with a quantified group that itself holds a quantifier (`(a+)+`, `(\w*)*`,
  *   `(a|b+){2,}`) or a back-reference are refused: those are where catastrophic backtracking lives;
- * - each string is matched on at most its first `MAX_SUBJECT_CHARS` characters.
+ * - each string is matched on at most its first `MAX_SUBJECT_CHARS` characters;
+ * - each match, and each schema validation (whose `pattern`s typebox runs), stops at a time limit.
  *
  * ```ts
  * const re = compileSafe('^\\d+$', 'm')   // RegExp, or throws SafeRegexError with the reason
@@ -20,9 +21,9 @@ export const MAX_PATTERN_CHARS = 1_000
 export const MAX_SUBJECT_CHARS = 100_000
 export const MATCH_TIMEOUT_MS = 100
 
-// one context and one compiled script for every match: a fresh context costs about 0.5 ms
-const sandbox = vm.createContext({ re: /$^/, text: '' })
-const runTest = new vm.Script('re.test(text)')
+// one context and one compiled script for every bounded call: a fresh context costs about 0.5 ms
+const sandbox = vm.createContext({ call: undefined as (() => unknown) | undefined })
+const runCall = new vm.Script('call()')
 
 const ALLOWED_FLAGS = /^[imsu]*$/
 
@@ -45,16 +46,24 @@ export function compileSafe(pattern: string, flags = ''): RegExp {
 
 export function testBounded(re: RegExp, text: string): { matched: boolean; cut: boolean } {
   const cut = text.length > MAX_SUBJECT_CHARS
-  sandbox.re = re
-  sandbox.text = cut ? text.slice(0, MAX_SUBJECT_CHARS) : text
+  const subject = cut ? text.slice(0, MAX_SUBJECT_CHARS) : text
+  return { matched: runBounded(() => re.test(subject), MATCH_TIMEOUT_MS, 'matching'), cut }
+}
+
+/**
+ * Runs `fn` under a time limit (the vm watchdog stops any JavaScript, a regex included); past it,
+ * SafeRegexError. For host code that runs patterns it did not compile: typebox's schema validation.
+ */
+export function runBounded<T>(fn: () => T, timeoutMs: number, what: string): T {
+  sandbox.call = fn
   try {
-    return { matched: runTest.runInContext(sandbox, { timeout: MATCH_TIMEOUT_MS }) === true, cut }
+    return runCall.runInContext(sandbox, { timeout: timeoutMs }) as T
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-      throw new SafeRegexError(`matching took longer than ${MATCH_TIMEOUT_MS} ms (catastrophic backtracking)`)
+      throw new SafeRegexError(`${what} took longer than ${timeoutMs} ms (catastrophic backtracking)`)
     throw err
   } finally {
-    sandbox.text = ''
+    sandbox.call = undefined
   }
 }
 

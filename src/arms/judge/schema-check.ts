@@ -13,7 +13,7 @@
  */
 import { Value } from 'typebox/value'
 
-import { compileSafe } from './safe-regex.js'
+import { compileSafe, runBounded } from './safe-regex.js'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
@@ -23,6 +23,8 @@ const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
 /** Schemas nested deeper are refused: the walk and typebox both recurse. */
 const MAX_DEPTH = 32
+/** Typebox runs `pattern` and `patternProperties` with no limit of its own; past this, SafeRegexError. */
+export const VALIDATE_TIMEOUT_MS = 1_000
 
 /** The first thing wrong with `schema`, as `where: what`, or undefined when it looks sound. */
 export function schemaProblem(schema: unknown, at = '', depth = 0): string | undefined {
@@ -77,12 +79,17 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
   return undefined
 }
 
-/** Problems with `value` against `schema`, each `instancePath message`; empty when valid. Up to 5. */
+/**
+ * Problems with `value` against `schema`, each `instancePath message`; empty when valid. Up to 5.
+ * Throws SafeRegexError when validation runs past `VALIDATE_TIMEOUT_MS` (a backtracking pattern).
+ */
 export function validate(schema: unknown, value: unknown): string[] {
   const typed = schema as Parameters<typeof Value.Check>[0]
-  if (Value.Check(typed, value)) return []
-  const errors = Value.Errors(typed, value)
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message}`)
-  return errors.length > 0 ? errors : ['does not match the schema']
+  return runBounded(() => {
+    if (Value.Check(typed, value)) return []
+    const errors = Value.Errors(typed, value)
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+    return errors.length > 0 ? errors : ['does not match the schema']
+  }, VALIDATE_TIMEOUT_MS, 'validating against the schema')
 }

@@ -27,3 +27,14 @@ t.test('the model is sent a bounded excerpt of the subject', async (t) => {
   t.ok(requests[0]!.raw.length < 20_000, `request of ${requests[0]!.raw.length} bytes`)
   t.match(requests[0]!.raw, /subject cut at 12000|more chars/)
 })
+
+t.test('a json_schema pattern that backtracks is stopped by the time limit too', async (t) => {
+  const stdout = `${'a'.repeat(40)}b`
+  for (const schema of [{ type: 'string', pattern: '^(a|a)*$' }, { type: 'object', patternProperties: { '^(a|a)*$': { type: 'string' } } }]) {
+    const deps = { s1: { result: schema.type === 'string' ? stdout : { [stdout]: 1 } } }
+    const started = Date.now()
+    const err = await judgeError({ deps, input: { checks: [{ type: 'json_schema', schema, path: 's1.result' }] } })
+    t.match(err, { code: 'INPUT_INVALID', message: /validating against the schema took longer than 1000 ms/ }, JSON.stringify(schema))
+    t.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`)
+  }
+})
