@@ -22,7 +22,7 @@ import Type from 'typebox'
 import { Value } from 'typebox/value'
 
 import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/engine.js'
-import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, screenText, unique, type Severity } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
 import { Scrubber, type ScrubMode } from './scrubber.js'
@@ -71,7 +71,7 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
       name: 'Guardian',
       description:
         'Scrubs personal data and secrets from text or from the outputs of the steps it depends on (structure kept), withholds tool and retrieval output that carries a prompt injection, enforces constraints.output_policy (blocked_terms, max_output_chars), and screens text without changing it.',
-      capabilities: ['scrub', 'screen'],
+      capabilities: [...ARM_TOOLS.guardian],
       input_schema: { anyOf: [{ title: 'scrub', ...ScrubInput }, { title: 'screen', ...ScreenInput }] },
       output_schema: { anyOf: [ScrubTextOutput, ScrubDepsOutput, ScreenOutput] },
       cost_tier: 'low',

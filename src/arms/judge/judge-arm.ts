@@ -20,7 +20,7 @@
 import Type from 'typebox'
 import { Value } from 'typebox/value'
 
-import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { Check, describeCheck, parseCheck, runCheck } from './checks.js'
 import { translateCriterion } from './criteria.js'
 import { modelVerdicts } from './model-verdicts.js'
@@ -56,7 +56,7 @@ export function createJudgeArm(): Arm {
       name: 'Judge',
       description:
         'Checks the outputs of the steps it depends on against explicit checks (json_schema, regex, contains, not_contains, equals, exit_code, max_length, valid_json) and the task acceptance criteria: deterministic checks first, model judgement for the rest when a reasoning model is configured. Fails with VALIDATION_FAILED, naming each failed criterion.',
-      capabilities: ['validate'],
+      capabilities: [...ARM_TOOLS.judge],
       input_schema: { ...JudgeInput, properties: { ...JudgeInput.properties, checks: { type: 'array', maxItems: 100, items: Check } } },
       output_schema: JudgeOutput,
       cost_tier: 'low',
