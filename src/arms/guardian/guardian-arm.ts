@@ -25,7 +25,7 @@ import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/e
 import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, screenText, unique, type Severity } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
-import { Scrubber, type ScrubMode } from './scrubber.js'
+import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubMode } from './scrubber.js'
 
 export interface GuardianDeps {
   engine: ReflexEngine
@@ -148,7 +148,7 @@ function parse(schema: typeof ScrubInput | typeof ScreenInput, input: unknown): 
 /** Every string leaf (and the long integers the scrub also reads). */
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value]
-  if (typeof value === 'number' && Number.isInteger(value) && String(Math.abs(value)).length >= 7) return [String(value)]
+  if (typeof value === 'number' && Number.isInteger(value) && String(Math.abs(value)).length >= MIN_DIGITS_TO_SCAN) return [String(value)]
   if (Array.isArray(value)) return value.flatMap(strings)
   if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings)
   return []

@@ -35,7 +35,7 @@ export interface Withheld {
 }
 
 /** Numbers this long may be card or phone numbers stored as JSON numbers; shorter ones cannot be. */
-const MIN_DIGITS_TO_SCAN = 7
+export const MIN_DIGITS_TO_SCAN = 7
 
 export class Scrubber {
   redactions = 0
