@@ -20,6 +20,7 @@ import type { Check } from './checks.js'
 const SUBJECT = String.raw`(?:(?:the|its|their)\s+)?(?:final\s+)?(?:output|result|answer|response|reply|value|text|stdout|summary|code)?\s*`
 const MODAL = String.raw`(?:(?:should|must|shall|will|has\s+to|needs?\s+to)\s+)?`
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`
+const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`, 'u')
 
 const NOT_CONTAINS = new RegExp(
   String.raw`^${SUBJECT}(?:does\s+not|doesn't|do\s+not|must\s+not|should\s+not|shall\s+not|may\s+not|never|cannot|can't)\s+(?:contain|include|mention|say|have)s?\s+(.+)$|^(?:no\s+mention\s+of|without)\s+(.+)$`,
@@ -96,7 +97,7 @@ function literal(raw: string): string | undefined {
   const value = raw.trim()
   const quoted = QUOTED.exec(value)
   if (quoted) return quoted[2] === '' ? undefined : quoted[2]
-  if (new RegExp(`^${NUMBER}$`, 'u').test(value)) return value
+  if (WHOLE_NUMBER.test(value)) return value
   const words = value.split(/\s+/u)
   // "has 3 items" counts things; it does not quote text
   const counted = words.length > 1 && /^\d/u.test(words[0]!)
@@ -107,7 +108,7 @@ function literal(raw: string): string | undefined {
 /** A number, quoted string, true/false/null; with `loose`, also one short unquoted token. */
 function scalar(raw: string, loose: boolean): { value: unknown } | undefined {
   const value = raw.trim()
-  if (new RegExp(`^${NUMBER}$`, 'u').test(value)) return { value: Number(value) }
+  if (WHOLE_NUMBER.test(value)) return { value: Number(value) }
   const quoted = QUOTED.exec(value)
   if (quoted) return { value: quoted[2] }
   if (/^(?:true|false|null)$/iu.test(value)) return { value: JSON.parse(value.toLowerCase()) }
