@@ -55,7 +55,7 @@ export function createJudgeArm(): Arm {
       arm_id: 'judge',
       name: 'Judge',
       description:
-        'Checks the outputs of the steps it depends on against explicit checks (json_schema, regex, contains, not_contains, equals, exit_code, max_length, valid_json) and the task acceptance criteria: deterministic checks first, model judgement for the rest when a reasoning model is configured. Fails with VALIDATION_FAILED, naming each failed criterion.',
+        'Checks the outputs of the steps it depends on against explicit checks (json_schema, regex, contains, not_contains, equals, exit_code, max_length, min_length, valid_json) and the task acceptance criteria: deterministic checks first, model judgement for the rest when a reasoning model is configured. Fails with VALIDATION_FAILED, naming each failed criterion.',
       capabilities: [...ARM_TOOLS.judge],
       input_schema: { ...JudgeInput, properties: { ...JudgeInput.properties, checks: { type: 'array', maxItems: 100, items: Check } } },
       output_schema: JudgeOutput,
