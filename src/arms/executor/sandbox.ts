@@ -2,8 +2,8 @@
  * The bubblewrap command line that confines one shell command, and the check that bubblewrap works
  * here at all. The sandbox sees only the allowed binaries (bound one by one into /usr/bin), the
  * libraries under /usr/lib, a fresh /proc and /dev, and a private size-limited /tmp; no /etc, /home,
- * /root or working tree, no network (a new, empty network namespace), no environment but PATH and
- * LANG. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
+ * /root or working tree, no network (a new, empty network namespace), no environment but PATH,
+ * LANG and HOME. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
  * everything inside. Running as root, `setpriv` first drops to uid/gid 65534: RLIMIT_NPROC is not
  * enforced for root, and nobody should own the sandbox's processes anyway.
  *
