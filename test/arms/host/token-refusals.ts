@@ -1,6 +1,6 @@
 /**
  * The token checks every arm must pass, as one reusable function: a token signed for the step is
- * accepted; a missing, malformed, unsigned, forged, unknown-key, expired, wrong-audience,
+ * accepted; a missing, malformed, unsigned, forged, wrong-issuer, unknown-key, expired, wrong-audience,
  * wrong-subject (task or step) or out-of-scope token is refused with the right status and code.
  *
  * ```ts
@@ -63,6 +63,10 @@ export async function refusesBadTokens(t: Test, step: StepUnderTest, makeTarget:
     .setProtectedHeader({ alg: 'EdDSA', kid: issuer.kid }) // claims to be the trusted key
     .setIssuer(CAPABILITY_ISSUER).setAudience(step.arm).setSubject('task-1').setJti('forged').setIssuedAt(now).setExpirationTime(now + 60)
     .sign(forger.privateKey)
+  const otherIssuer = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'EdDSA', kid: issuer.kid }) // the trusted key itself, another iss
+    .setIssuer('someone-else').setAudience(step.arm).setSubject('task-1').setJti('other-iss').setIssuedAt(now).setExpirationTime(now + 60)
+    .sign(pair.privateKey)
   const unsigned = new UnsecuredJWT(claims)
     .setIssuer(CAPABILITY_ISSUER).setAudience(step.arm).setSubject('task-1').setJti('unsigned').setIssuedAt(now).setExpirationTime(now + 60)
     .encode()
@@ -73,6 +77,7 @@ export async function refusesBadTokens(t: Test, step: StepUnderTest, makeTarget:
     ['a malformed token is refused', async () => 'not-a-jwt', { status: 401, code: 'TOKEN_INVALID' }],
     ['an unsigned (alg none) token is refused', async () => unsigned, { status: 401, code: 'TOKEN_INVALID' }],
     ['a token signed by another key under the trusted kid is refused', async () => forged, { status: 401, code: 'TOKEN_INVALID' }],
+    ['a token of the trusted key with another issuer is refused', async () => otherIssuer, { status: 401, code: 'TOKEN_INVALID' }],
     ['a token from an unknown key is refused', async () => (await stranger.sign(grant)).token, { status: 401, code: 'TOKEN_INVALID' }],
     ['an expired token is refused', async () => (await past.sign(grant)).token, { status: 401, code: 'TOKEN_EXPIRED' }],
     ['a token for another arm is refused', async () => (await issuer.sign({ ...grant, arm: `not-${step.arm}` })).token, { status: 403, code: 'TOKEN_WRONG_AUDIENCE' }],
