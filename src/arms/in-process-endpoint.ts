@@ -1,7 +1,7 @@
 /**
  * An arm hosted in the orchestrator's own process, called without HTTP but otherwise exactly as
- * if it were remote: the request and response go through JSON, the token is checked by the host,
- * and refusals come back as the same `StepError`s HttpArmClient gives.
+ * if it were remote: the request goes through JSON (the host returns JSON copies already), the
+ * token is checked by the host, and refusals come back as the same `StepError`s HttpArmClient gives.
  *
  * ```ts
  * const endpoint = new InProcessArmEndpoint(new ArmHost(arm, { verifier: issuer.localVerifier(), llm, endpoint: 'in-process', version }))
@@ -23,13 +23,12 @@ export class InProcessArmEndpoint implements ArmService {
   constructor(readonly host: ArmHost) {}
 
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {
-    let response: ExecuteResponse
     try {
-      response = await this.host.execute(JSON.parse(JSON.stringify(request)), token, signal)
+      // The response needs no copy: the host already returns the output and events as JSON copies.
+      return await this.host.execute(JSON.parse(JSON.stringify(request)), token, signal)
     } catch (err) {
       throw stepErrorOf(err)
     }
-    return JSON.parse(JSON.stringify(response)) as ExecuteResponse
   }
 
   async health(): Promise<ArmHealth> {
