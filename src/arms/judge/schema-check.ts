@@ -58,6 +58,14 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
     const map = s[key]
     if (map === null || typeof map !== 'object' || Array.isArray(map)) return `${where}.${key}: must be an object of schemas`
     for (const [name, sub] of Object.entries(map)) {
+      // patternProperties' keys are patterns: the same guards as `pattern`
+      if (key === 'patternProperties') {
+        try {
+          compileSafe(name, 'u')
+        } catch (err) {
+          return `${where}.${key}: ${JSON.stringify(name.slice(0, 80))}: ${(err as Error).message}`
+        }
+      }
       const problem = schemaProblem(sub, `${where}.${key}.${name}`, depth + 1)
       if (problem) return problem
     }

@@ -14,6 +14,8 @@ const bad: Array<[string, unknown, RegExp]> = [
   ['a schema whose required is not a list', { type: 'json_schema', schema: { type: 'object', required: 'a' } }, /schema\.required: must be an array/],
   ['a schema that is not an object', { type: 'json_schema', schema: 5 }, /schema: must be an object or a boolean/],
   ['a schema pattern that does not compile', { type: 'json_schema', schema: { properties: { a: { pattern: '[' } } } }, /schema\.properties\.a\.pattern/],
+  ['a patternProperties key that does not compile', { type: 'json_schema', schema: { patternProperties: { '[': {} } } }, /schema\.patternProperties: "\[":/],
+  ['a patternProperties key with a nested quantifier', { type: 'json_schema', schema: { patternProperties: { '^(a+)+$': {} } } }, /schema\.patternProperties: .*backtrack/],
   ['a field the check does not have', { type: 'contains', value: 'x', where: 'y' }, /checks\.0/],
   ['a missing value', { type: 'equals' }, /checks\.0/],
 ]
