@@ -85,7 +85,7 @@ export class ShellTool {
 
     const command = this.commands.get(name)
     if (!command) {
-      const why = COMMAND_NAME.test(name) && !this.missing.includes(name) ? 'is not on the allow-list' : this.missing.includes(name) ? 'is allowed but not installed here' : 'is not a bare command name'
+      const why = this.missing.includes(name) ? 'is allowed but not installed here' : COMMAND_NAME.test(name) ? 'is not on the allow-list' : 'is not a bare command name'
       throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`, false)
     }
     if (signal.aborted) throw abortError(signal)
