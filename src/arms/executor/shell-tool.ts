@@ -31,6 +31,16 @@ const NEVER_ALLOW = new Set([
   'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'sftp', 'telnet', 'ftp', 'rsync',
 ])
 
+/**
+ * Options with which an allowed command starts another program by path, no shell needed: GNU
+ * sort's --compress-program, in every abbreviation getopt accepts (`--co`, `--comp`…). Refused, so
+ * "only the allowed command runs" holds even though the sandbox mounts /usr/lib, where other
+ * executables live. (awk's system() and sed's `e` need /bin/sh, which the sandbox does not have.)
+ */
+const RUNS_ANOTHER_PROGRAM: Readonly<Record<string, (arg: string) => boolean>> = {
+  sort: (arg) => arg.startsWith('--co'),
+}
+
 const COMMAND_NAME = /^[a-z0-9][a-z0-9._+-]{0,63}$/
 const STDERR_IN_MESSAGE = 500
 
@@ -87,6 +97,11 @@ export class ShellTool {
     if (!command) {
       const why = this.missing.includes(name) ? 'is allowed but not installed here' : COMMAND_NAME.test(name) ? 'is not on the allow-list' : 'is not a bare command name'
       throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`, false)
+    }
+    const runsAnother = RUNS_ANOTHER_PROGRAM[name]
+    const bad = runsAnother ? args.find(runsAnother) : undefined
+    if (bad !== undefined) {
+      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`, false)
     }
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
