@@ -8,8 +8,9 @@
 //! assert!(!out.blocked);
 //! ```
 
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::cache::{Cache, CacheStats, Entry};
 use crate::injection::{self, Family};
@@ -91,11 +92,10 @@ pub struct InjectionFinding {
     pub confidence: f32,
 }
 
-/// Everything one check found; offsets are UTF-16 code units.
+/// What the detectors found in one text with one set of flags: a check less its cache fields.
+/// Offsets are UTF-16 code units.
 #[derive(Clone, Debug)]
-pub struct CheckOutcome {
-    pub cache_key: String,
-    pub cached: Option<Entry>,
+pub struct Findings {
     pub pii: Vec<PiiFinding>,
     pub redacted_text: String,
     pub injection_score: f32,
@@ -103,6 +103,23 @@ pub struct CheckOutcome {
     pub injection: Vec<InjectionFinding>,
     pub blocked: bool,
     pub routing: Routing,
+}
+
+/// Everything one check found. The findings are shared with the memo, so a memoised hit reuses
+/// them without a copy; they read through `Deref` (`outcome.pii`).
+#[derive(Clone, Debug)]
+pub struct CheckOutcome {
+    pub cache_key: String,
+    pub cached: Option<Entry>,
+    pub found: Arc<Findings>,
+}
+
+impl Deref for CheckOutcome {
+    type Target = Findings;
+
+    fn deref(&self) -> &Findings {
+        &self.found
+    }
 }
 
 /// Counters of checks since start.
@@ -180,19 +197,9 @@ impl Engine {
         // A hit on the exact same text reuses its detection (see `memo`): same fields, same
         // counters, without running the detectors again.
         let memoised = if cached.is_some() { lock(&self.memo).get(text, flags) } else { None };
-        if let Some(d) = memoised {
-            self.count(d.blocked, !d.pii.is_empty(), !d.injection.is_empty());
-            return CheckOutcome {
-                cache_key,
-                cached,
-                pii: d.pii.clone(),
-                redacted_text: d.redacted_text.clone(),
-                injection_score: d.injection_score,
-                injection_severity: d.injection_severity,
-                injection: d.injection.clone(),
-                blocked: d.blocked,
-                routing: d.routing.clone(),
-            };
+        if let Some(found) = memoised {
+            self.count(found.blocked, !found.pii.is_empty(), !found.injection.is_empty());
+            return CheckOutcome { cache_key, cached, found };
         }
         let map = Utf16Map::new(text);
 
@@ -227,33 +234,13 @@ impl Engine {
         let routing = routing::route(text, cached.is_some(), blocked, !pii.is_empty());
 
         self.count(blocked, !pii.is_empty(), !injection.is_empty());
+        let found = Arc::new(Findings { pii, redacted_text, injection_score, injection_severity, injection, blocked, routing });
         if cached.is_some() {
-            // Copied before the lock is taken: other checks on the libuv pool wait on it.
-            let detected = Detected {
-                text: text.into(),
-                flags,
-                pii: pii.clone(),
-                redacted_text: redacted_text.clone(),
-                injection_score,
-                injection_severity,
-                injection: injection.clone(),
-                blocked,
-                routing: routing.clone(),
-            };
+            // The text is copied before the lock is taken: other checks on the libuv pool wait on it.
+            let detected = Detected { text: text.into(), flags, found: Arc::clone(&found) };
             lock(&self.memo).insert(detected);
         }
-
-        CheckOutcome {
-            cache_key,
-            cached,
-            pii,
-            redacted_text,
-            injection_score,
-            injection_severity,
-            injection,
-            blocked,
-            routing,
-        }
+        CheckOutcome { cache_key, cached, found }
     }
 
     #[cfg(test)]
@@ -329,6 +316,8 @@ fn pii_findings(text: &str, map: &Utf16Map<'_>, found: &[PiiMatch]) -> Vec<PiiFi
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::{lock, CheckOptions, Detected, Engine, EngineConfig};
 
     #[test]
@@ -381,19 +370,9 @@ mod tests {
         let text = "Mail bob@example.com please";
         let opts = CheckOptions::default();
         engine.cache_set(&Engine::cache_key(text, opts), "1", 60_000, 0);
-        let mut planted = engine.check(text, opts, 1);
+        let mut planted = (*engine.check(text, opts, 1).found).clone();
         planted.redacted_text = "planted".into();
-        lock(&engine.memo).insert(Detected {
-            text: text.into(),
-            flags: opts.key_flags(),
-            pii: planted.pii,
-            redacted_text: planted.redacted_text,
-            injection_score: planted.injection_score,
-            injection_severity: planted.injection_severity,
-            injection: planted.injection,
-            blocked: planted.blocked,
-            routing: planted.routing,
-        });
+        lock(&engine.memo).insert(Detected { text: text.into(), flags: opts.key_flags(), found: Arc::new(planted) });
         assert_eq!(engine.check(text, opts, 2).redacted_text, "planted", "a hit reads the memo");
         let no_cache = CheckOptions { use_cache: false, ..opts };
         assert_ne!(engine.check(text, no_cache, 2).redacted_text, "planted", "a miss runs the detectors");

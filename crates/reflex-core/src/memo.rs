@@ -17,41 +17,34 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::engine::{InjectionFinding, PiiFinding};
-use crate::routing::Routing;
-use crate::severity::Severity;
+use crate::engine::Findings;
 
 /// Longer texts are not memoised: their detection is costlier, but each would take a large
 /// share of the byte budget.
 pub const MAX_TEXT: usize = 16 * 1024;
 
-/// What a check of one text with one set of flags found (everything but the cache fields).
+/// The findings of one text checked with one set of flags, with the text they belong to.
 #[derive(Clone, Debug)]
 pub struct Detected {
     pub text: Box<str>,
     pub flags: u8,
-    pub pii: Vec<PiiFinding>,
-    pub redacted_text: String,
-    pub injection_score: f32,
-    pub injection_severity: Severity,
-    pub injection: Vec<InjectionFinding>,
-    pub blocked: bool,
-    pub routing: Routing,
+    pub found: Arc<Findings>,
 }
 
 impl Detected {
     /// Roughly the heap bytes held: the two texts and the matched snippets.
     fn bytes(&self) -> usize {
+        let f = &self.found;
         self.text.len()
-            + self.redacted_text.len()
-            + self.pii.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
-            + self.injection.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
+            + f.redacted_text.len()
+            + f.pii.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
+            + f.injection.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
             + 256
     }
 }
 
 pub struct Memo {
-    map: HashMap<u128, Arc<Detected>>,
+    map: HashMap<u128, Detected>,
     /// Insertion order, for eviction.
     order: VecDeque<u128>,
     bytes: usize,
@@ -71,11 +64,11 @@ impl Memo {
 
     /// The memoised result for exactly `text` checked with `flags`.
     #[must_use]
-    pub fn get(&self, text: &str, flags: u8) -> Option<Arc<Detected>> {
+    pub fn get(&self, text: &str, flags: u8) -> Option<Arc<Findings>> {
         if text.len() > MAX_TEXT || self.max_entries == 0 {
             return None;
         }
-        self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags).cloned()
+        self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags).map(|d| Arc::clone(&d.found))
     }
 
     pub fn insert(&mut self, detected: Detected) {
@@ -84,7 +77,7 @@ impl Memo {
             return;
         }
         let k = key(&detected.text, detected.flags);
-        if let Some(old) = self.map.insert(k, Arc::new(detected)) {
+        if let Some(old) = self.map.insert(k, detected) {
             // A hash collision or a re-insert: the newer result replaces the older in place.
             self.bytes -= old.bytes();
         } else {
@@ -112,14 +105,15 @@ impl Memo {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::{Detected, Memo};
+    use crate::engine::Findings;
     use crate::routing::route;
     use crate::severity::Severity;
 
     fn detected(text: &str, flags: u8) -> Detected {
-        Detected {
-            text: text.into(),
-            flags,
+        let found = Findings {
             pii: Vec::new(),
             redacted_text: text.to_string(),
             injection_score: 0.0,
@@ -127,7 +121,8 @@ mod tests {
             injection: Vec::new(),
             blocked: false,
             routing: route(text, true, false, false),
-        }
+        };
+        Detected { text: text.into(), flags, found: Arc::new(found) }
     }
 
     #[test]

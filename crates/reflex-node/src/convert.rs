@@ -2,6 +2,8 @@
 //! HTTP layer renames them to the wire's `snake_case` (or uses `json.rs`, which writes them
 //! directly).
 
+use std::sync::Arc;
+
 use napi_derive::napi;
 use reflex_core::cache::{CacheStats, Entry};
 use reflex_core::engine::{CheckOutcome, CheckStats, InjectionFinding, PiiFinding};
@@ -139,16 +141,18 @@ pub fn entry(c: CachedValue) -> Entry {
 }
 
 pub fn check_result(o: CheckOutcome) -> CheckResult {
+    // Taken when this outcome is the findings' only holder; copied when the memo shares them.
+    let found = Arc::try_unwrap(o.found).unwrap_or_else(|shared| (*shared).clone());
     CheckResult {
-        routing: routing_hint(&o.routing),
+        routing: routing_hint(&found.routing),
         cache_key: o.cache_key,
         cached: o.cached.map(cached_value),
-        pii_matches: o.pii.into_iter().map(pii_match).collect(),
-        redacted_text: o.redacted_text,
-        injection_score: f64::from(o.injection_score),
-        severity: o.injection_severity.as_str().to_string(),
-        injection_matches: o.injection.into_iter().map(injection_match).collect(),
-        blocked: o.blocked,
+        pii_matches: found.pii.into_iter().map(pii_match).collect(),
+        redacted_text: found.redacted_text,
+        injection_score: f64::from(found.injection_score),
+        severity: found.injection_severity.as_str().to_string(),
+        injection_matches: found.injection.into_iter().map(injection_match).collect(),
+        blocked: found.blocked,
     }
 }
 
