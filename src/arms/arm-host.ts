@@ -29,6 +29,7 @@ import {
   ArmError, ArmEvent, ExecuteRequest, type Arm, type ArmCapability, type ArmContext, type ArmHealth, type ExecuteResponse,
   type Provenance,
 } from './contract.js'
+import { untilAborted } from './until-aborted.js'
 
 export interface ArmHostDeps {
   verifier: CapabilityVerifier
@@ -146,19 +147,6 @@ export class ArmHost {
   }
 }
 
-/** Resolves or rejects with `work`, or rejects as soon as `signal` aborts, whichever is first. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => {}) // its outcome no longer matters; keep it from being an unhandled rejection
-    return Promise.reject(signal.reason)
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
-}
-
 /** The value as JSON would carry it; undefined when it cannot be carried (BigInt, cycles, undefined). */
 function jsonCopy(value: unknown): unknown {
   let text: string | undefined
@@ -177,7 +165,7 @@ function failureOf(err: unknown, timedOut: boolean, aborted: boolean, timeoutMs:
   return { code: 'ARM_ERROR', message: messageOf(err), retryable: true }
 }
 
-function messageOf(err: unknown): string {
+export function messageOf(err: unknown): string {
   return clip(err instanceof Error ? err.message : String(err))
 }
 

@@ -28,7 +28,9 @@ import { compileSchema } from '../http/validate.js'
 import type { ArmEndpoint, ArmLookup } from '../orchestrator/runner/call-arm.js'
 import type { Sql } from '../stores/sql.js'
 import { HttpArmClient } from './arm-client.js'
+import { messageOf } from './arm-host.js'
 import { ArmCapability, ArmNamePattern, BUILTIN_ARMS, type ArmHealth } from './contract.js'
+import { untilAborted } from './until-aborted.js'
 
 /** An endpoint the registry can also describe: in-process or HTTP. */
 export interface ArmService extends ArmEndpoint {
@@ -220,11 +222,9 @@ export class ArmRegistry implements ArmLookup {
     const ms = this.opts.healthTimeoutMs ?? 2000
     const limit = AbortSignal.timeout(ms)
     const both = signal === undefined ? limit : AbortSignal.any([signal, limit])
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(new Error(limit.aborted ? `no answer within ${ms} ms` : 'aborted'))
-      if (both.aborted) return onAbort()
-      both.addEventListener('abort', onAbort, { once: true })
-      fn(both).then(resolve, reject).finally(() => both.removeEventListener('abort', onAbort))
+    if (both.aborted) return Promise.reject(new Error(limit.aborted ? `no answer within ${ms} ms` : 'aborted'))
+    return untilAborted(fn(both), both).catch((err: unknown) => {
+      throw both.aborted ? new Error(limit.aborted ? `no answer within ${ms} ms` : 'aborted') : err
     })
   }
 }
@@ -245,6 +245,3 @@ function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString()
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
