@@ -114,14 +114,6 @@ export class ArmRegistry implements ArmLookup {
     return found
   }
 
-  /** Like `get`, but a miss waits for a reload from the table first. */
-  async resolve(name: string): Promise<ArmEndpoint | undefined> {
-    const found = this.opts.builtin.get(name)?.endpoint ?? this.external.get(name)?.client
-    if (found !== undefined) return found
-    await this.reload()
-    return this.external.get(name)?.client
-  }
-
   /** Every arm, sorted by name; health checked in parallel, an arm that does not answer is `unhealthy`. */
   async list(signal?: AbortSignal): Promise<ArmListing[]> {
     await this.reload().catch(() => {}) // a database hiccup must not hide the built-in arms

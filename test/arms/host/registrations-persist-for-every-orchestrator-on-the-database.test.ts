@@ -15,7 +15,8 @@ onEachSql('registrations persist for every orchestrator on the database', async 
   t.equal(b.get('translator'), undefined)
 
   const first = await a.register({ name: 'translator', url })
-  t.ok(await b.resolve('translator'), 'another orchestrator finds it on a miss')
+  await b.reload()
+  t.ok(b.get('translator'), 'another orchestrator finds it once it reloads the table')
   t.match(await b.list(), [{ name: 'translator', location: url, health: { status: 'healthy' } }])
 
   const again = await a.register({ name: 'translator', url: url2 })
