@@ -6,7 +6,6 @@ import { engine, guardError } from './guardian-fixture.js'
 t.test('health asks the engine and reports its block level', async (t) => {
   const arm = createGuardianArm({ engine, blockLevel: 'medium' })
   t.match(await arm.health!(), { status: 'healthy', checks: { engine: { ok: true, block_level: 'medium' } } })
-  t.same(arm.capability.capabilities, ['scrub', 'screen'])
 })
 
 t.test('a tool the guardian does not offer is INPUT_INVALID; a bad block level fails at construction', async (t) => {
