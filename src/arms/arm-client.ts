@@ -16,7 +16,11 @@
  * | 400 and other 4xx | ARM_BAD_REQUEST | no |
  * | 408, 429, 5xx, connection refused/reset, timeout | ARM_UNREACHABLE | yes |
  * | 200 that is not a valid ExecuteResponse | ARM_BAD_RESPONSE | yes |
+ * | a reply longer than `replyLimitBytes` (default 32 MiB) | ARM_REPLY_TOO_LARGE | no |
  * | the caller's signal aborted | STEP_ABORTED | yes |
+ *
+ * The reply is read no further than the limit (a declared Content-Length over it is refused before
+ * reading), so a broken or hostile arm cannot make the orchestrator buffer an unbounded body.
  */
 import { Compile } from 'typebox/compile'
 import { StepError } from '../orchestrator/runner/step-runner.js'
@@ -27,10 +31,16 @@ const isResponse = Compile(ExecuteResponse)
 const isHealth = Compile(ArmHealth)
 const isCapability = Compile(ArmCapability)
 
+/** The default bound on one reply: above the executor's largest fetch (10 MiB) with room for JSON. */
+export const ARM_REPLY_LIMIT_BYTES = 32 * 1024 * 1024
+
 export class HttpArmClient implements ArmService {
   private readonly base: string
 
-  constructor(readonly url: string) {
+  constructor(
+    readonly url: string,
+    private readonly replyLimitBytes = ARM_REPLY_LIMIT_BYTES,
+  ) {
     this.base = url.replace(/\/+$/, '')
   }
 
@@ -69,7 +79,7 @@ export class HttpArmClient implements ArmService {
   private async call(path: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
     try {
       const res = await fetch(`${this.base}${path}`, { ...init, ...(signal && { signal }) })
-      const text = await res.text()
+      const text = await this.readCapped(res, path)
       let body: unknown
       try {
         body = text === '' ? undefined : JSON.parse(text)
@@ -78,11 +88,38 @@ export class HttpArmClient implements ArmService {
       }
       return { status: res.status, body }
     } catch (err) {
+      if (err instanceof StepError) throw err
       if (signal?.aborted) throw new StepError('STEP_ABORTED', `the call to the arm at ${this.base} was aborted`, true)
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
       const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))
       throw new StepError('ARM_UNREACHABLE', `arm at ${this.base} could not be reached (${why})`, true)
     }
+  }
+
+  /** The reply's text, refusing it once it passes the limit (declared or read). */
+  private async readCapped(res: Response, path: string): Promise<string> {
+    const limit = this.replyLimitBytes
+    const declared = Number(res.headers.get('content-length') ?? NaN)
+    if (declared > limit) {
+      await res.body?.cancel()
+      throw this.tooLarge(path)
+    }
+    if (res.body === null) return ''
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for await (const chunk of res.body) {
+      size += chunk.byteLength
+      if (size > limit) {
+        // leaving the loop early cancels the stream, which closes the connection
+        throw this.tooLarge(path)
+      }
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks, size).toString('utf8')
+  }
+
+  private tooLarge(where: string): StepError {
+    return new StepError('ARM_REPLY_TOO_LARGE', `arm at ${this.base} answered ${where} with more than ${this.replyLimitBytes} bytes`, false)
   }
 
   private statusError(status: number, body: unknown): StepError {
