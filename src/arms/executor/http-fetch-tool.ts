@@ -18,6 +18,7 @@ import { isIP } from 'node:net'
 import { Agent, request } from 'undici'
 
 import { ArmError } from '../contract.js'
+import { untilAborted } from '../until-aborted.js'
 import { abortError } from './abort.js'
 import { hostAllowed, isPublicAddress, normalizeHost } from './address-policy.js'
 import * as check from './input.js'
@@ -74,8 +75,7 @@ export class HttpFetchTool {
     const combined = AbortSignal.any([signal, timeout])
     try {
       for (let hop = 0; ; hop++) {
-        const address = await this.checkedAddress(url)
-        if (combined.aborted) throw combined.reason
+        const address = await this.checkedAddress(url, combined)
         const response = await this.fetchOnce(url, method, headers, address, maxBytes, combined)
         const location = response.headers.location
         if (!REDIRECTS.has(response.status) || location === undefined) return response
@@ -92,15 +92,19 @@ export class HttpFetchTool {
     }
   }
 
-  /** Host on the allow-list, every resolved address public; returns the one to connect to. */
-  private async checkedAddress(url: URL): Promise<LookupAddress> {
+  /**
+   * Host on the allow-list, every resolved address public; returns the one to connect to. The
+   * resolver takes no signal, so a hung lookup is left behind when `signal` (cancel or timeout) fires.
+   */
+  private async checkedAddress(url: URL, signal: AbortSignal): Promise<LookupAddress> {
     const host = normalizeHost(url.hostname)
     if (!hostAllowed(host, this.policy.allow)) throw new ArmError('HOST_NOT_ALLOWED', `host '${host}' is not on the fetch allow-list`, false)
     const family = isIP(host)
     let addresses: LookupAddress[]
     try {
-      addresses = family !== 0 ? [{ address: host, family }] : await this.policy.lookup(host)
+      addresses = family !== 0 ? [{ address: host, family }] : await untilAborted(this.policy.lookup(host), signal)
     } catch (err) {
+      if (signal.aborted) throw err
       throw new ArmError('FETCH_FAILED', `cannot resolve '${host}': ${(err as Error).message}`, true)
     }
     if (addresses.length === 0) throw new ArmError('FETCH_FAILED', `'${host}' has no address`, true)

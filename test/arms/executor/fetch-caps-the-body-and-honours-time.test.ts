@@ -36,3 +36,20 @@ t.test('aborting the signal ends the fetch with its reason', async (t) => {
   await t.rejects(call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/` }, { signal: controller.signal }), reason)
   t.ok(Date.now() - started < 1000)
 })
+
+t.test('a name that never resolves ends at the fetch timeout, and a cancel ends it at once', async (t) => {
+  const hanging = { ...seams, lookup: () => new Promise<never>(() => {}) }
+  // AbortSignal.timeout's timer does not hold the process open; a served request would
+  const alive = setInterval(() => {}, 1000)
+  t.teardown(() => clearInterval(alive))
+  const started = Date.now()
+  await t.rejects(call(executor({ ...hanging, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: 'http://api.test/' }), { code: 'FETCH_TIMEOUT' })
+  t.ok(Date.now() - started < 1500, `timed out after ${Date.now() - started} ms`)
+
+  const controller = new AbortController()
+  const reason = new ArmError('CANCELLED', 'task cancelled', false)
+  setTimeout(() => controller.abort(reason), 100)
+  const cancelledAt = Date.now()
+  await t.rejects(call(executor(hanging), 'http_fetch', { url: 'http://api.test/' }, { signal: controller.signal }), reason)
+  t.ok(Date.now() - cancelledAt < 1000)
+})
