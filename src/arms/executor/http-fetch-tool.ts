@@ -2,9 +2,9 @@
  * The `http_fetch` tool: GET or HEAD of an allow-listed http(s) URL. The name is resolved here,
  * every address checked (address-policy.ts), and the connection pinned to the checked address
  * through the agent's `lookup`, so a second DNS answer (rebinding) is never used. Redirects are not
- * followed by the client: each hop, at most `fetchRedirects`, goes through the same checks. No
- * cookies are kept and no credentials are sent: URLs with user info and credential headers are
- * refused.
+ * followed by the client: each hop, at most `fetchRedirects`, goes through the same checks, and the
+ * caller's headers go no further than the origin it named. No cookies are kept and no credentials
+ * are sent: URLs with user info and credential headers are refused.
  *
  * ```ts
  * await fetchTool.run({ url: 'https://api.example.com/v1/items' }, 30_000, signal)
@@ -66,7 +66,7 @@ export class HttpFetchTool {
     let url = parseUrl(check.requiredString(input, 'url', 8192))
     const method = check.optionalString(input, 'method', 8) ?? 'GET'
     if (method !== 'GET' && method !== 'HEAD') throw check.invalid("'method' must be GET or HEAD")
-    const headers = requestHeaders(input.headers)
+    let headers = requestHeaders(input.headers)
     const maxBytes = check.optionalInteger(input, 'max_bytes', 1, this.limits.fetchMaxBytes) ?? this.limits.fetchDefaultBytes
     if (this.policy.allow.length === 0) throw new ArmError('HOST_NOT_ALLOWED', 'http_fetch is disabled: no host is allowed', false)
 
@@ -82,7 +82,10 @@ export class HttpFetchTool {
         if (hop >= this.limits.fetchRedirects) {
           throw new ArmError('TOO_MANY_REDIRECTS', `more than ${this.limits.fetchRedirects} redirects, the last to ${location.slice(0, 200)}`, false)
         }
-        url = parseUrl(new URL(location, url).href)
+        const next = parseUrl(new URL(location, url).href)
+        // The caller's headers were meant for the origin it named, not wherever that redirects.
+        if (next.origin !== url.origin) headers = {}
+        url = next
       }
     } catch (err) {
       if (signal.aborted) throw abortError(signal)

@@ -46,3 +46,10 @@ t.test('more than 3 redirects is TOO_MANY_REDIRECTS', async (t) => {
   await t.rejects(call(executor({ fetchAllow: ['a.test'], ...seams }), 'http_fetch', { url: `http://a.test:${port}/1` }), { code: 'TOO_MANY_REDIRECTS' })
   t.equal(requests.length, 4)
 })
+
+t.test("the caller's headers follow a redirect on the same origin only", async (t) => {
+  const { port, requests } = await redirecting(t, { '/start': '/same', '/same': 'http://b.test:PORT/other' })
+  const arm = executor({ fetchAllow: ['a.test', 'b.test'], ...seams })
+  await call(arm, 'http_fetch', { url: `http://a.test:${port}/start`, headers: { 'x-api-key': 'k1' } })
+  t.same(requests.map((r) => [r.url, r.headers['x-api-key']]), [['/start', 'k1'], ['/same', 'k1'], ['/other', undefined]])
+})
