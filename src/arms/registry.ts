@@ -75,6 +75,17 @@ export interface ArmRegistryOptions {
   reloadMs?: number
   /** Each health (and capability) check. Default 2 s. */
   healthTimeoutMs?: number
+  /**
+   * How long one arm's health and capability answer `list` for everyone. Default 1 s: listing
+   * at any rate costs each arm at most one probe a second, and concurrent lists share one.
+   */
+  probeReuseMs?: number
+}
+
+interface Probe {
+  location: string
+  at: number
+  answer: Promise<{ health: ArmHealth; capability: ArmCapability | null }>
 }
 
 interface External {
@@ -94,6 +105,7 @@ export class ArmRegistry implements ArmLookup {
   private loadedAt = 0
   private loading: Promise<void> | undefined
   private timer: NodeJS.Timeout | undefined
+  private probes = new Map<string, Probe>()
 
   constructor(private readonly opts: ArmRegistryOptions) {}
 
@@ -114,22 +126,41 @@ export class ArmRegistry implements ArmLookup {
     return found
   }
 
-  /** Every arm, sorted by name; health checked in parallel, an arm that does not answer is `unhealthy`. */
+  /**
+   * Every arm, sorted by name; health checked in parallel, an arm that does not answer is
+   * `unhealthy`. An arm's answer is reused for `probeReuseMs` (see there).
+   */
   async list(signal?: AbortSignal): Promise<ArmListing[]> {
     await this.reload().catch(() => {}) // a database hiccup must not hide the built-in arms
     const builtins = [...this.opts.builtin].map(async ([name, entry]): Promise<ArmListing> => {
-      const [health, capability] = await Promise.all([
-        this.checkHealth(name, entry.endpoint, signal),
-        this.bounded((s) => entry.endpoint.capabilities(s), signal).then((c) => (isCapability.Check(c) ? c : null), () => null),
-      ])
+      const { health, capability } = await this.probe(name, entry.location, entry.endpoint, true, signal)
       return { name, builtin: true, location: entry.location, capability, health, registered_at: null, updated_at: null }
     })
     const externals = [...this.external].map(async ([name, e]): Promise<ArmListing> => ({
-      name, builtin: false, location: e.url, capability: e.capability, health: await this.checkHealth(name, e.client, signal),
+      name, builtin: false, location: e.url, capability: e.capability,
+      health: (await this.probe(name, e.url, e.client, false, signal)).health,
       registered_at: e.registered_at, updated_at: e.updated_at,
     }))
     const all = await Promise.all([...builtins, ...externals])
     return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  /** The arm's health (and capability when asked), shared by every list within `probeReuseMs`. */
+  private probe(name: string, location: string, endpoint: ArmService, withCapability: boolean, signal: AbortSignal | undefined) {
+    const now = Date.now()
+    let probe = this.probes.get(name)
+    if (probe === undefined || probe.location !== location || now - probe.at > (this.opts.probeReuseMs ?? 1000)) {
+      // Not bound to this caller's signal: another list may be waiting on the same answer.
+      const answer = Promise.all([
+        this.checkHealth(name, endpoint, undefined),
+        withCapability
+          ? this.bounded((s) => endpoint.capabilities(s), undefined).then((c) => (isCapability.Check(c) ? c : null), () => null)
+          : null,
+      ]).then(([health, capability]) => ({ health, capability }))
+      probe = { location, at: now, answer }
+      this.probes.set(name, probe)
+    }
+    return signal === undefined ? probe.answer : untilAborted(probe.answer, signal)
   }
 
   async register(input: unknown, signal?: AbortSignal): Promise<ArmListing> {
@@ -188,6 +219,7 @@ export class ArmRegistry implements ArmLookup {
           next.set(row.name, { url: row.url, capability, client, registered_at: iso(row.registered_at), updated_at: iso(row.updated_at) })
         }
         this.external = next
+        for (const name of this.probes.keys()) if (!next.has(name) && !this.opts.builtin.has(name)) this.probes.delete(name)
         this.loadedAt = Date.now()
       } finally {
         this.loading = undefined

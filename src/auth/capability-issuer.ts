@@ -56,6 +56,7 @@ const MAX_TTL_SECONDS = 86_400
 
 export class CapabilityIssuer implements StepTokenSigner {
   private timer: NodeJS.Timeout | undefined
+  private reading: Promise<{ keys: JWK[] }> | undefined
 
   private constructor(
     private readonly privateKey: CryptoKey,
@@ -99,10 +100,20 @@ export class CapabilityIssuer implements StepTokenSigner {
     return { token, tokenId }
   }
 
-  /** Every published public key (its own first), or its own alone without a database. */
-  async jwks(): Promise<{ keys: JWK[] }> {
-    if (this.opts.sql === undefined) return { keys: [this.publicJwk] }
-    const { rows } = await this.opts.sql.query<{ public_jwk: JWK | string }>(
+  /**
+   * Every published public key (its own first), or its own alone without a database. Concurrent
+   * calls share one query: the key set is public and served unauthenticated, so a burst of
+   * requests costs the database one read at a time (a caller may get a read begun just before it
+   * arrived; verifiers refetch on an unknown `kid` anyway).
+   */
+  jwks(): Promise<{ keys: JWK[] }> {
+    if (this.opts.sql === undefined) return Promise.resolve({ keys: [this.publicJwk] })
+    this.reading ??= this.readJwks().finally(() => (this.reading = undefined))
+    return this.reading
+  }
+
+  private async readJwks(): Promise<{ keys: JWK[] }> {
+    const { rows } = await this.opts.sql!.query<{ public_jwk: JWK | string }>(
       'select public_jwk from capability_keys where kid <> $1 order by created_at',
       [this.kid],
     )
