@@ -4,7 +4,7 @@
  *
  * ```ts
  * const check = parseCheck({ type: 'regex', pattern: '^\\d+$', path: 's2.stdout' }, 'checks.0')
- * runCheck(check, { s2: { exit_code: 0, stdout: '6765\n' } }) // { passed: true, detail: 'matched at s2.stdout' }
+ * runCheck(check, { s2: { exit_code: 0, stdout: '6765\n' } }, new TimeBudget(CALL_BUDGET_MS)) // { passed: true, detail: 'matched at s2.stdout' }
  * ```
  *
  * Without a `path`, text checks (contains, not_contains, regex) read every string and number leaf
@@ -16,7 +16,7 @@ import Type from 'typebox'
 import { Value } from 'typebox/value'
 
 import { ArmError } from '../contract.js'
-import { compileSafe, SafeRegexError, testBounded } from './safe-regex.js'
+import { compileSafe, SafeRegexError, testBounded, type TimeBudget } from './safe-regex.js'
 import { schemaProblem, validate } from './schema-check.js'
 import { leaves, MAX_LEAVES, preview, primaryResults, resolvePath, type Leaf } from './subject.js'
 
@@ -95,8 +95,11 @@ export function describeCheck(check: Check): string {
   }
 }
 
-/** Runs one parsed check. A pattern that times out is INPUT_INVALID: the definition is at fault. */
-export function runCheck(check: Check, subject: Record<string, unknown>): Outcome {
+/**
+ * Runs one parsed check. A pattern that times out is INPUT_INVALID: the definition is at fault;
+ * so is running past `budget`, shared by every check of one call.
+ */
+export function runCheck(check: Check, subject: Record<string, unknown>, budget: TimeBudget): Outcome {
   if ('path' in check && check.path !== undefined) {
     const found = resolvePath(subject, check.path)
     if (!found.found) return { passed: false, detail: `no value at ${found.missing}` }
@@ -104,13 +107,13 @@ export function runCheck(check: Check, subject: Record<string, unknown>): Outcom
   switch (check.type) {
     case 'contains':
     case 'not_contains': return containsCheck(check, textLeaves(check, subject))
-    case 'regex': return regexCheck(check, textLeaves(check, subject))
+    case 'regex': return regexCheck(check, textLeaves(check, subject), budget)
     case 'exit_code': return exitCodeCheck(check.equals, subject)
     case 'equals': return eachResult(check, subject, 'any', (v) => looseEqual(v, check.value) ? undefined : `is ${preview(v)}`)
     case 'max_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { max: check.value }, check.unit ?? 'chars'))
     case 'min_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
     case 'json_schema': return eachResult(check, subject, 'all', (v) => {
-      const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v)))
+      const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v), budget))
       return errors.length === 0 ? undefined : errors.join('; ')
     })
     case 'valid_json': return eachResult(check, subject, 'all', (v) => {
@@ -137,11 +140,11 @@ function containsCheck(check: Extract<Check, { type: 'contains' | 'not_contains'
   return { passed: check.type === 'contains' ? hit !== undefined : hit === undefined, detail: where }
 }
 
-function regexCheck(check: Extract<Check, { type: 'regex' }>, found: { leaves: Leaf[]; capped: boolean }): Outcome {
+function regexCheck(check: Extract<Check, { type: 'regex' }>, found: { leaves: Leaf[]; capped: boolean }, budget: TimeBudget): Outcome {
   const re = compileSafe(check.pattern, check.flags)
   let cut = false
   for (const leaf of found.leaves) {
-    const result = definitionAtFault(check, () => testBounded(re, leaf.text))
+    const result = definitionAtFault(check, () => testBounded(re, leaf.text, budget))
     cut ||= result.cut
     if (result.matched) return { passed: true, detail: `matched at ${leaf.path || 'the value'}` }
   }

@@ -24,6 +24,7 @@ import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } f
 import { Check, describeCheck, parseCheck, runCheck } from './checks.js'
 import { translateCriterion } from './criteria.js'
 import { modelVerdicts } from './model-verdicts.js'
+import { CALL_BUDGET_MS, TimeBudget } from './safe-regex.js'
 
 export const JudgeInput = Type.Object(
   {
@@ -86,7 +87,8 @@ async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOut
   })
 
   const subject = request.context.dep_outputs as Record<string, unknown>
-  const results: CheckResult[] = checks.map((check) => ({ criterion: describeCheck(check), method: 'deterministic', ...runCheck(check, subject) }))
+  const budget = new TimeBudget(CALL_BUDGET_MS)
+  const results: CheckResult[] = checks.map((check) => ({ criterion: describeCheck(check), method: 'deterministic', ...runCheck(check, subject, budget) }))
   ctx.signal.throwIfAborted()
 
   if (open.length > 0 && ctx.llm.reasoning) {

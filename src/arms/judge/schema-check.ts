@@ -13,7 +13,7 @@
  */
 import { Value } from 'typebox/value'
 
-import { compileSafe, runBounded } from './safe-regex.js'
+import { compileSafe, type TimeBudget } from './safe-regex.js'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
@@ -89,11 +89,12 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
 
 /**
  * Problems with `value` against `schema`, each `instancePath message`; empty when valid. Up to 5.
- * Throws SafeRegexError when validation runs past `VALIDATE_TIMEOUT_MS` (a backtracking pattern).
+ * Throws SafeRegexError when validation runs past `VALIDATE_TIMEOUT_MS` (a backtracking pattern)
+ * or past what is left of `budget`.
  */
-export function validate(schema: unknown, value: unknown): string[] {
+export function validate(schema: unknown, value: unknown, budget: TimeBudget): string[] {
   const typed = schema as Parameters<typeof Value.Check>[0]
-  return runBounded(() => {
+  return budget.run(() => {
     if (Value.Check(typed, value)) return []
     const errors = Value.Errors(typed, value)
       .slice(0, 5)
