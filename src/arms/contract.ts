@@ -18,6 +18,7 @@
  * 400 bad request, 401 missing/invalid/expired token, 403 wrong audience or tool out of scope.
  */
 import Type from 'typebox'
+import { Value } from 'typebox/value'
 
 import { ARM_NAMES, type ArmName as BuiltinArm } from '../config/schema.js'
 import type { MeteredLlm } from '../llm/provider.js'
@@ -192,6 +193,16 @@ export class ArmError extends Error {
     super(message)
     this.name = 'ArmError'
   }
+}
+
+/**
+ * `value` when `schema` holds for it; otherwise INPUT_INVALID naming the first wrong field under
+ * `where`, e.g. `input.query: must be string`. For inputs read once per call (uncompiled check).
+ */
+export function checkedInput<S extends Type.TSchema>(schema: S, value: unknown, where: string): Type.Static<S> {
+  if (Value.Check(schema, value)) return value as Type.Static<S>
+  const first = Value.Errors(schema, value)[0]
+  throw new ArmError('INPUT_INVALID', `${where}${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
 }
 
 export interface Arm {

@@ -19,10 +19,9 @@
  * `{ blocked_terms, truncated }`.
  */
 import Type from 'typebox'
-import { Value } from 'typebox/value'
 
 import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/engine.js'
-import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, screenText, unique, type Severity } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
 import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubMode } from './scrubber.js'
@@ -94,7 +93,7 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
 }
 
 function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteRequest, ctx: ArmContext): ScrubTextOutput | ScrubDepsOutput {
-  const input = parse(ScrubInput, request.input) as Type.Static<typeof ScrubInput>
+  const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
   const scrubber = new Scrubber({ engine, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput = input.text !== undefined
@@ -117,7 +116,7 @@ function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteReq
 }
 
 function screen(engine: ReflexEngine, request: ExecuteRequest, ctx: ArmContext): ScreenOutput {
-  const input = parse(ScreenInput, request.input) as Type.Static<typeof ScreenInput>
+  const input = checkedInput(ScreenInput, request.input, 'input')
   const texts = input.text !== undefined ? [input.text] : strings(request.context.dep_outputs)
   let severity: Severity = 'none'
   const families = new Set<string>()
@@ -137,12 +136,6 @@ function screen(engine: ReflexEngine, request: ExecuteRequest, ctx: ArmContext):
   }
   if (output.injection_detected) ctx.emit({ type: 'guardrail.injection', data: { severity, families: output.families, withheld: false } })
   return output
-}
-
-function parse(schema: typeof ScrubInput | typeof ScreenInput, input: unknown): unknown {
-  if (Value.Check(schema, input)) return input
-  const first = Value.Errors(schema, input)[0]
-  throw new ArmError('INPUT_INVALID', `input${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
 }
 
 /** Every string leaf (and the long integers the scrub also reads). */

@@ -13,9 +13,8 @@
  * of a mistyped policy would look like enforcing it.
  */
 import Type from 'typebox'
-import { Value } from 'typebox/value'
 
-import { ArmError } from '../contract.js'
+import { checkedInput } from '../contract.js'
 
 export const OutputPolicy = Type.Object(
   {
@@ -38,11 +37,7 @@ export function parseOutputPolicy(constraints: unknown): CompiledPolicy | undefi
   if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return undefined
   const raw = (constraints as Record<string, unknown>).output_policy
   if (raw === undefined) return undefined
-  if (!Value.Check(OutputPolicy, raw)) {
-    const first = Value.Errors(OutputPolicy, raw)[0]
-    throw new ArmError('INPUT_INVALID', `constraints.output_policy${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
-  }
-  const policy = raw as OutputPolicy
+  const policy = checkedInput(OutputPolicy, raw, 'constraints.output_policy')
   const terms = (policy.blocked_terms ?? []).map((t) => t.trim()).filter(Boolean)
   // longest first, so 'project falcon' wins over 'project'
   const alternatives = terms.sort((a, b) => b.length - a.length).map(escape).join('|')

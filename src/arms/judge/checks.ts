@@ -15,7 +15,7 @@
 import Type from 'typebox'
 import { Value } from 'typebox/value'
 
-import { ArmError } from '../contract.js'
+import { ArmError, checkedInput } from '../contract.js'
 import { compileSafe, SafeRegexError, testBounded, type TimeBudget } from './safe-regex.js'
 import { schemaProblem, validate } from './schema-check.js'
 import { leaves, MAX_LEAVES, preview, primaryResults, resolvePath, type Leaf } from './subject.js'
@@ -58,12 +58,7 @@ export function parseCheck(raw: unknown, where: string): Check {
   const type = (raw as { type?: unknown } | null)?.type
   if (typeof type !== 'string' || !Object.hasOwn(CHECK_SCHEMAS, type))
     throw invalid(`${where}.type: ${preview(type)} is not one of ${Object.keys(CHECK_SCHEMAS).join(', ')}`)
-  const schema = CHECK_SCHEMAS[type as CheckType]
-  if (!Value.Check(schema, raw)) {
-    const first = Value.Errors(schema, raw)[0]
-    throw invalid(`${where}${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
-  }
-  const check = raw as Check
+  const check = checkedInput(CHECK_SCHEMAS[type as CheckType], raw, where) as Check
   if (check.type === 'regex') {
     try {
       compileSafe(check.pattern, check.flags)

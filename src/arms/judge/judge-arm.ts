@@ -18,9 +18,8 @@
  * stricter caller through `checks`) can tell.
  */
 import Type from 'typebox'
-import { Value } from 'typebox/value'
 
-import { ARM_TOOLS, ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { Check, describeCheck, parseCheck, runCheck } from './checks.js'
 import { translateCriterion } from './criteria.js'
 import { modelVerdicts } from './model-verdicts.js'
@@ -68,11 +67,7 @@ export function createJudgeArm(): Arm {
 
 async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOutput> {
   if (request.tool !== 'validate') throw new ArmError('INPUT_INVALID', `tool: the judge offers validate, not ${request.tool}`)
-  if (!Value.Check(JudgeInput, request.input)) {
-    const first = Value.Errors(JudgeInput, request.input)[0]
-    throw new ArmError('INPUT_INVALID', `input${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
-  }
-  const input = request.input as JudgeInput
+  const input = checkedInput(JudgeInput, request.input, 'input')
   const checks = (input.checks ?? []).map((raw, i) => parseCheck(raw, `input.checks.${i}`))
   const criteria = input.criteria ?? request.context.acceptance_criteria
   if (checks.length === 0 && criteria.length === 0)
