@@ -1,9 +1,10 @@
 /**
  * The bubblewrap command line that confines one shell command, and the check that bubblewrap works
- * here at all. The sandbox sees only the allowed binaries (bound one by one into /usr/bin), the
- * libraries under /usr/lib, a fresh /proc and /dev, and a private size-limited /tmp; no /etc, /home,
- * /root or working tree, no network (a new, empty network namespace), no environment but PATH,
- * LANG and HOME. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
+ * here at all. The sandbox sees only the command it runs (bound into /usr/bin), the shared
+ * libraries that command loads (as `ldd` lists them when the service starts) and the C.UTF-8
+ * locale, a fresh /proc and /dev, and a private size-limited /tmp; the rest of the root is
+ * read-only and empty: no other program (so no option can start one), no /etc, /home, /root or
+ * working tree, no network (a new, empty network namespace), no environment but PATH, LANG and HOME. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
  * everything inside. Running as root, `setpriv` first drops to uid/gid 65534: RLIMIT_NPROC is not
  * enforced for root, and nobody should own the sandbox's processes anyway.
  *
@@ -12,8 +13,9 @@
  * spawn(file, args, { detached: true, env: {} })
  * ```
  */
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 
 import type { ExecutorLimits } from './limits.js'
 
@@ -27,7 +29,11 @@ export interface ResolvedCommand {
   name: string
   /** The real file, symlinks (Debian's /etc/alternatives) resolved on the host: /etc is not in the sandbox. */
   binary: string
+  /** Each shared library it loads (the dynamic loader included): `[host file, path in the sandbox]`. */
+  libraries: Array<[string, string]>
 }
+
+const LOCALE = '/usr/lib/locale/C.utf8'
 
 /** uid and gid the sandbox runs as when the service is root. */
 const NOBODY = 65534
@@ -42,12 +48,35 @@ export function resolveCommands(names: readonly string[]): { found: Map<string, 
   const missing: string[] = []
   for (const name of names) {
     try {
-      found.set(name, { name, binary: realpathSync(`/usr/bin/${name}`) })
+      const binary = realpathSync(`/usr/bin/${name}`)
+      found.set(name, { name, binary, libraries: sharedLibraries(binary) })
     } catch {
       missing.push(name)
     }
   }
   return { found, missing }
+}
+
+/**
+ * The libraries `binary` loads, from `ldd` (empty for a static binary). Each is bound at the path
+ * the loader looks for, its directory's symlinks resolved (/lib → /usr/lib), so the sandbox's
+ * /lib and /lib64 symlinks lead to it; the file itself is the real one (libfoo.so.1 → .so.1.2.3).
+ */
+export function sharedLibraries(binary: string): Array<[string, string]> {
+  let listing: string
+  try {
+    listing = execFileSync('ldd', [binary], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return [] // "not a dynamic executable"; a binary that cannot run fails in the sandbox, loudly
+  }
+  const libraries: Array<[string, string]> = []
+  for (const line of listing.split('\n')) {
+    // "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
+    const path = /(?:=>\s*)?(\/\S+)\s+\(0x[0-9a-f]+\)/.exec(line)?.[1]
+    if (path === undefined) continue
+    libraries.push([realpathSync(path), `${realpathSync(dirname(path))}/${basename(path)}`])
+  }
+  return libraries
 }
 
 export function sandboxArgv(
@@ -69,7 +98,9 @@ export function sandboxArgv(
   const dropRoot = process.getuid?.() === 0
     ? [tools.setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--']
     : []
-  const lib64 = existsSync('/usr/lib64') ? ['--ro-bind', '/usr/lib64', '/usr/lib64', '--symlink', 'usr/lib64', '/lib64'] : []
+  const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : []
+  const libraries = command.libraries.flatMap(([file, at]) => ['--ro-bind', file, at])
+  const locale = existsSync(LOCALE) ? ['--ro-bind', LOCALE, LOCALE] : []
   const bwrap = [
     tools.bwrap,
     '--unshare-all', // user, pid, net, ipc, uts, cgroup namespaces: no network at all
@@ -77,7 +108,8 @@ export function sandboxArgv(
     '--disable-userns', // the command cannot make namespaces of its own
     '--die-with-parent',
     '--new-session', // no TIOCSTI into the service's terminal
-    '--ro-bind', '/usr/lib', '/usr/lib',
+    ...libraries,
+    ...locale,
     '--symlink', 'usr/lib', '/lib',
     ...lib64,
     '--ro-bind', command.binary, `/usr/bin/${command.name}`,
@@ -86,6 +118,7 @@ export function sandboxArgv(
     '--dev', '/dev',
     '--size', String(limits.shellTmpBytes),
     '--tmpfs', '/tmp',
+    '--remount-ro', '/', // only /tmp (size-limited) is writable
     '--chdir', '/tmp',
     '--clearenv',
     '--setenv', 'PATH', '/usr/bin',

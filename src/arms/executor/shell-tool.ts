@@ -33,9 +33,10 @@ const NEVER_ALLOW = new Set([
 
 /**
  * Options with which an allowed command starts another program by path, no shell needed: GNU
- * sort's --compress-program, in every abbreviation getopt accepts (`--co`, `--comp`…). Refused, so
- * "only the allowed command runs" holds even though the sandbox mounts /usr/lib, where other
- * executables live. (awk's system() and sed's `e` need /bin/sh, which the sandbox does not have.)
+ * sort's --compress-program, in every abbreviation getopt accepts (`--co`, `--comp`…). Refused
+ * although the sandbox holds no other program to start (it binds only the command and its
+ * libraries): two guards, in case a host's libraries ever include an executable. (awk's system()
+ * and sed's `e` need /bin/sh, which the sandbox does not have.)
  */
 const RUNS_ANOTHER_PROGRAM: Readonly<Record<string, (arg: string) => boolean>> = {
   sort: (arg) => arg.startsWith('--co'),

@@ -24,6 +24,17 @@ t.test('the root holds only what commands need; /usr/bin only the allowed comman
   t.same((root as { stdout: string }).stdout.trim().split('\n').sort(), ['bin', 'dev', 'lib', 'lib64', 'proc', 'tmp', 'usr'])
   const bin = await call(executor(), 'shell', { command: 'ls', args: ['/usr/bin'] })
   t.equal((bin as { stdout: string }).stdout, 'ls\n')
+  // /usr/lib: ls's own libraries and the locale, no other file (no program to start)
+  const lib = (await call(executor(), 'shell', { command: 'ls', args: ['-R', '/usr/lib'] })) as { stdout: string }
+  const files = lib.stdout.split('\n').filter((line) => /\.so(\.|$)/.test(line))
+  t.ok(files.includes('libc.so.6'), lib.stdout)
+  t.ok(files.length <= 8, `only the libraries ls loads: ${files.join(' ')}`)
+  t.notMatch(lib.stdout, /postgresql|git-core|gcc|python|node_modules/)
+})
+
+t.test('nothing outside /tmp is writable, the root included', async (t) => {
+  for (const target of ['/x', '/usr/x', '/usr/lib/x'])
+    await t.rejects(call(executor(), 'shell', { command: 'sort', args: ['-o', target, '/dev/null'] }), { code: 'COMMAND_FAILED', message: /Read-only file system/ }, target)
 })
 
 t.test('the system is read-only; /tmp is private and writable', async (t) => {
