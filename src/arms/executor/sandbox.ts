@@ -5,8 +5,9 @@
  * locale, a fresh /proc and /dev, and a private size-limited /tmp; the rest of the root is
  * read-only and empty: no other program (so no option can start one), no /etc, /home, /root or
  * working tree, no network (a new, empty network namespace), no environment but PATH, LANG and HOME. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
- * everything inside. Running as root, `setpriv` first drops to uid/gid 65534: RLIMIT_NPROC is not
- * enforced for root, and nobody should own the sandbox's processes anyway.
+ * everything inside. Running as root, `setpriv` first drops to an unprivileged host uid/gid
+ * (`hostId`, one per running command: uid-pool.ts) that the sandbox sees as 65534: RLIMIT_NPROC is
+ * not enforced for root, it counts per uid, and nobody should own the sandbox's processes anyway.
  *
  * ```ts
  * const [file, ...args] = sandboxArgv(sandbox, { name: 'wc', binary: '/usr/bin/wc' }, ['-l'], limits)
@@ -35,7 +36,7 @@ export interface ResolvedCommand {
 
 const LOCALE = '/usr/lib/locale/C.utf8'
 
-/** uid and gid the sandbox runs as when the service is root. */
+/** The uid and gid a command sees itself as, when the service is root. */
 const NOBODY = 65534
 
 export function sandboxTools(bwrap = '/usr/bin/bwrap'): SandboxTools {
@@ -84,6 +85,8 @@ export function sandboxArgv(
   command: ResolvedCommand,
   args: readonly string[],
   limits: Pick<ExecutorLimits, 'shellCpuSeconds' | 'shellMemoryBytes' | 'shellFileBytes' | 'shellProcesses' | 'shellTmpBytes'>,
+  /** The host uid and gid the command runs as when the service is root. */
+  hostId = NOBODY,
 ): string[] {
   const rlimits = [
     tools.prlimit,
@@ -95,9 +98,9 @@ export function sandboxArgv(
     '--core=0',
     '--',
   ]
-  const dropRoot = process.getuid?.() === 0
-    ? [tools.setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--']
-    : []
+  const root = process.getuid?.() === 0
+  const dropRoot = root ? [tools.setpriv, `--reuid=${hostId}`, `--regid=${hostId}`, '--clear-groups', '--'] : []
+  const seenAs = root ? ['--uid', String(NOBODY), '--gid', String(NOBODY)] : []
   const lib64 = existsSync('/usr/lib64') ? ['--symlink', 'usr/lib64', '/lib64'] : []
   const libraries = command.libraries.flatMap(([file, at]) => ['--ro-bind', file, at])
   const locale = existsSync(LOCALE) ? ['--ro-bind', LOCALE, LOCALE] : []
@@ -105,6 +108,7 @@ export function sandboxArgv(
     tools.bwrap,
     '--unshare-all', // user, pid, net, ipc, uts, cgroup namespaces: no network at all
     '--unshare-user',
+    ...seenAs,
     '--disable-userns', // the command cannot make namespaces of its own
     '--die-with-parent',
     '--new-session', // no TIOCSTI into the service's terminal

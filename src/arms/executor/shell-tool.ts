@@ -16,6 +16,7 @@ import { abortError } from './abort.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
 import { type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv } from './sandbox.js'
+import { UidPool } from './uid-pool.js'
 
 /** Text tools present on Debian 12; no shells, interpreters or network tools. */
 export const DEFAULT_SHELL_ALLOW: readonly string[] = Object.freeze([
@@ -66,6 +67,7 @@ export class ShellTool {
   private readonly commands: Map<string, ResolvedCommand>
   readonly missing: readonly string[]
   private probe: Promise<SandboxProbe> | undefined
+  private readonly uids = new UidPool()
 
   constructor(
     allow: readonly string[],
@@ -129,9 +131,10 @@ export class ShellTool {
     command: ResolvedCommand, args: string[], stdin: string | undefined, timeoutMs: number, signal: AbortSignal,
   ): Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }> {
     const cap = this.limits.shellOutputBytes
-    const [file, ...argv] = sandboxArgv(this.tools, command, args, this.limits)
+    const hostId = this.uids.acquire()
+    const [file, ...argv] = sandboxArgv(this.tools, command, args, this.limits, hostId)
     const started = performance.now()
-    return new Promise((resolve, reject) => {
+    const running = new Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }>((resolve, reject) => {
       // detached: its own process group, so one kill reaches prlimit/setpriv/bwrap and what they exec.
       const child = spawn(file!, argv, { detached: true, env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
       const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: { stdout: 0, stderr: 0 } }
@@ -183,5 +186,8 @@ export class ShellTool {
         })
       })
     })
+    // By 'close' the sandbox is gone: its PID namespace dies with bubblewrap's init, so no process
+    // of this uid is left to count against the next command that gets it.
+    return running.finally(() => this.uids.release(hostId))
   }
 }
