@@ -11,6 +11,7 @@
  *
  * Results past 2^53 are computed with BigInt and returned as decimal strings: JSON has no BigInt.
  */
+import { withDigits } from './number-words.js'
 import { firstInteger, literal, numbersIn, subjectText } from './spec-values.js'
 
 export interface TemplateCode {
@@ -250,8 +251,12 @@ const TEMPLATES: Template[] = [
 /** The names of the built-in templates, in the order they are tried. */
 export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name)
 
-/** Code for the spec from the first template that recognises it and can read its values, or null. */
-export function codeFromTemplate(spec: string): TemplateCode | null {
+/**
+ * Code for the spec from the first template that recognises it and can read its values, or null.
+ * Number words are read as digits first ("the twentieth" is "the 20th"; number-words.ts).
+ */
+export function codeFromTemplate(written: string): TemplateCode | null {
+  const spec = withDigits(written)
   for (const template of TEMPLATES) {
     const m = template.matches.exec(spec)
     if (m === null) continue

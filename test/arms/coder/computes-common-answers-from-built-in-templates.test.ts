@@ -30,6 +30,13 @@ const cases: Array<[string, unknown]> = [
   ['sort these numbers in descending order: 5, 3, 9', [9, 5, 3]],
   ['the average of 2, 4, 9', 5],
   ['the sum of 1.5, 2.5 and 6', 10],
+  // number words
+  ['Compute the twentieth Fibonacci number', 6765],
+  ['the sum of the integers from one to one hundred', 5050],
+  ['is ninety-seven a prime', true],
+  ['the gcd of twelve and eighteen', 6],
+  ['What is the one thousandth prime number?', 7919],
+  ['reverse the string "twenty one"', 'eno ytnewt'],
 ]
 
 for (const [spec, answer] of cases) {
