@@ -9,10 +9,11 @@
  * knowledge.vectorPath // 'pgvector' | 'array'
  * ```
  *
- * Both lists are capped at `candidates` (50) before fusion. The `array` path reads every vector
- * of the embedder on each search, O(chunks × dimensions): fine to some tens of thousands of
- * chunks, slow beyond (docs/arms/retriever.md). pgvector's column has no fixed dimension, so no
- * ANN index either: an exact scan too, but in C.
+ * Both lists are capped at `candidates` (50) before fusion. The `array` path scans an in-memory
+ * copy of the embedder's vectors (vector-scan.ts; reloaded when any process changed the chunks),
+ * O(chunks × dimensions) per search but in a tight loop, and falls back to comparing the `real[]`
+ * column in SQL (~150 µs a chunk) past 16 M numbers (docs/arms/retriever.md). pgvector's column
+ * has no fixed dimension, so no ANN index either: an exact scan too, but in C.
  */
 import { randomUUID } from 'node:crypto'
 import type { Embedder } from '../llm/embedder.js'
@@ -23,6 +24,7 @@ import {
   type SearchHit, type SearchOptions, type StoredDocument,
 } from './knowledge-store.js'
 import type { Sql } from './sql.js'
+import { VectorScan } from './vector-scan.js'
 
 export type VectorPath = 'pgvector' | 'array'
 
@@ -106,6 +108,8 @@ function toDocument(row: DocumentRow): KnowledgeDocument {
 const DOCUMENT_COLUMNS = 'document_id, title, source, metadata, length(text) as chars, chunk_count, created_at'
 
 export class SqlKnowledgeStore implements KnowledgeStore {
+  private readonly scan: VectorScan
+
   private constructor(
     private readonly sql: Sql,
     readonly embedder: Embedder,
@@ -113,7 +117,9 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     private readonly minSimilarity: number,
     private readonly candidates: number,
     private readonly chunking: ChunkOptions,
-  ) {}
+  ) {
+    this.scan = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+  }
 
   /** `embedder` defaults to `new HashingEmbedder()`. */
   static async open(sql: Sql, embedder: Embedder = new HashingEmbedder(), opts: SqlKnowledgeStoreOptions = {}): Promise<SqlKnowledgeStore> {
@@ -175,11 +181,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
         [query, this.candidates],
       ),
       // A query with no words has the zero vector: nothing is near it.
-      vector.some((x) => x !== 0)
-        ? this.sql.query<{ id: string }>(nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id'), [
-            nearestParam(this.vectorPath, vector), this.embedder.id, this.candidates, this.minSimilarity,
-          ])
-        : { rows: [] },
+      vector.some((x) => x !== 0) ? this.nearest(vector) : { rows: [] },
     ])
     signal?.throwIfAborted()
     const top = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)]).slice(0, k)
@@ -200,6 +202,17 @@ export class SqlKnowledgeStore implements KnowledgeStore {
         text: row.text, score, fts_rank: ranks[0] ?? null, vector_rank: ranks[1] ?? null,
       }]
     })
+  }
+
+  /** The vector candidates: pgvector, else the in-memory scan, else (too many to hold) SQL over `real[]`. */
+  private async nearest(vector: readonly number[]): Promise<{ rows: Array<{ id: string }> }> {
+    if (this.vectorPath === 'array') {
+      const hits = await this.scan.nearest(this.embedder.id, vector, this.candidates, this.minSimilarity)
+      if (hits !== null) return { rows: hits }
+    }
+    return this.sql.query<{ id: string }>(nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id'), [
+      nearestParam(this.vectorPath, vector), this.embedder.id, this.candidates, this.minSimilarity,
+    ])
   }
 
   async get(documentId: string): Promise<StoredDocument | undefined> {
