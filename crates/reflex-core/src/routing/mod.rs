@@ -249,63 +249,59 @@ const fn pack(word: &[u8]) -> u128 {
     key
 }
 
-/// Slots in the keyword hash table: a power of two, under half full.
-const TABLE_SIZE: usize = 256;
+/// Slots in the keyword table: a power of two.
+const TABLE_BITS: u32 = 9;
+const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
-fn slot_of(key: u128) -> usize {
-    const_slot_of(key)
-}
+/// A multiplier under which no two keywords share a slot (found by trying random odd numbers;
+/// the table's build asserts it), so a look-up is one probe and one compare, with no loop whose
+/// length depends on the word: the scan runs it for every word of the text.
+const SEED: u64 = 0xcf94_e06f_f647_00f7;
 
-const fn const_slot_of(key: u128) -> usize {
-    // Fibonacci hashing of the folded halves: the top 8 bits index the table.
+const fn slot_of(key: u128) -> usize {
+    // Multiplicative hashing of the folded halves: the top bits index the table.
     let folded = (key as u64) ^ ((key >> 64) as u64);
-    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+    (folded.wrapping_mul(SEED) >> (64 - TABLE_BITS)) as usize
 }
 
-/// [`KEYWORDS`] packed into an open-addressing table (linear probing), built at compile time.
-/// A key of 0 marks an empty slot: no word packs to 0.
-static TABLE: [(u128, Word); TABLE_SIZE] = {
-    assert!(KEYWORDS.len() * 2 < TABLE_SIZE, "keyword table too full");
-    let mut table = [(0u128, Word::Other); TABLE_SIZE];
+/// [`KEYWORDS`] by slot, built at compile time: the packed word, or 0 (no word packs to 0).
+static KEYS: [u128; TABLE_SIZE] = {
+    let mut keys = [0u128; TABLE_SIZE];
     let mut i = 0;
     while i < KEYWORDS.len() {
         let word = KEYWORDS[i].0;
-        assert!(
-            !word.is_empty() && word.len() <= MAX_KEYWORD,
-            "keyword length"
-        );
-        let key = pack(word);
-        let mut slot = const_slot_of(key);
-        while table[slot].0 != 0 {
-            assert!(table[slot].0 != key, "duplicate keyword");
-            slot = (slot + 1) % TABLE_SIZE;
-        }
-        table[slot] = (key, KEYWORDS[i].1);
+        assert!(!word.is_empty() && word.len() <= MAX_KEYWORD, "keyword length");
+        let slot = slot_of(pack(word));
+        assert!(keys[slot] == 0, "two keywords share a slot: pick another SEED");
+        keys[slot] = pack(word);
         i += 1;
     }
-    table
+    keys
+};
+
+/// What the keyword in the same slot of [`KEYS`] signals.
+static WORDS: [Word; TABLE_SIZE] = {
+    let mut words = [Word::Other; TABLE_SIZE];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        words[slot_of(pack(KEYWORDS[i].0))] = KEYWORDS[i].1;
+        i += 1;
+    }
+    words
 };
 
 fn lookup(key: u128) -> Word {
-    let mut slot = slot_of(key);
-    loop {
-        let (stored, word) = TABLE[slot];
-        if stored == key {
-            return word;
-        }
-        if stored == 0 {
-            return Word::Other;
-        }
-        slot = (slot + 1) % TABLE_SIZE;
+    let slot = slot_of(key);
+    if KEYS[slot] == key {
+        WORDS[slot]
+    } else {
+        Word::Other
     }
 }
 
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
 fn read_word(bytes: &[u8]) -> (usize, Word) {
-    let len = bytes
-        .iter()
-        .position(|&b| !is_word_byte(b))
-        .unwrap_or(bytes.len());
+    let len = word_len(bytes);
     if len == 0 || len > MAX_KEYWORD {
         return (len, Word::Other);
     }
@@ -321,6 +317,42 @@ fn read_word(bytes: &[u8]) -> (usize, Word) {
             .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
     };
     (len, lookup(key))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The length of the run of word bytes at the start of `bytes`, eight bytes at a time: the
+/// byte loop's exit, one per word at an unpredictable length, was most of the scan's cost.
+fn word_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    loop {
+        let chunk = if let Some(chunk) = bytes.get(at..at + 8) {
+            u64::from_le_bytes(chunk.try_into().unwrap_or_default())
+        } else {
+            // The tail, padded with spaces (not word bytes).
+            let mut padded = [b' '; 8];
+            padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+            u64::from_le_bytes(padded)
+        };
+        let others = !word_bytes(chunk) & HIGHS;
+        if others != 0 {
+            return at + (others.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+}
+
+/// The high bit of each byte of `w` that [`is_word_byte`] accepts. Exact for every byte value:
+/// the range tests run on the low seven bits, where no addition carries into the next byte.
+fn word_bytes(w: u64) -> u64 {
+    let low = w & !HIGHS;
+    let at_least = |x: u64, from: u8| x.wrapping_add(u64::from(0x80 - from) * ONES);
+    let equal = |x: u64, b: u8| !at_least(x ^ (u64::from(b) * ONES), 1);
+    let folded = low | (0x20 * ONES);
+    let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+    let digit = at_least(low, b'0') & !at_least(low, b'9' + 1);
+    (w | letter | digit | equal(low, b'_') | equal(low, b'\'')) & HIGHS
 }
 
 /// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).

@@ -174,3 +174,54 @@ fn non_ascii_text_is_scanned_without_panicking() {
     );
     assert_eq!(Signals::scan("naïve café. 🚀 done!").sentences, 2);
 }
+
+#[test]
+fn word_bytes_agree_with_the_byte_table() {
+    for b in 0..=255u8 {
+        for at in 0..8 {
+            let mut chunk = *b"abcdefgh";
+            chunk[at] = b;
+            let expected = if is_word_byte(b) { HIGHS } else { HIGHS & !(0x80 << (8 * at)) };
+            assert_eq!(word_bytes(u64::from_le_bytes(chunk)), expected, "{b:#x} at {at}");
+        }
+    }
+}
+
+/// `read_word` as it was: a byte loop for the length, a scan of the keyword list for the kind.
+fn reference_read_word(bytes: &[u8]) -> (usize, Word) {
+    let len = bytes.iter().position(|&b| !is_word_byte(b)).unwrap_or(bytes.len());
+    let word: Vec<u8> = bytes[..len].iter().map(|&b| b | 0x20).collect();
+    let kind = KEYWORDS.iter().find(|(k, _)| *k == word.as_slice()).map_or(Word::Other, |&(_, kind)| kind);
+    (len, kind)
+}
+
+#[test]
+fn read_word_matches_the_byte_loop_on_random_text() {
+    let pieces: &[&[u8]] = &[
+        b"the", b"Then", b"SEARCH", b"run", b"x", b" ", b"  ", b".", b",", b"\n", b"-", b"'", b"_",
+        b"9", b"implementation", b"verification", b"\xc3\xa9", b"\xf0\x9f\x9a\x80", b"@", b"[", b"`",
+        b"{", b"/", b":", b"\t", b"bugfix", b"lookup", b"informationally", b"\x00",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let mut text = Vec::new();
+        for _ in 0..next() % 12 {
+            text.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        for start in 0..text.len() {
+            let rest = &text[start..];
+            if is_word_byte(rest[0]) {
+                assert_eq!(read_word(rest), reference_read_word(rest), "{:?}", String::from_utf8_lossy(rest));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
