@@ -18,6 +18,13 @@ export declare class ReflexEngine {
   check(text: string, flags?: CheckFlags | undefined | null): CheckResult
   /** `check` on the libuv thread pool, for large texts. */
   checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<CheckResult>
+  /**
+   * `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
+   * `check` parses it, which costs less than building the objects here.
+   */
+  checkResultJson(text: string, flags?: CheckFlags | undefined | null): string
+  /** `checkResultJson` on the libuv thread pool, for large texts. */
+  checkResultJsonAsync(text: string, flags?: CheckFlags | undefined | null): Promise<string>
   /** `check` written as the wire's JSON body without its closing brace (see `json.rs`). */
   checkJson(text: string, flags?: CheckFlags | undefined | null): string
   /**

@@ -7,7 +7,7 @@
  * engine.check('mail ada@example.com').piiMatches[0]?.type // 'EMAIL'
  * ```
  */
-import { ReflexEngine, version } from '#bindings'
+import { ReflexEngine as NativeEngine, version, type CheckFlags, type CheckResult } from '#bindings'
 
 export type {
   CachedValue,
@@ -23,7 +23,21 @@ export type {
   RedactResult,
   RoutingHint,
 } from '#bindings'
-export { ReflexEngine }
+
+/**
+ * The addon's engine with `check` and `checkAsync` answering from the result the addon writes as
+ * JSON: one string and `JSON.parse` cost a fraction of building the nested objects through napi
+ * (bench/RESULTS.md). Same fields, order and values as the addon's own object form.
+ */
+export class ReflexEngine extends NativeEngine {
+  override check(text: string, flags?: CheckFlags | null): CheckResult {
+    return JSON.parse(this.checkResultJson(text, flags)) as CheckResult
+  }
+
+  override checkAsync(text: string, flags?: CheckFlags | null): Promise<CheckResult> {
+    return this.checkResultJsonAsync(text, flags).then((json) => JSON.parse(json) as CheckResult)
+  }
+}
 
 /** Error codes the addon throws as `err.code`. */
 export const ENGINE_ERRORS = { invalidOption: 'REFLEX_ERR_INVALID_OPTION' } as const

@@ -61,6 +61,19 @@ impl ReflexEngine {
         AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
     }
 
+    /// `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
+    /// `check` parses it, which costs less than building the objects here.
+    #[napi]
+    pub fn check_result_json(&self, text: String, flags: Option<CheckFlags>) -> String {
+        json::check_result(&self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// `checkResultJson` on the libuv thread pool, for large texts.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn check_result_json_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckJsonTask> {
+        AsyncTask::new(CheckJsonTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
+    }
+
     /// `check` written as the wire's JSON body without its closing brace (see `json.rs`).
     #[napi]
     pub fn check_json(&self, text: String, flags: Option<CheckFlags>) -> String {
@@ -139,6 +152,25 @@ impl Task for CheckTask {
 
     fn compute(&mut self) -> Result<Self::Output> {
         Ok(convert::check_result(self.engine.check(&self.text, self.options, now_ms())))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+pub struct CheckJsonTask {
+    engine: Arc<Engine>,
+    text: String,
+    options: CheckOptions,
+}
+
+impl Task for CheckJsonTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        Ok(json::check_result(&self.engine.check(&self.text, self.options, now_ms())))
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
