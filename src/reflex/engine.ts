@@ -25,13 +25,24 @@ export type {
 } from '#bindings'
 
 /**
- * The addon's engine with `check` and `checkAsync` answering from the result the addon writes as
- * JSON: one string and `JSON.parse` cost a fraction of building the nested objects through napi
- * (bench/RESULTS.md). Same fields, order and values as the addon's own object form.
+ * The addon's engine, with two shortcuts past napi costs (bench/RESULTS.md), same answers:
+ * - `check` and `checkAsync` parse the result the addon writes as JSON: one string and
+ *   `JSON.parse` cost less than building the nested objects through napi. Same fields, order and
+ *   values as the addon's own object form.
+ * - the hot calls pass the flags one by one (the addon's `*Flat` methods): napi reads an object's
+ *   properties by name, interning each name on every call.
  */
 export class ReflexEngine extends NativeEngine {
   override check(text: string, flags?: CheckFlags | null): CheckResult {
-    return JSON.parse(this.checkResultJson(text, flags)) as CheckResult
+    return JSON.parse(this.checkResultJsonFlat(text, flags?.checkPii, flags?.checkInjection, flags?.useCache)) as CheckResult
+  }
+
+  override checkJson(text: string, flags?: CheckFlags | null): string {
+    return this.checkJsonFlat(text, flags?.checkPii, flags?.checkInjection, flags?.useCache)
+  }
+
+  override cacheKey(text: string, flags?: CheckFlags | null): string {
+    return this.cacheKeyFlat(text, flags?.checkPii, flags?.checkInjection, flags?.useCache)
   }
 
   override checkAsync(text: string, flags?: CheckFlags | null): Promise<CheckResult> {

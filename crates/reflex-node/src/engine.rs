@@ -13,7 +13,7 @@ use reflex_core::ratelimit::Limit;
 use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResult, RateLimitDecision, RedactResult};
 use crate::errors::CodedError;
 use crate::json;
-use crate::options::{check_options, CheckFlags, EngineOptions, RedactOptions};
+use crate::options::{check_options, flat_options, CheckFlags, EngineOptions, RedactOptions};
 
 /// Milliseconds from a JavaScript number; negative, NaN and infinite values become 0.
 #[allow(clippy::cast_sign_loss)] // guarded: only finite positive values are cast
@@ -78,6 +78,29 @@ impl ReflexEngine {
     #[napi]
     pub fn check_json(&self, text: String, flags: Option<CheckFlags>) -> String {
         json::check_body(&self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// `checkJson` with the flags as separate arguments (each defaults to true), which the
+    /// TypeScript wrapper calls: napi reads an object's properties by name, interning each name
+    /// on every call, and that cost as much as hashing the text for the key.
+    #[napi]
+    pub fn check_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        json::check_body(&self.inner.check(&text, options, now_ms()))
+    }
+
+    /// `checkResultJson` with the flags as separate arguments, as `checkJsonFlat`.
+    #[napi]
+    pub fn check_result_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        json::check_result(&self.inner.check(&text, options, now_ms()))
+    }
+
+    /// `cacheKey` with the flags as separate arguments, as `checkJsonFlat`.
+    #[napi]
+    #[allow(clippy::unused_self)] // a method, so JavaScript reaches it on the engine like the rest
+    pub fn cache_key_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        Engine::cache_key(&text, flat_options(check_pii, check_injection, use_cache))
     }
 
     /// `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the
