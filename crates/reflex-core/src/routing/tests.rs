@@ -225,3 +225,100 @@ fn read_word_matches_the_byte_loop_on_random_text() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// `Signals::scan` as it was: one byte at a time, each word read to its end before the next.
+fn reference_scan(text: &str) -> Signals {
+    let bytes = text.as_bytes();
+    let mut s = Signals { bytes: bytes.len(), ..Signals::default() };
+    let mut line_start = true;
+    let mut open_sentence = false;
+    let (mut prev, mut prev2) = (Word::Other, Word::Other);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if line_start {
+            if b == b' ' || b == b'\t' {
+                i += 1;
+                continue;
+            }
+            line_start = false;
+            if let Some(marker_len) = list_marker(&bytes[i..]) {
+                s.sentences += u32::from(open_sentence);
+                open_sentence = false;
+                s.list_items += 1;
+                i += marker_len;
+                continue;
+            }
+            if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
+                s.code_fences += 1;
+                i += 3;
+                continue;
+            }
+        }
+        if b == b' ' {
+            i += 1;
+            continue;
+        }
+        if is_word_byte(b) {
+            let (len, word) = reference_read_word(&bytes[i..]);
+            s.note(word, prev, prev2);
+            (prev2, prev) = (prev, word);
+            open_sentence = true;
+            i += len;
+            continue;
+        }
+        match b {
+            b'\n' => line_start = true,
+            b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, i + 1) => {
+                s.sentences += 1;
+                open_sentence = false;
+            }
+            b',' | b';' | b':' => s.clauses += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    if open_sentence {
+        s.sentences += 1;
+    }
+    s
+}
+
+#[test]
+fn the_block_scan_counts_like_the_byte_loop() {
+    let pieces = [
+        "the", "Then", "SEARCH", "look", "up", "fix", "a", "bug", "personal", "data", "after", "that",
+        "finally", "run", "tests", "x", " ", "  ", ".", ". ", "!", "?", ",", ";", ":", "\n", "\n  ", "\n\t",
+        "\n- ", "\n* ", "\n+ ", "\n1. ", "\n12) ", "\n1234. ", "\n```", "\n~~~", "```", "- ", "3. ", "\r",
+        "\t", "'", "_", "9", "-", "(", "\u{e9}", "\u{1f680}", "\u{a0}", "implementation",
+        "averyveryverylongwordthatcrossesblocks", "another_long_identifier_with_underscores_and_digits_0123456789",
+        "verification", "\0",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..30_000 {
+        let mut text = String::new();
+        for _ in 0..next() % (if round % 10 == 0 { 400 } else { 40 }) {
+            text.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        assert_eq!(Signals::scan(&text), reference_scan(&text), "{text:?}");
+    }
+    for text in [
+        "",
+        " ",
+        "\n",
+        "- ",
+        "```",
+        &"word ".repeat(13),
+        &format!("{}x", " ".repeat(63)),
+        &format!("{}abc", "y".repeat(62)),
+        &format!("{}.\nthen", "z".repeat(63)),
+    ] {
+        assert_eq!(Signals::scan(text), reference_scan(text), "{text:?}");
+    }
+}
