@@ -18,8 +18,25 @@ export declare class ReflexEngine {
   check(text: string, flags?: CheckFlags | undefined | null): CheckResult
   /** `check` on the libuv thread pool, for large texts. */
   checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<CheckResult>
+  /**
+   * `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
+   * `check` parses it, which costs less than building the objects here.
+   */
+  checkResultJson(text: string, flags?: CheckFlags | undefined | null): string
+  /** `checkResultJson` on the libuv thread pool, for large texts. */
+  checkResultJsonAsync(text: string, flags?: CheckFlags | undefined | null): Promise<string>
   /** `check` written as the wire's JSON body without its closing brace (see `json.rs`). */
   checkJson(text: string, flags?: CheckFlags | undefined | null): string
+  /**
+   * `checkJson` with the flags as separate arguments (each defaults to true), which the
+   * TypeScript wrapper calls: napi reads an object's properties by name, interning each name
+   * on every call, and that cost as much as hashing the text for the key.
+   */
+  checkJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
+  /** `checkResultJson` with the flags as separate arguments, as `checkJsonFlat`. */
+  checkResultJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
+  /** `cacheKey` with the flags as separate arguments, as `checkJsonFlat`. */
+  cacheKeyFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
   /**
    * `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the
    * in-process tier is not consulted.

@@ -13,7 +13,7 @@ use reflex_core::ratelimit::Limit;
 use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResult, RateLimitDecision, RedactResult};
 use crate::errors::CodedError;
 use crate::json;
-use crate::options::{check_options, CheckFlags, EngineOptions, RedactOptions};
+use crate::options::{check_options, flat_options, CheckFlags, EngineOptions, RedactOptions};
 
 /// Milliseconds from a JavaScript number; negative, NaN and infinite values become 0.
 #[allow(clippy::cast_sign_loss)] // guarded: only finite positive values are cast
@@ -61,10 +61,46 @@ impl ReflexEngine {
         AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
     }
 
+    /// `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
+    /// `check` parses it, which costs less than building the objects here.
+    #[napi]
+    pub fn check_result_json(&self, text: String, flags: Option<CheckFlags>) -> String {
+        json::check_result(&self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// `checkResultJson` on the libuv thread pool, for large texts.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn check_result_json_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckJsonTask> {
+        AsyncTask::new(CheckJsonTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
+    }
+
     /// `check` written as the wire's JSON body without its closing brace (see `json.rs`).
     #[napi]
     pub fn check_json(&self, text: String, flags: Option<CheckFlags>) -> String {
         json::check_body(&self.inner.check(&text, check_options(flags), now_ms()))
+    }
+
+    /// `checkJson` with the flags as separate arguments (each defaults to true), which the
+    /// TypeScript wrapper calls: napi reads an object's properties by name, interning each name
+    /// on every call, and that cost as much as hashing the text for the key.
+    #[napi]
+    pub fn check_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        json::check_body(&self.inner.check(&text, options, now_ms()))
+    }
+
+    /// `checkResultJson` with the flags as separate arguments, as `checkJsonFlat`.
+    #[napi]
+    pub fn check_result_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        json::check_result(&self.inner.check(&text, options, now_ms()))
+    }
+
+    /// `cacheKey` with the flags as separate arguments, as `checkJsonFlat`.
+    #[napi]
+    #[allow(clippy::unused_self)] // a method, so JavaScript reaches it on the engine like the rest
+    pub fn cache_key_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+        Engine::cache_key(&text, flat_options(check_pii, check_injection, use_cache))
     }
 
     /// `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the
@@ -139,6 +175,25 @@ impl Task for CheckTask {
 
     fn compute(&mut self) -> Result<Self::Output> {
         Ok(convert::check_result(self.engine.check(&self.text, self.options, now_ms())))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output)
+    }
+}
+
+pub struct CheckJsonTask {
+    engine: Arc<Engine>,
+    text: String,
+    options: CheckOptions,
+}
+
+impl Task for CheckJsonTask {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        Ok(json::check_result(&self.engine.check(&self.text, self.options, now_ms())))
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {

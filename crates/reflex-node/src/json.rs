@@ -135,6 +135,81 @@ pub fn check_body(o: &CheckOutcome) -> String {
     buf
 }
 
+/// A JavaScript number as `JSON.parse` reads it back: Rust prints the shortest digits that round-trip.
+/// The values written here (confidences, scores, timestamps) are finite.
+fn exact(buf: &mut String, x: f64) {
+    let _ = write!(buf, "{x}");
+}
+
+/// `check`'s result (`CheckResult` in `convert.rs`) as JSON: the same fields, names, order (`cached`
+/// last, as napi-rs sets it) and numbers, for the TypeScript wrapper to `JSON.parse`. Building the nested objects through
+/// napi cost more than the check's fixed cost; one string and `JSON.parse` cost a fraction.
+pub fn check_result(o: &CheckOutcome) -> String {
+    let mut buf = String::with_capacity(512 + o.redacted_text.len() * 2);
+    buf.push_str("{\"cacheKey\":");
+    string(&mut buf, &o.cache_key);
+    buf.push_str(",\"piiMatches\":[");
+    for (i, m) in o.pii.iter().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        buf.push_str("{\"type\":\"");
+        buf.push_str(m.kind.as_str());
+        let _ = write!(buf, "\",\"start\":{},\"end\":{},\"matchedText\":", m.start as u32, m.end as u32);
+        string(&mut buf, &m.matched_text);
+        buf.push_str(",\"confidence\":");
+        exact(&mut buf, f64::from(m.confidence));
+        buf.push('}');
+    }
+    buf.push_str("],\"redactedText\":");
+    string(&mut buf, &o.redacted_text);
+    buf.push_str(",\"injectionScore\":");
+    exact(&mut buf, f64::from(o.injection_score));
+    buf.push_str(",\"severity\":\"");
+    buf.push_str(o.injection_severity.as_str());
+    buf.push_str("\",\"injectionMatches\":[");
+    for (i, m) in o.injection.iter().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        buf.push_str("{\"type\":\"");
+        buf.push_str(m.family.as_str());
+        let _ = write!(buf, "\",\"start\":{},\"end\":{},\"matchedText\":", m.start as u32, m.end as u32);
+        string(&mut buf, &m.matched_text);
+        buf.push_str(",\"severity\":\"");
+        buf.push_str(m.severity.as_str());
+        buf.push_str("\",\"confidence\":");
+        exact(&mut buf, f64::from(m.confidence));
+        buf.push('}');
+    }
+    buf.push_str("],\"blocked\":");
+    buf.push_str(if o.blocked { "true" } else { "false" });
+    buf.push_str(",\"routing\":{\"route\":\"");
+    buf.push_str(o.routing.route.as_str());
+    buf.push_str("\",\"complexity\":\"");
+    buf.push_str(o.routing.complexity.as_str());
+    buf.push_str("\",\"suggestedArms\":[");
+    for (i, arm) in o.routing.suggested_arms.iter().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        string(&mut buf, arm);
+    }
+    buf.push_str("]}");
+    // Last, where napi-rs puts an optional field that is set.
+    if let Some(entry) = &o.cached {
+        buf.push_str(",\"cached\":{\"value\":");
+        string(&mut buf, &entry.value);
+        buf.push_str(",\"createdAtMs\":");
+        exact(&mut buf, entry.created_at_ms as f64);
+        buf.push_str(",\"expiresAtMs\":");
+        exact(&mut buf, entry.expires_at_ms as f64);
+        buf.push('}');
+    }
+    buf.push('}');
+    buf
+}
+
 #[cfg(test)]
 mod tests {
     use super::string;

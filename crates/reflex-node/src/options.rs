@@ -56,10 +56,15 @@ pub struct CheckFlags {
 /// Missing flags (or no flags object at all) mean "on".
 pub fn check_options(f: Option<CheckFlags>) -> CheckOptions {
     let f = f.unwrap_or_default();
+    flat_options(f.check_pii, f.check_injection, f.use_cache)
+}
+
+/// The flags passed one by one; missing ones mean "on".
+pub fn flat_options(check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> CheckOptions {
     CheckOptions {
-        check_pii: f.check_pii.unwrap_or(true),
-        check_injection: f.check_injection.unwrap_or(true),
-        use_cache: f.use_cache.unwrap_or(true),
+        check_pii: check_pii.unwrap_or(true),
+        check_injection: check_injection.unwrap_or(true),
+        use_cache: use_cache.unwrap_or(true),
     }
 }
 

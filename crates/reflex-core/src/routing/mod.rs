@@ -99,7 +99,7 @@ pub fn route(text: &str, cache_hit: bool, blocked: bool, pii_found: bool) -> Rou
 }
 
 /// What one pass over the text counted.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 #[allow(clippy::struct_excessive_bools)] // one flag per arm is the plainest shape here
 struct Signals {
     bytes: usize,
@@ -249,65 +249,67 @@ const fn pack(word: &[u8]) -> u128 {
     key
 }
 
-/// Slots in the keyword hash table: a power of two, under half full.
-const TABLE_SIZE: usize = 256;
+/// Slots in the keyword table: a power of two.
+const TABLE_BITS: u32 = 9;
+const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
-fn slot_of(key: u128) -> usize {
-    const_slot_of(key)
-}
+/// A multiplier under which no two keywords share a slot (found by trying random odd numbers;
+/// the table's build asserts it), so a look-up is one probe and one compare, with no loop whose
+/// length depends on the word: the scan runs it for every word of the text.
+const SEED: u64 = 0xcf94_e06f_f647_00f7;
 
-const fn const_slot_of(key: u128) -> usize {
-    // Fibonacci hashing of the folded halves: the top 8 bits index the table.
+const fn slot_of(key: u128) -> usize {
+    // Multiplicative hashing of the folded halves: the top bits index the table.
     let folded = (key as u64) ^ ((key >> 64) as u64);
-    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+    (folded.wrapping_mul(SEED) >> (64 - TABLE_BITS)) as usize
 }
 
-/// [`KEYWORDS`] packed into an open-addressing table (linear probing), built at compile time.
-/// A key of 0 marks an empty slot: no word packs to 0.
-static TABLE: [(u128, Word); TABLE_SIZE] = {
-    assert!(KEYWORDS.len() * 2 < TABLE_SIZE, "keyword table too full");
-    let mut table = [(0u128, Word::Other); TABLE_SIZE];
+/// [`KEYWORDS`] by slot, built at compile time: the packed word, or 0 (no word packs to 0).
+static KEYS: [u128; TABLE_SIZE] = {
+    let mut keys = [0u128; TABLE_SIZE];
     let mut i = 0;
     while i < KEYWORDS.len() {
         let word = KEYWORDS[i].0;
-        assert!(
-            !word.is_empty() && word.len() <= MAX_KEYWORD,
-            "keyword length"
-        );
-        let key = pack(word);
-        let mut slot = const_slot_of(key);
-        while table[slot].0 != 0 {
-            assert!(table[slot].0 != key, "duplicate keyword");
-            slot = (slot + 1) % TABLE_SIZE;
-        }
-        table[slot] = (key, KEYWORDS[i].1);
+        assert!(!word.is_empty() && word.len() <= MAX_KEYWORD, "keyword length");
+        let slot = slot_of(pack(word));
+        assert!(keys[slot] == 0, "two keywords share a slot: pick another SEED");
+        keys[slot] = pack(word);
         i += 1;
     }
-    table
+    keys
+};
+
+/// What the keyword in the same slot of [`KEYS`] signals.
+static WORDS: [Word; TABLE_SIZE] = {
+    let mut words = [Word::Other; TABLE_SIZE];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        words[slot_of(pack(KEYWORDS[i].0))] = KEYWORDS[i].1;
+        i += 1;
+    }
+    words
 };
 
 fn lookup(key: u128) -> Word {
-    let mut slot = slot_of(key);
-    loop {
-        let (stored, word) = TABLE[slot];
-        if stored == key {
-            return word;
-        }
-        if stored == 0 {
-            return Word::Other;
-        }
-        slot = (slot + 1) % TABLE_SIZE;
+    let slot = slot_of(key);
+    if KEYS[slot] == key {
+        WORDS[slot]
+    } else {
+        Word::Other
     }
 }
 
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
+#[cfg(test)]
 fn read_word(bytes: &[u8]) -> (usize, Word) {
-    let len = bytes
-        .iter()
-        .position(|&b| !is_word_byte(b))
-        .unwrap_or(bytes.len());
-    if len == 0 || len > MAX_KEYWORD {
-        return (len, Word::Other);
+    let len = word_len(bytes);
+    (len, if len == 0 { Word::Other } else { classify(bytes, len) })
+}
+
+/// What the word of `len` (> 0) bytes at the start of `bytes` is.
+fn classify(bytes: &[u8], len: usize) -> Word {
+    if len > MAX_KEYWORD {
+        return Word::Other;
     }
     // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
     // are all lower-case letters, so a table hit is still an exact case-insensitive match.
@@ -320,14 +322,53 @@ fn read_word(bytes: &[u8]) -> (usize, Word) {
             .rev()
             .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
     };
-    (len, lookup(key))
+    lookup(key)
 }
 
-/// Letters, digits, `_`, `'` and any non-ASCII byte (so "naïve" stays one word).
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The length of the run of word bytes at the start of `bytes`, eight bytes at a time: the
+/// byte loop's exit, one per word at an unpredictable length, was most of the scan's cost.
+fn word_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    loop {
+        let chunk = if let Some(chunk) = bytes.get(at..at + 8) {
+            u64::from_le_bytes(chunk.try_into().unwrap_or_default())
+        } else {
+            // The tail, padded with spaces (not word bytes).
+            let mut padded = [b' '; 8];
+            padded[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+            u64::from_le_bytes(padded)
+        };
+        let others = !word_bytes(chunk) & HIGHS;
+        if others != 0 {
+            return at + (others.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+}
+
+/// The high bit of each byte of `w` that [`is_word_byte`] accepts. Exact for every byte value:
+/// the range tests run on the low seven bits, where no addition carries into the next byte.
+fn word_bytes(w: u64) -> u64 {
+    let low = w & !HIGHS;
+    let at_least = |x: u64, from: u8| x.wrapping_add(u64::from(0x80 - from) * ONES);
+    let equal = |x: u64, b: u8| !at_least(x ^ (u64::from(b) * ONES), 1);
+    let folded = low | (0x20 * ONES);
+    let letter = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+    let digit = at_least(low, b'0') & !at_least(low, b'9' + 1);
+    (w | letter | digit | equal(low, b'_') | equal(low, b'\'')) & HIGHS
+}
+
+/// Word bytes, one at a time (what [`word_bytes`] is tested against): letters, digits, `_`, `'`
+/// and any non-ASCII byte (so "naïve" stays one word).
+#[cfg(test)]
 fn is_word_byte(b: u8) -> bool {
     WORD_BYTES[usize::from(b)]
 }
 
+#[cfg(test)]
 static WORD_BYTES: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
@@ -343,67 +384,111 @@ fn is_space_or_end(bytes: &[u8], i: usize) -> bool {
     bytes.get(i).copied().unwrap_or(b' ').is_ascii_whitespace()
 }
 
+/// Bytes per block of the scan: one bit of a `u64` each.
+const BLOCK: usize = 64;
+
+/// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
+/// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
+/// breaks, tabs…).
+fn block_masks(bytes: &[u8]) -> (u64, u64) {
+    // Gathers the high bit of each byte of a word into the low eight bits.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut padded = [b' '; BLOCK];
+    let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
+        block
+    } else {
+        padded[..bytes.len()].copy_from_slice(bytes);
+        &padded
+    };
+    let (mut words, mut others) = (0u64, 0u64);
+    for (chunk, eight) in block.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+        let word = word_bytes(w);
+        // Bytes equal to a space: the exact zero-byte test on `w ^ spaces`.
+        let diff = w ^ (u64::from(b' ') * ONES);
+        let space = !(((diff & !HIGHS).wrapping_add(!HIGHS)) | diff | !HIGHS);
+        let other = !(word | space) & HIGHS;
+        words |= ((word >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
+        others |= ((other >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
+    }
+    (words, others)
+}
+
 impl Signals {
+    /// Goes block by block: two masks per block say where words start and where the few other
+    /// bytes that count are, so the bytes between are never looked at one by one, and each
+    /// word's length comes from the mask instead of from the word before it (a byte loop that
+    /// chained every word to the previous one was most of a check's fixed cost).
     fn scan(text: &str) -> Signals {
         let bytes = text.as_bytes();
         let mut s = Signals {
             bytes: bytes.len(),
             ..Signals::default()
         };
-        let mut line_start = true;
         let mut open_sentence = false;
         // The two previous words, for "look up", "fix (the) bug", "after that".
         let (mut prev, mut prev2) = (Word::Other, Word::Other);
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if line_start {
-                if b == b' ' || b == b'\t' {
-                    i += 1;
+        let mut i = s.line_start(bytes, 0, &mut open_sentence);
+        // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
+        'blocks: while i < bytes.len() {
+            let (words, others) = block_masks(&bytes[i..]);
+            let mut stops = (words & !(words << 1)) | others;
+            while stops != 0 {
+                let k = stops.trailing_zeros() as usize;
+                stops &= stops - 1;
+                let at = i + k;
+                if words >> k & 1 == 1 {
+                    let run = (!(words >> k)).trailing_zeros() as usize;
+                    let crosses = k + run >= BLOCK;
+                    let len = if crosses { word_len(&bytes[at..]) } else { run };
+                    let word = classify(&bytes[at..], len);
+                    s.note(word, prev, prev2);
+                    (prev2, prev) = (prev, word);
+                    open_sentence = true;
+                    if crosses {
+                        i = at + len;
+                        continue 'blocks;
+                    }
                     continue;
                 }
-                line_start = false;
-                if let Some(marker_len) = list_marker(&bytes[i..]) {
-                    // A new item ends the previous one even without a full stop.
-                    s.sentences += u32::from(open_sentence);
-                    open_sentence = false;
-                    s.list_items += 1;
-                    i += marker_len;
-                    continue;
-                }
-                if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
-                    s.code_fences += 1;
-                    i += 3;
-                    continue;
+                match bytes[at] {
+                    b'\n' => {
+                        i = s.line_start(bytes, at + 1, &mut open_sentence);
+                        continue 'blocks;
+                    }
+                    b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, at + 1) => {
+                        s.sentences += 1;
+                        open_sentence = false;
+                    }
+                    b',' | b';' | b':' => s.clauses += 1,
+                    _ => {}
                 }
             }
-            if b == b' ' {
-                i += 1;
-                continue;
-            }
-            if is_word_byte(b) {
-                let (len, word) = read_word(&bytes[i..]);
-                s.note(word, prev, prev2);
-                (prev2, prev) = (prev, word);
-                open_sentence = true;
-                i += len;
-                continue;
-            }
-            match b {
-                b'\n' => line_start = true,
-                b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, i + 1) => {
-                    s.sentences += 1;
-                    open_sentence = false;
-                }
-                b',' | b';' | b':' => s.clauses += 1,
-                _ => {}
-            }
-            i += 1;
+            i += BLOCK;
         }
         if open_sentence {
             s.sentences += 1;
         }
         s
+    }
+
+    /// At the start of a line (`from`): skips the indent, counts a list marker or a code fence
+    /// there, and returns where the scan goes on.
+    fn line_start(&mut self, bytes: &[u8], from: usize, open_sentence: &mut bool) -> usize {
+        let indent = bytes[from..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        let i = from + indent;
+        if let Some(marker_len) = list_marker(&bytes[i..]) {
+            // A new item ends the previous one even without a full stop.
+            self.sentences += u32::from(*open_sentence);
+            *open_sentence = false;
+            self.list_items += 1;
+            return i + marker_len;
+        }
+        if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
+            self.code_fences += 1;
+            return i + 3;
+        }
+        i
     }
 
     fn note(&mut self, word: Word, prev: Word, prev2: Word) {

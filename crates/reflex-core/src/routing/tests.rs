@@ -174,3 +174,151 @@ fn non_ascii_text_is_scanned_without_panicking() {
     );
     assert_eq!(Signals::scan("naïve café. 🚀 done!").sentences, 2);
 }
+
+#[test]
+fn word_bytes_agree_with_the_byte_table() {
+    for b in 0..=255u8 {
+        for at in 0..8 {
+            let mut chunk = *b"abcdefgh";
+            chunk[at] = b;
+            let expected = if is_word_byte(b) { HIGHS } else { HIGHS & !(0x80 << (8 * at)) };
+            assert_eq!(word_bytes(u64::from_le_bytes(chunk)), expected, "{b:#x} at {at}");
+        }
+    }
+}
+
+/// `read_word` as it was: a byte loop for the length, a scan of the keyword list for the kind.
+fn reference_read_word(bytes: &[u8]) -> (usize, Word) {
+    let len = bytes.iter().position(|&b| !is_word_byte(b)).unwrap_or(bytes.len());
+    let word: Vec<u8> = bytes[..len].iter().map(|&b| b | 0x20).collect();
+    let kind = KEYWORDS.iter().find(|(k, _)| *k == word.as_slice()).map_or(Word::Other, |&(_, kind)| kind);
+    (len, kind)
+}
+
+#[test]
+fn read_word_matches_the_byte_loop_on_random_text() {
+    let pieces: &[&[u8]] = &[
+        b"the", b"Then", b"SEARCH", b"run", b"x", b" ", b"  ", b".", b",", b"\n", b"-", b"'", b"_",
+        b"9", b"implementation", b"verification", b"\xc3\xa9", b"\xf0\x9f\x9a\x80", b"@", b"[", b"`",
+        b"{", b"/", b":", b"\t", b"bugfix", b"lookup", b"informationally", b"\x00",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let mut text = Vec::new();
+        for _ in 0..next() % 12 {
+            text.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        for start in 0..text.len() {
+            let rest = &text[start..];
+            if is_word_byte(rest[0]) {
+                assert_eq!(read_word(rest), reference_read_word(rest), "{:?}", String::from_utf8_lossy(rest));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+/// `Signals::scan` as it was: one byte at a time, each word read to its end before the next.
+fn reference_scan(text: &str) -> Signals {
+    let bytes = text.as_bytes();
+    let mut s = Signals { bytes: bytes.len(), ..Signals::default() };
+    let mut line_start = true;
+    let mut open_sentence = false;
+    let (mut prev, mut prev2) = (Word::Other, Word::Other);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if line_start {
+            if b == b' ' || b == b'\t' {
+                i += 1;
+                continue;
+            }
+            line_start = false;
+            if let Some(marker_len) = list_marker(&bytes[i..]) {
+                s.sentences += u32::from(open_sentence);
+                open_sentence = false;
+                s.list_items += 1;
+                i += marker_len;
+                continue;
+            }
+            if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
+                s.code_fences += 1;
+                i += 3;
+                continue;
+            }
+        }
+        if b == b' ' {
+            i += 1;
+            continue;
+        }
+        if is_word_byte(b) {
+            let (len, word) = reference_read_word(&bytes[i..]);
+            s.note(word, prev, prev2);
+            (prev2, prev) = (prev, word);
+            open_sentence = true;
+            i += len;
+            continue;
+        }
+        match b {
+            b'\n' => line_start = true,
+            b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, i + 1) => {
+                s.sentences += 1;
+                open_sentence = false;
+            }
+            b',' | b';' | b':' => s.clauses += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    if open_sentence {
+        s.sentences += 1;
+    }
+    s
+}
+
+#[test]
+fn the_block_scan_counts_like_the_byte_loop() {
+    let pieces = [
+        "the", "Then", "SEARCH", "look", "up", "fix", "a", "bug", "personal", "data", "after", "that",
+        "finally", "run", "tests", "x", " ", "  ", ".", ". ", "!", "?", ",", ";", ":", "\n", "\n  ", "\n\t",
+        "\n- ", "\n* ", "\n+ ", "\n1. ", "\n12) ", "\n1234. ", "\n```", "\n~~~", "```", "- ", "3. ", "\r",
+        "\t", "'", "_", "9", "-", "(", "\u{e9}", "\u{1f680}", "\u{a0}", "implementation",
+        "averyveryverylongwordthatcrossesblocks", "another_long_identifier_with_underscores_and_digits_0123456789",
+        "verification", "\0",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..30_000 {
+        let mut text = String::new();
+        for _ in 0..next() % (if round % 10 == 0 { 400 } else { 40 }) {
+            text.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        assert_eq!(Signals::scan(&text), reference_scan(&text), "{text:?}");
+    }
+    for text in [
+        "",
+        " ",
+        "\n",
+        "- ",
+        "```",
+        &"word ".repeat(13),
+        &format!("{}x", " ".repeat(63)),
+        &format!("{}abc", "y".repeat(62)),
+        &format!("{}.\nthen", "z".repeat(63)),
+    ] {
+        assert_eq!(Signals::scan(text), reference_scan(text), "{text:?}");
+    }
+}
