@@ -7,12 +7,16 @@
 //!
 //! Each row names trigger words; the row's regex only runs when one pass over the text
 //! (`triggers`, exact like an overlapping Aho-Corasick search, cheaper per byte) finds one of
-//! them, which keeps clean text on a single linear scan.
+//! them, which keeps clean text on a single linear scan. Most rows then search only where the
+//! trigger hits say a match can start (`starts`).
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
 
+use super::required::required;
+use super::starts::{self, Anchor};
 use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
@@ -316,12 +320,28 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
+    /// For each trigger word, the rows it anchors and at which offset into their matches.
+    anchor_of: Vec<Vec<(u16, u16)>>,
+    /// The rows whose matches can only start at anchors.
+    anchored: [u64; WORDS],
+    /// For each row, sets of words of which every match holds one (a word of each set, or
+    /// a word inside it): a row with a set none of whose words occur cannot match.
+    required: Vec<Vec<Vec<u16>>>,
     /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
     /// same per byte whatever the number of words, so one pass serves both.
     words: Automaton,
     /// The rows that also need one of their `needs` words.
     with_needs: [u64; WORDS],
 }
+
+/// The shortest prefix added as a word of its own to anchor a row: shorter ones ("the", "you")
+/// are too common to narrow the search.
+const MIN_ANCHOR: usize = 3;
+/// Prefixes too common in English to anchor anything: each would be a hit every few words.
+const COMMON: &[&str] = &["the", "and", "all", "any", "are", "for", "was", "can", "not", "you"];
+/// A row with more candidate starts than this searches the whole text instead: beyond it the
+/// anchored searches cost more than one unanchored pass with the regex's own prefilter.
+const MAX_STARTS: usize = 16;
 
 /// Rows are armed in a bit set of this many 64-bit words.
 const WORDS: usize = 3;
@@ -345,6 +365,8 @@ enum Arm {
 #[derive(Default)]
 pub(crate) struct Armed {
     bits: [u64; WORDS],
+    /// Every trigger hit: (word, start).
+    hits: Vec<(u16, u32)>,
     needs: [u64; WORDS],
     pub rot13: bool,
     pub assign: bool,
@@ -387,14 +409,29 @@ impl Words {
         }
     }
 
-    fn build(self) -> Automaton {
-        Automaton { finder: Triggers::new(&self.words), arms: self.arms }
+    /// A word that only marks where some row can start: it arms nothing.
+    fn add_anchor(&mut self, word: &str) -> u16 {
+        let at = self.words.iter().position(|w| w == word).unwrap_or_else(|| {
+            self.words.push(word.to_string());
+            self.arms.push(Arm::Rules(Vec::new()));
+            self.words.len() - 1
+        });
+        u16::try_from(at).expect("at most 65,535 trigger words")
+    }
+
+    fn build(&self) -> Automaton {
+        Automaton { finder: Triggers::new(&self.words), arms: self.arms.clone() }
     }
 }
 
 impl Automaton {
     fn arm(&self, text: &str, armed: &mut Armed) {
         self.finder.each(text.as_bytes(), |id, at| {
+            // Texts are far below 4 GiB; a longer one loses the hits past that, and its rows
+            // then search the whole text (see `Table::each_match`).
+            if let Ok(at) = u32::try_from(at) {
+                armed.hits.push((id, at));
+            }
             match &self.arms[usize::from(id)] {
                 Arm::Rules(v) => {
                     for &(i, need) in v {
@@ -463,10 +500,12 @@ impl Table {
         let mut words = Words::default();
         let mut rules = Vec::with_capacity(RULES.len());
         let mut with_needs = [0u64; WORDS];
+        let mut sources = Vec::with_capacity(RULES.len());
         for (i, r) in RULES.iter().enumerate() {
             let src = source(r);
-            let re = Regex::new(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
+            let re = compile(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
             rules.push((r, re));
+            sources.push(src);
             if !r.needs.is_empty() {
                 with_needs[i / 64] |= 1 << (i % 64);
             }
@@ -484,19 +523,142 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        Table { rules, words: words.build(), with_needs }
+        // Where each row's matches can start: a word inside each of its prefixes, else the
+        // prefix itself as a word that arms nothing (if long enough to be rare).
+        let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
+        let cover = starts::Cover::new(&words.words);
+        for (i, src) in sources.iter().enumerate() {
+            let Some(prefixes) = starts::prefixes(src) else { continue };
+            let mut list: Vec<Anchor> = Vec::new();
+            for lit in prefixes {
+                let anchor = match cover.best(&lit) {
+                    Some(a) => a,
+                    None => match String::from_utf8(lit) {
+                        Ok(w) if w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str()) => Anchor { word: words.add_anchor(&w), offset: 0 },
+                        _ => {
+                            list.clear();
+                            break;
+                        }
+                    },
+                };
+                if !list.contains(&anchor) {
+                    list.push(anchor);
+                }
+            }
+            if !list.is_empty() {
+                lists.push((i, list));
+            }
+        }
+        let mut needed: Vec<Vec<Vec<u16>>> = Vec::with_capacity(sources.len());
+        for src in &sources {
+            let mut sets = Vec::new();
+            for set in required(src) {
+                let mut ids: Vec<u16> = Vec::new();
+                for lit in set {
+                    let id = match cover.best(&lit) {
+                        Some(a) => a.word,
+                        None => match String::from_utf8(lit) {
+                            Ok(w) if w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str()) => words.add_anchor(&w),
+                            _ => {
+                                ids.clear();
+                                break;
+                            }
+                        },
+                    };
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+                if !ids.is_empty() {
+                    sets.push(ids);
+                }
+            }
+            needed.push(sets);
+        }
+        let mut anchor_of = vec![Vec::new(); words.words.len()];
+        let mut anchored = [0u64; WORDS];
+        for (i, list) in lists {
+            anchored[i / 64] |= 1 << (i % 64);
+            for Anchor { word, offset } in list {
+                anchor_of[usize::from(word)].push((i as u16, offset));
+            }
+        }
+        Table { rules, anchor_of, anchored, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
     pub fn arm(&self, text: &str) -> Armed {
-        let mut armed = Armed::default();
+        // About one hit per 16 bytes of English; growing the list costs more than this.
+        let mut armed = Armed { hits: Vec::with_capacity(16 + text.len() / 8), ..Armed::default() };
         self.words.arm(text, &mut armed);
         for k in 0..WORDS {
             armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }
         armed
     }
+
+    /// Calls `found(row, start, end)` for every match of every armed row in `text` (the text
+    /// `armed` came from), rows in order and each row's matches in order, as
+    /// `find_iter` over the whole text gives them.
+    pub fn each_match(&self, text: &str, armed: &Armed, mut found: impl FnMut(usize, usize, usize)) {
+        // (row, start) of every candidate start of every armed, anchored row, packed to sort.
+        let mut cands: Vec<u64> = Vec::new();
+        let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
+        // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
+        let whole = u32::try_from(text.len()).is_err();
+        if !whole {
+            for &(word, at) in &armed.hits {
+                for &(row, offset) in &self.anchor_of[usize::from(word)] {
+                    if is(&armed.bits, usize::from(row)) {
+                        if let Some(s) = at.checked_sub(u32::from(offset)) {
+                            cands.push(u64::from(row) << 32 | u64::from(s));
+                        }
+                    }
+                }
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        let mut seen = vec![0u64; self.anchor_of.len().div_ceil(64)];
+        for &(word, _) in &armed.hits {
+            seen[usize::from(word) / 64] |= 1 << (word % 64);
+        }
+        let occurs = |w: &u16| seen[usize::from(*w) / 64] & (1 << (w % 64)) != 0;
+        let mut starts: Vec<usize> = Vec::new();
+        for i in armed.rules() {
+            if !whole && self.required[i].iter().any(|set| !set.iter().any(occurs)) {
+                continue;
+            }
+            let re = &self.rules[i].1;
+            let row = i as u64;
+            let from = cands.partition_point(|&c| c >> 32 < row);
+            let n = cands[from..].iter().take_while(|&&c| c >> 32 == row).count();
+            if whole || !is(&self.anchored, i) || n > MAX_STARTS {
+                for m in re.find_iter(text) {
+                    found(i, m.start(), m.end());
+                }
+                continue;
+            }
+            starts.clear();
+            starts.extend(cands[from..from + n].iter().map(|&c| (c & 0xFFFF_FFFF) as usize));
+            starts::each_match(re, text, &starts, |s, e| found(i, s, e));
+        }
+    }
+}
+
+/// A row's regex, configured as `regex::Regex::new` configures it (the matches stay the same).
+fn compile(src: &str) -> Result<Regex, Box<meta::BuildError>> {
+    Regex::builder()
+        .configure(
+            Regex::config()
+                .nfa_size_limit(Some(10 * (1 << 20)))
+                .hybrid_cache_capacity(2 * (1 << 20))
+                .utf8_empty(true),
+        )
+        .syntax(syntax::Config::new().utf8(true))
+        .build(src)
+        .map_err(Box::new)
 }
 
 pub(crate) fn table() -> &'static Table {
@@ -506,9 +668,52 @@ pub(crate) fn table() -> &'static Table {
 
 #[cfg(test)]
 mod tests {
+    use super::{rot13, table, WORDS};
+    use crate::injection::normalize::normalize;
+
     #[test]
     fn every_pattern_compiles() {
         let t = super::table();
         assert_eq!(t.rules.len(), super::RULES.len());
+    }
+
+    /// Every row's matches from `each_match` (anchored starts, rows vetoed for a missing
+    /// required word) against `find_iter` over the whole text, all rows armed whatever the
+    /// triggers say, on the corpus lines, the frozen test and pattern literals, each inside
+    /// English, and their ROT13 forms.
+    #[test]
+    fn each_match_finds_what_find_iter_finds() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let mut texts: Vec<String> = Vec::new();
+        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
+            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
+            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
+        }
+        let english = "The design review ran long, so avoid the old notes. ";
+        let t = table();
+        let mut rows_run = 0usize;
+        let mut matches = 0usize;
+        for base in &texts {
+            for text in [base.clone(), format!("{english}{base} {english}")] {
+                let norm = normalize(&text).text;
+                for text in [rot13(&norm), norm] {
+                    let mut armed = t.arm(&text);
+                    armed.bits = [!0; WORDS];
+                    for i in t.rules.len()..WORDS * 64 {
+                        armed.bits[i / 64] &= !(1 << (i % 64));
+                    }
+                    let mut got: Vec<Vec<(usize, usize)>> = vec![Vec::new(); t.rules.len()];
+                    t.each_match(&text, &armed, |i, a, b| got[i].push((a, b)));
+                    for (i, (_, re)) in t.rules.iter().enumerate() {
+                        let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
+                        assert_eq!(got[i], want, "row {i} on {text:?}");
+                        matches += want.len();
+                    }
+                    rows_run += t.rules.len();
+                }
+            }
+        }
+        // The texts do exercise the rows: most corpus attacks match something.
+        assert!(matches > 1_000, "{matches} matches in {rows_run} row runs");
     }
 }
