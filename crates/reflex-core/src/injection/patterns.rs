@@ -15,11 +15,11 @@ use std::sync::OnceLock;
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 
-use super::required::required;
-use super::starts::{self, Anchor};
 use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
+
+mod search;
 
 pub(crate) struct Rule {
     pub family: Family,
@@ -334,14 +334,6 @@ pub(crate) struct Table {
     with_needs: [u64; WORDS],
 }
 
-/// The shortest prefix added as a word of its own to anchor a row: shorter ones ("the", "you")
-/// are too common to narrow the search.
-const MIN_ANCHOR: usize = 3;
-/// Prefixes too common in English to anchor anything: each would be a hit every few words.
-const COMMON: &[&str] = &["the", "and", "all", "any", "are", "for", "was", "can", "not", "you"];
-/// A row with more candidate starts than this searches the whole text instead: beyond it the
-/// anchored searches cost more than one unanchored pass with the regex's own prefilter.
-const MAX_STARTS: usize = 16;
 
 /// Rows are armed in a bit set of this many 64-bit words.
 const WORDS: usize = 3;
@@ -523,66 +515,7 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        // Where each row's matches can start: a word inside each of its prefixes, else the
-        // prefix itself as a word that arms nothing (if long enough to be rare).
-        let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
-        let cover = starts::Cover::new(&words.words);
-        for (i, src) in sources.iter().enumerate() {
-            let Some(prefixes) = starts::prefixes(src) else { continue };
-            let mut list: Vec<Anchor> = Vec::new();
-            for lit in prefixes {
-                let anchor = match cover.best(&lit) {
-                    Some(a) => a,
-                    None => match String::from_utf8(lit) {
-                        Ok(w) if w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str()) => Anchor { word: words.add_anchor(&w), offset: 0 },
-                        _ => {
-                            list.clear();
-                            break;
-                        }
-                    },
-                };
-                if !list.contains(&anchor) {
-                    list.push(anchor);
-                }
-            }
-            if !list.is_empty() {
-                lists.push((i, list));
-            }
-        }
-        let mut needed: Vec<Vec<Vec<u16>>> = Vec::with_capacity(sources.len());
-        for src in &sources {
-            let mut sets = Vec::new();
-            for set in required(src) {
-                let mut ids: Vec<u16> = Vec::new();
-                for lit in set {
-                    let id = match cover.best(&lit) {
-                        Some(a) => a.word,
-                        None => match String::from_utf8(lit) {
-                            Ok(w) if w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str()) => words.add_anchor(&w),
-                            _ => {
-                                ids.clear();
-                                break;
-                            }
-                        },
-                    };
-                    if !ids.contains(&id) {
-                        ids.push(id);
-                    }
-                }
-                if !ids.is_empty() {
-                    sets.push(ids);
-                }
-            }
-            needed.push(sets);
-        }
-        let mut anchor_of = vec![Vec::new(); words.words.len()];
-        let mut anchored = [0u64; WORDS];
-        for (i, list) in lists {
-            anchored[i / 64] |= 1 << (i % 64);
-            for Anchor { word, offset } in list {
-                anchor_of[usize::from(word)].push((i as u16, offset));
-            }
-        }
+        let (anchor_of, anchored, needed) = search::plan(&sources, &mut words);
         Table { rules, anchor_of, anchored, required: needed, words: words.build(), with_needs }
     }
 
@@ -596,54 +529,6 @@ impl Table {
             armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }
         armed
-    }
-
-    /// Calls `found(row, start, end)` for every match of every armed row in `text` (the text
-    /// `armed` came from), rows in order and each row's matches in order, as
-    /// `find_iter` over the whole text gives them.
-    pub fn each_match(&self, text: &str, armed: &Armed, mut found: impl FnMut(usize, usize, usize)) {
-        // (row, start) of every candidate start of every armed, anchored row, packed to sort.
-        let mut cands: Vec<u64> = Vec::new();
-        let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
-        // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
-        let whole = u32::try_from(text.len()).is_err();
-        if !whole {
-            for &(word, at) in &armed.hits {
-                for &(row, offset) in &self.anchor_of[usize::from(word)] {
-                    if is(&armed.bits, usize::from(row)) {
-                        if let Some(s) = at.checked_sub(u32::from(offset)) {
-                            cands.push(u64::from(row) << 32 | u64::from(s));
-                        }
-                    }
-                }
-            }
-        }
-        cands.sort_unstable();
-        cands.dedup();
-        let mut seen = vec![0u64; self.anchor_of.len().div_ceil(64)];
-        for &(word, _) in &armed.hits {
-            seen[usize::from(word) / 64] |= 1 << (word % 64);
-        }
-        let occurs = |w: &u16| seen[usize::from(*w) / 64] & (1 << (w % 64)) != 0;
-        let mut starts: Vec<usize> = Vec::new();
-        for i in armed.rules() {
-            if !whole && self.required[i].iter().any(|set| !set.iter().any(occurs)) {
-                continue;
-            }
-            let re = &self.rules[i].1;
-            let row = i as u64;
-            let from = cands.partition_point(|&c| c >> 32 < row);
-            let n = cands[from..].iter().take_while(|&&c| c >> 32 == row).count();
-            if whole || !is(&self.anchored, i) || n > MAX_STARTS {
-                for m in re.find_iter(text) {
-                    found(i, m.start(), m.end());
-                }
-                continue;
-            }
-            starts.clear();
-            starts.extend(cands[from..from + n].iter().map(|&c| (c & 0xFFFF_FFFF) as usize));
-            starts::each_match(re, text, &starts, |s, e| found(i, s, e));
-        }
     }
 }
 
@@ -668,52 +553,9 @@ pub(crate) fn table() -> &'static Table {
 
 #[cfg(test)]
 mod tests {
-    use super::{rot13, table, WORDS};
-    use crate::injection::normalize::normalize;
-
     #[test]
     fn every_pattern_compiles() {
         let t = super::table();
         assert_eq!(t.rules.len(), super::RULES.len());
-    }
-
-    /// Every row's matches from `each_match` (anchored starts, rows vetoed for a missing
-    /// required word) against `find_iter` over the whole text, all rows armed whatever the
-    /// triggers say, on the corpus lines, the frozen test and pattern literals, each inside
-    /// English, and their ROT13 forms.
-    #[test]
-    fn each_match_finds_what_find_iter_finds() {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let mut texts: Vec<String> = Vec::new();
-        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
-            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
-            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
-        }
-        let english = "The design review ran long, so avoid the old notes. ";
-        let t = table();
-        let mut rows_run = 0usize;
-        let mut matches = 0usize;
-        for base in &texts {
-            for text in [base.clone(), format!("{english}{base} {english}")] {
-                let norm = normalize(&text).text;
-                for text in [rot13(&norm), norm] {
-                    let mut armed = t.arm(&text);
-                    armed.bits = [!0; WORDS];
-                    for i in t.rules.len()..WORDS * 64 {
-                        armed.bits[i / 64] &= !(1 << (i % 64));
-                    }
-                    let mut got: Vec<Vec<(usize, usize)>> = vec![Vec::new(); t.rules.len()];
-                    t.each_match(&text, &armed, |i, a, b| got[i].push((a, b)));
-                    for (i, (_, re)) in t.rules.iter().enumerate() {
-                        let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
-                        assert_eq!(got[i], want, "row {i} on {text:?}");
-                        matches += want.len();
-                    }
-                    rows_run += t.rules.len();
-                }
-            }
-        }
-        // The texts do exercise the rows: most corpus attacks match something.
-        assert!(matches > 1_000, "{matches} matches in {rows_run} row runs");
     }
 }
