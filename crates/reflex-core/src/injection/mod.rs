@@ -36,6 +36,8 @@ mod context;
 mod decode;
 mod normalize;
 mod patterns;
+mod required;
+mod starts;
 mod triggers;
 #[cfg(test)]
 mod tests;
@@ -163,30 +165,24 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     let norm = normalize::normalize(text);
     let table = patterns::table();
     let armed = table.arm(&norm.text);
-    for i in armed.rules() {
-        let (rule, re) = &table.rules[i];
-        for m in re.find_iter(&norm.text) {
-            if !rule.keeps(&norm.text, m.end()) {
-                continue;
-            }
-            let (start, end) = norm.original_span(m.start(), m.end());
-            push(out, &norm.text, m.start(), m.end(), start, end, rule.family, rule.severity, rule.confidence);
+    table.each_match(&norm.text, &armed, |i, a, b| {
+        let rule = table.rules[i].0;
+        if rule.keeps(&norm.text, b) {
+            let (start, end) = norm.original_span(a, b);
+            push(out, &norm.text, a, b, start, end, rule.family, rule.severity, rule.confidence);
         }
-    }
+    });
     if armed.rot13 {
         let rotated = patterns::rot13(&norm.text);
         let again = table.arm(&rotated);
         let mut worst: Option<(usize, usize, Severity, f32)> = None;
-        for i in again.rules() {
-            let (rule, re) = &table.rules[i];
-            for m in re.find_iter(&rotated) {
-                if !rule.keeps(&rotated, m.end()) {
-                    continue;
-                }
-                let hit = (m.start(), m.end(), rule.severity, rule.confidence);
+        table.each_match(&rotated, &again, |i, a, b| {
+            let rule = table.rules[i].0;
+            if rule.keeps(&rotated, b) {
+                let hit = (a, b, rule.severity, rule.confidence);
                 worst = Some(worst.map_or(hit, |w| widest(w, hit)));
             }
-        }
+        });
         if let Some((a, b, sev, conf)) = worst {
             let (start, end) = norm.original_span(a, b);
             push(out, &norm.text, a, b, start, end, Family::EncodedPayload, encoded(sev), conf.max(0.85));

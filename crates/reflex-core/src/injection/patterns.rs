@@ -7,15 +7,19 @@
 //!
 //! Each row names trigger words; the row's regex only runs when one pass over the text
 //! (`triggers`, exact like an overlapping Aho-Corasick search, cheaper per byte) finds one of
-//! them, which keeps clean text on a single linear scan.
+//! them, which keeps clean text on a single linear scan. Most rows then search only where the
+//! trigger hits say a match can start (`starts`).
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
 
 use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
+
+mod search;
 
 pub(crate) struct Rule {
     pub family: Family,
@@ -316,12 +320,20 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
+    /// For each trigger word, the rows it anchors and at which offset into their matches.
+    anchor_of: Vec<Vec<(u16, u16)>>,
+    /// The rows whose matches can only start at anchors.
+    anchored: [u64; WORDS],
+    /// For each row, sets of words of which every match holds one (a word of each set, or
+    /// a word inside it): a row with a set none of whose words occur cannot match.
+    required: Vec<Vec<Vec<u16>>>,
     /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
     /// same per byte whatever the number of words, so one pass serves both.
     words: Automaton,
     /// The rows that also need one of their `needs` words.
     with_needs: [u64; WORDS],
 }
+
 
 /// Rows are armed in a bit set of this many 64-bit words.
 const WORDS: usize = 3;
@@ -345,6 +357,8 @@ enum Arm {
 #[derive(Default)]
 pub(crate) struct Armed {
     bits: [u64; WORDS],
+    /// Every trigger hit: (word, start).
+    hits: Vec<(u16, u32)>,
     needs: [u64; WORDS],
     pub rot13: bool,
     pub assign: bool,
@@ -387,14 +401,29 @@ impl Words {
         }
     }
 
-    fn build(self) -> Automaton {
-        Automaton { finder: Triggers::new(&self.words), arms: self.arms }
+    /// A word that only marks where some row can start: it arms nothing.
+    fn add_anchor(&mut self, word: &str) -> u16 {
+        let at = self.words.iter().position(|w| w == word).unwrap_or_else(|| {
+            self.words.push(word.to_string());
+            self.arms.push(Arm::Rules(Vec::new()));
+            self.words.len() - 1
+        });
+        u16::try_from(at).expect("at most 65,535 trigger words")
+    }
+
+    fn build(&self) -> Automaton {
+        Automaton { finder: Triggers::new(&self.words), arms: self.arms.clone() }
     }
 }
 
 impl Automaton {
     fn arm(&self, text: &str, armed: &mut Armed) {
         self.finder.each(text.as_bytes(), |id, at| {
+            // Texts are far below 4 GiB; a longer one loses the hits past that, and its rows
+            // then search the whole text (see `Table::each_match`).
+            if let Ok(at) = u32::try_from(at) {
+                armed.hits.push((id, at));
+            }
             match &self.arms[usize::from(id)] {
                 Arm::Rules(v) => {
                     for &(i, need) in v {
@@ -463,10 +492,12 @@ impl Table {
         let mut words = Words::default();
         let mut rules = Vec::with_capacity(RULES.len());
         let mut with_needs = [0u64; WORDS];
+        let mut sources = Vec::with_capacity(RULES.len());
         for (i, r) in RULES.iter().enumerate() {
             let src = source(r);
-            let re = Regex::new(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
+            let re = compile(&src).unwrap_or_else(|e| panic!("pattern {i}: {e}"));
             rules.push((r, re));
+            sources.push(src);
             if !r.needs.is_empty() {
                 with_needs[i / 64] |= 1 << (i % 64);
             }
@@ -484,19 +515,35 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        Table { rules, words: words.build(), with_needs }
+        let (anchor_of, anchored, needed) = search::plan(&sources, &mut words);
+        Table { rules, anchor_of, anchored, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
     pub fn arm(&self, text: &str) -> Armed {
-        let mut armed = Armed::default();
+        // About one hit per 16 bytes of English; growing the list costs more than this.
+        let mut armed = Armed { hits: Vec::with_capacity(16 + text.len() / 8), ..Armed::default() };
         self.words.arm(text, &mut armed);
         for k in 0..WORDS {
             armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }
         armed
     }
+}
+
+/// A row's regex, configured as `regex::Regex::new` configures it (the matches stay the same).
+fn compile(src: &str) -> Result<Regex, Box<meta::BuildError>> {
+    Regex::builder()
+        .configure(
+            Regex::config()
+                .nfa_size_limit(Some(10 * (1 << 20)))
+                .hybrid_cache_capacity(2 * (1 << 20))
+                .utf8_empty(true),
+        )
+        .syntax(syntax::Config::new().utf8(true))
+        .build(src)
+        .map_err(Box::new)
 }
 
 pub(crate) fn table() -> &'static Table {

@@ -1,0 +1,163 @@
+//! Which armed rows to run and where: the anchored starts (`starts`) and the required words
+//! (`required`) of each row, worked out once when the table is built, and the search that uses
+//! them. A child of `patterns` for the table's private fields.
+
+use super::super::required::required;
+use super::super::starts::{self, Anchor, Cover};
+use super::{Armed, Table, Words, WORDS};
+
+/// The shortest prefix added as a word of its own to anchor a row: shorter ones are too
+/// common to narrow the search.
+const MIN_ANCHOR: usize = 3;
+/// Prefixes too common in English to anchor anything: each would be a hit every few words
+/// (measured: with them the trigger pass costs more on plain English than the rows save).
+const COMMON: &[&str] = &["the", "and", "all", "any", "are", "for", "was", "can", "not", "you"];
+/// A row with more candidate starts than this searches the whole text instead: beyond it the
+/// anchored searches cost more than one unanchored pass with the regex's own prefilter.
+const MAX_STARTS: usize = 16;
+
+/// What `Table::build` keeps for the search: for each word the rows it anchors (row, offset),
+/// the rows that are anchored, and for each row its sets of required words.
+pub(super) type Plan = (Vec<Vec<(u16, u16)>>, [u64; WORDS], Vec<Vec<Vec<u16>>>);
+
+/// A word of the trigger pass that shows where `lit` occurs: a word inside it, or `lit` itself
+/// added as a word that arms nothing; `None` when `lit` is too short or too common for that.
+fn word_for(lit: Vec<u8>, cover: &Cover, words: &mut Words) -> Option<Anchor> {
+    if let Some(a) = cover.best(&lit) {
+        return Some(a);
+    }
+    let w = String::from_utf8(lit).ok()?;
+    (w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str())).then(|| Anchor { word: words.add_anchor(&w), offset: 0 })
+}
+
+/// Works out the anchors and required words of each row (`sources[i]` is row `i`'s regex),
+/// adding to `words` the literals no word covers.
+pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
+    let cover = Cover::new(&words.words);
+    let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
+    for (i, src) in sources.iter().enumerate() {
+        let Some(prefixes) = starts::prefixes(src) else { continue };
+        let list: Option<Vec<Anchor>> = prefixes.into_iter().map(|lit| word_for(lit, &cover, words)).collect();
+        if let Some(mut list) = list {
+            list.dedup();
+            lists.push((i, list));
+        }
+    }
+    let mut needed: Vec<Vec<Vec<u16>>> = Vec::with_capacity(sources.len());
+    for src in sources {
+        let mut sets = Vec::new();
+        for set in required(src) {
+            let ids: Option<Vec<u16>> = set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect();
+            if let Some(mut ids) = ids {
+                ids.sort_unstable();
+                ids.dedup();
+                sets.push(ids);
+            }
+        }
+        needed.push(sets);
+    }
+    let mut anchor_of = vec![Vec::new(); words.words.len()];
+    let mut anchored = [0u64; WORDS];
+    for (i, list) in lists {
+        anchored[i / 64] |= 1 << (i % 64);
+        for Anchor { word, offset } in list {
+            anchor_of[usize::from(word)].push((i as u16, offset));
+        }
+    }
+    (anchor_of, anchored, needed)
+}
+
+impl Table {
+    /// Calls `found(row, start, end)` for every match of every armed row in `text` (the text
+    /// `armed` came from), rows in order and each row's matches in order, as
+    /// `find_iter` over the whole text gives them.
+    pub fn each_match(&self, text: &str, armed: &Armed, mut found: impl FnMut(usize, usize, usize)) {
+        // (row, start) of every candidate start of every armed, anchored row, packed to sort.
+        let mut cands: Vec<u64> = Vec::new();
+        let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
+        // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
+        let whole = u32::try_from(text.len()).is_err();
+        if !whole {
+            for &(word, at) in &armed.hits {
+                for &(row, offset) in &self.anchor_of[usize::from(word)] {
+                    if is(&armed.bits, usize::from(row)) {
+                        if let Some(s) = at.checked_sub(u32::from(offset)) {
+                            cands.push(u64::from(row) << 32 | u64::from(s));
+                        }
+                    }
+                }
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        let mut seen = vec![0u64; self.anchor_of.len().div_ceil(64)];
+        for &(word, _) in &armed.hits {
+            seen[usize::from(word) / 64] |= 1 << (word % 64);
+        }
+        let occurs = |w: &u16| seen[usize::from(*w) / 64] & (1 << (w % 64)) != 0;
+        let mut starts: Vec<usize> = Vec::new();
+        for i in armed.rules() {
+            if !whole && self.required[i].iter().any(|set| !set.iter().any(occurs)) {
+                continue;
+            }
+            let re = &self.rules[i].1;
+            let row = i as u64;
+            let from = cands.partition_point(|&c| c >> 32 < row);
+            let n = cands[from..].iter().take_while(|&&c| c >> 32 == row).count();
+            if whole || !is(&self.anchored, i) || n > MAX_STARTS {
+                for m in re.find_iter(text) {
+                    found(i, m.start(), m.end());
+                }
+                continue;
+            }
+            starts.clear();
+            starts.extend(cands[from..from + n].iter().map(|&c| (c & 0xFFFF_FFFF) as usize));
+            starts::each_match(re, text, &starts, |s, e| found(i, s, e));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{rot13, table, WORDS};
+    use crate::injection::normalize::normalize;
+
+    /// Every row's matches from `each_match` (anchored starts, rows vetoed for a missing
+    /// required word) against `find_iter` over the whole text, all rows armed whatever the
+    /// triggers say, on the corpus lines, the frozen test and pattern literals, and their
+    /// ROT13 forms (`examples/injection_dump.rs` also puts them inside English).
+    #[test]
+    fn each_match_finds_what_find_iter_finds() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let mut texts: Vec<String> = Vec::new();
+        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
+            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
+            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
+        }
+        let t = table();
+        let mut rows_run = 0usize;
+        let mut matches = 0usize;
+        for text in &texts {
+            {
+                let norm = normalize(text).text;
+                for text in [rot13(&norm), norm] {
+                    let mut armed = t.arm(&text);
+                    armed.bits = [!0; WORDS];
+                    for i in t.rules.len()..WORDS * 64 {
+                        armed.bits[i / 64] &= !(1 << (i % 64));
+                    }
+                    let mut got: Vec<Vec<(usize, usize)>> = vec![Vec::new(); t.rules.len()];
+                    t.each_match(&text, &armed, |i, a, b| got[i].push((a, b)));
+                    for (i, (_, re)) in t.rules.iter().enumerate() {
+                        let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
+                        assert_eq!(got[i], want, "row {i} on {text:?}");
+                        matches += want.len();
+                    }
+                    rows_run += t.rules.len();
+                }
+            }
+        }
+        // The texts do exercise the rows: most corpus attacks match something.
+        assert!(matches > 500, "{matches} matches in {rows_run} row runs");
+    }
+}
