@@ -164,6 +164,9 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   return { ports, log, close: closeAll }
 }
 
+/** The runner of an API-only orchestrator: nothing runs here, so there is nothing to stop. */
+const API_ONLY: TaskRunner = { abort() {}, stop: async () => {} }
+
 async function startOrchestrator(
   config: Config,
   log: Logger,
@@ -208,7 +211,9 @@ async function startOrchestrator(
   })
   // After the HTTP server closes (closers run in reverse), submissions still committing finish.
   closers.push(() => service.drain())
-  const runner: TaskRunner = await startTaskRunner({
+  // TASK_WORKERS=0: this process serves the API only; tasks it accepts are run by orchestrators
+  // that have workers (the task.run NOTIFY wakes them). A cancel it takes is seen by their watchers.
+  const runner: TaskRunner = config.taskWorkers === 0 ? API_ONLY : await startTaskRunner({
     store,
     queue,
     sql,
@@ -224,7 +229,7 @@ async function startOrchestrator(
     },
     metrics,
     log,
-  }, { stepTimeoutSeconds: config.stepTimeout })
+  }, { stepTimeoutSeconds: config.stepTimeout, taskConcurrency: config.taskWorkers, stepConcurrency: config.stepWorkers })
   closers.push(() => runner.stop())
 
   const app = httpApp('orchestrator', config, log, metrics)

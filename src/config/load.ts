@@ -37,6 +37,10 @@ export interface Config {
   /** Seconds. */
   taskTimeout: number
   maxParallelArms: number
+  /** task.run jobs one orchestrator process plans at once; 0 → it runs no task runner (API only). */
+  taskWorkers: number
+  /** step.run jobs one orchestrator process runs at once. */
+  stepWorkers: number
   /** Seconds. */
   cacheTtl: number
   logLevel: (typeof LOG_LEVELS)[number]
@@ -152,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     qdrantUrl: raw.QDRANT_URL,
     taskTimeout: int('TASK_TIMEOUT'),
     maxParallelArms: int('MAX_PARALLEL_ARMS'),
+    taskWorkers: int('TASK_WORKERS'),
+    stepWorkers: int('STEP_WORKERS'),
     cacheTtl: int('CACHE_TTL'),
     logLevel: (raw.LOG_LEVEL as Config['logLevel'] | undefined) ?? 'INFO',
     rateLimitPerIp: int('RATE_LIMIT_PER_IP'),

@@ -16,6 +16,8 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     qdrantUrl: undefined,
     taskTimeout: 300,
     maxParallelArms: 5,
+    taskWorkers: 4,
+    stepWorkers: 16,
     cacheTtl: 3600,
     logLevel: 'INFO',
     rateLimitPerIp: 100,
