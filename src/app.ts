@@ -39,6 +39,7 @@ import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
 import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
 import type { RedisConnection } from './stores/redis-client.js'
+import { limitSql } from './stores/limited-sql.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import type { Sql } from './stores/sql.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
@@ -184,6 +185,10 @@ async function startOrchestrator(
     await queue.stop({ graceful: true, timeoutMs: 10_000 })
   })
   const store = new SqlTaskStore(sql)
+  // The runner's share of the pool: it never holds more than RUNNER_CONNECTIONS at once, so the
+  // API's submissions do not queue behind planning and steps when both are busy.
+  const runnerSql = limitSql(sql, config.runnerConnections)
+  const runnerStore = new SqlTaskStore(runnerSql)
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
@@ -197,7 +202,7 @@ async function startOrchestrator(
   const callDeps: CallArmDeps = {
     arms: arms.registry,
     tokens: arms.issuer,
-    store,
+    store: runnerStore,
     stepTimeoutMs: config.stepTimeout * 1000,
     metrics,
   }
@@ -214,9 +219,9 @@ async function startOrchestrator(
   // TASK_WORKERS=0: this process serves the API only; tasks it accepts are run by orchestrators
   // that have workers (the task.run NOTIFY wakes them). A cancel it takes is seen by their watchers.
   const runner: TaskRunner = config.taskWorkers === 0 ? API_ONLY : await startTaskRunner({
-    store,
+    store: runnerStore,
     queue,
-    sql,
+    sql: runnerSql,
     engine: shared.engine,
     maxParallelArms: config.maxParallelArms,
     ...(options.steps
