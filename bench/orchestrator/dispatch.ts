@@ -25,7 +25,6 @@
  * --timeout 120, --only pglite|postgres, --json FILE, --step-workers 16 (startTaskRunner's stepConcurrency;
  * the default is 16, lower values show how the pg-boss fetch count follows it).
  */
-import pg from 'pg'
 import { writeFileSync } from 'node:fs'
 import { JobQueue, type QueueDefinition } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN } from '../../src/orchestrator/runner/queues.js'
@@ -39,6 +38,7 @@ import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 import { arg, fmt, loadNow, machine, resetPostgres, sleep, summarise, type Summary } from './common.js'
+import { countStatements, statementCounts, tally, totalOf } from './statement-counter.js'
 
 const tasks = Number(arg('tasks', '300'))
 const rate = Number(arg('rate', '20'))
@@ -52,30 +52,14 @@ const databaseUrl = process.env.DATABASE_URL
 if (tasks > 2000 || pings > 5000 || timeoutS > 300) throw new Error('bounded runs only')
 
 const GOAL = 'Find papers about rust async runtimes and write a python script that benchmarks them, then run it'
-const PING: QueueDefinition = { ...ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN)!, name: 'bench.ping' }
+// The reference is bare pg-boss: NOTIFY wakes its workers, whatever step.run does.
+const PING: QueueDefinition = { ...ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN)!, name: 'bench.ping', wakeOne: false }
 const silent = { info() {}, warn() {}, error() {}, debug() {} }
 
-/** Counts every statement sent to the database, on every connection (ours and pg-boss's), by kind. */
-const statements = { n: 0, byKind: new Map<string, number>() }
-function kindOf(q: unknown): string {
-  const text = typeof q === 'string' ? q : (q as { text?: string } | null)?.text ?? '?'
-  const t = text.replace(/\s+/g, ' ').trim()
-  if (/^(begin|commit|rollback)\b/i.test(t)) return t.split(' ')[0]!.toUpperCase()
-  if (/skip locked/i.test(t)) return 'pg-boss fetch (… FOR UPDATE SKIP LOCKED)'
-  return t.slice(0, 90)
-}
-function tally(q: unknown): void {
-  statements.n++
-  const k = kindOf(q)
-  statements.byKind.set(k, (statements.byKind.get(k) ?? 0) + 1)
-}
-function countPostgres(): void {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }
-  const original = proto.query
-  proto.query = function (this: unknown, ...a: unknown[]) {
-    tally(a[0])
-    return original.apply(this, a)
-  }
+/** Every statement sent to the database, on every connection (ours and pg-boss's), by kind. */
+const statements = {
+  get n(): number { return totalOf(statementCounts()) },
+  get byKind(): Map<string, number> { return new Map(Object.entries(statementCounts())) },
 }
 function countPglite(sql: Sql): void {
   if (sql.jobBackend.kind !== 'pglite') return
@@ -93,7 +77,7 @@ function countPglite(sql: Sql): void {
   }
   wrap(sql.jobBackend.pglite as unknown as Q)
 }
-if (databaseUrl) countPostgres()
+if (databaseUrl) countStatements()
 
 interface DbResult {
   db: string
