@@ -18,7 +18,7 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     maxParallelArms: 5,
     taskWorkers: 4,
     stepWorkers: 16,
-    runnerConnections: 4,
+    runnerConnections: 2,
     cacheTtl: 3600,
     logLevel: 'INFO',
     rateLimitPerIp: 100,
