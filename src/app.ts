@@ -39,6 +39,7 @@ import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
 import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
 import type { RedisConnection } from './stores/redis-client.js'
+import { limitSql } from './stores/limited-sql.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import type { Sql } from './stores/sql.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
@@ -164,6 +165,9 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   return { ports, log, close: closeAll }
 }
 
+/** The runner of an API-only orchestrator: nothing runs here, so there is nothing to stop. */
+const API_ONLY: TaskRunner = { abort() {}, stop: async () => {} }
+
 async function startOrchestrator(
   config: Config,
   log: Logger,
@@ -181,6 +185,10 @@ async function startOrchestrator(
     await queue.stop({ graceful: true, timeoutMs: 10_000 })
   })
   const store = new SqlTaskStore(sql)
+  // The runner's share of the pool: it never holds more than RUNNER_CONNECTIONS at once, so the
+  // API's submissions do not queue behind planning and steps when both are busy.
+  const runnerSql = limitSql(sql, config.runnerConnections)
+  const runnerStore = new SqlTaskStore(runnerSql)
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
@@ -194,7 +202,7 @@ async function startOrchestrator(
   const callDeps: CallArmDeps = {
     arms: arms.registry,
     tokens: arms.issuer,
-    store,
+    store: runnerStore,
     stepTimeoutMs: config.stepTimeout * 1000,
     metrics,
   }
@@ -208,10 +216,12 @@ async function startOrchestrator(
   })
   // After the HTTP server closes (closers run in reverse), submissions still committing finish.
   closers.push(() => service.drain())
-  const runner: TaskRunner = await startTaskRunner({
-    store,
+  // TASK_WORKERS=0: this process serves the API only; tasks it accepts are run by orchestrators
+  // that have workers (the task.run NOTIFY wakes them). A cancel it takes is seen by their watchers.
+  const runner: TaskRunner = config.taskWorkers === 0 ? API_ONLY : await startTaskRunner({
+    store: runnerStore,
     queue,
-    sql,
+    sql: runnerSql,
     engine: shared.engine,
     maxParallelArms: config.maxParallelArms,
     ...(options.steps
@@ -224,7 +234,7 @@ async function startOrchestrator(
     },
     metrics,
     log,
-  }, { stepTimeoutSeconds: config.stepTimeout })
+  }, { stepTimeoutSeconds: config.stepTimeout, taskConcurrency: config.taskWorkers, stepConcurrency: config.stepWorkers })
   closers.push(() => runner.stop())
 
   const app = httpApp('orchestrator', config, log, metrics)

@@ -21,6 +21,13 @@ import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.j
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
+import { countStatements, statementCounts } from './statement-counter.js'
+
+// BENCH_STATEMENTS=1: as in server.ts.
+if (process.env.BENCH_STATEMENTS === '1') {
+  countStatements()
+  process.on('SIGUSR2', () => process.stdout.write(`${JSON.stringify({ statements: statementCounts() })}\n`))
+}
 
 const config = loadConfig(process.env)
 const log = pino({ level: 'silent' })

@@ -23,9 +23,9 @@
  *
  * Options: --tasks 300, --rate 20 (tasks/s; 0 = all at once), --pings 500, --ping-rate 100,
  * --timeout 120, --only pglite|postgres, --json FILE, --step-workers 16 (startTaskRunner's stepConcurrency;
- * the default is 16, lower values show how the pg-boss fetch count follows it).
+ * the default is 16, lower values show how the pg-boss fetch count follows it), --runner-connections N
+ * (the runner's share of the pool, as RUNNER_CONNECTIONS; default the service's).
  */
-import pg from 'pg'
 import { writeFileSync } from 'node:fs'
 import { JobQueue, type QueueDefinition } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN } from '../../src/orchestrator/runner/queues.js'
@@ -36,9 +36,12 @@ import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
+import { limitSql } from '../../src/stores/limited-sql.js'
+import { INTEGER_VARS } from '../../src/config/schema.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 import { arg, fmt, loadNow, machine, resetPostgres, sleep, summarise, type Summary } from './common.js'
+import { countStatements, statementCounts, tally, totalOf } from './statement-counter.js'
 
 const tasks = Number(arg('tasks', '300'))
 const rate = Number(arg('rate', '20'))
@@ -48,34 +51,19 @@ const timeoutS = Number(arg('timeout', '120'))
 const only = arg('only', '')
 const jsonOut = arg('json', '')
 const stepWorkers = Number(arg('step-workers', '16'))
+const runnerConnections = Number(arg('runner-connections', String(INTEGER_VARS.RUNNER_CONNECTIONS[2])))
 const databaseUrl = process.env.DATABASE_URL
 if (tasks > 2000 || pings > 5000 || timeoutS > 300) throw new Error('bounded runs only')
 
 const GOAL = 'Find papers about rust async runtimes and write a python script that benchmarks them, then run it'
-const PING: QueueDefinition = { ...ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN)!, name: 'bench.ping' }
+// The reference is bare pg-boss: NOTIFY wakes its workers, whatever step.run does.
+const PING: QueueDefinition = { ...ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN)!, name: 'bench.ping', wakeOne: false }
 const silent = { info() {}, warn() {}, error() {}, debug() {} }
 
-/** Counts every statement sent to the database, on every connection (ours and pg-boss's), by kind. */
-const statements = { n: 0, byKind: new Map<string, number>() }
-function kindOf(q: unknown): string {
-  const text = typeof q === 'string' ? q : (q as { text?: string } | null)?.text ?? '?'
-  const t = text.replace(/\s+/g, ' ').trim()
-  if (/^(begin|commit|rollback)\b/i.test(t)) return t.split(' ')[0]!.toUpperCase()
-  if (/skip locked/i.test(t)) return 'pg-boss fetch (… FOR UPDATE SKIP LOCKED)'
-  return t.slice(0, 90)
-}
-function tally(q: unknown): void {
-  statements.n++
-  const k = kindOf(q)
-  statements.byKind.set(k, (statements.byKind.get(k) ?? 0) + 1)
-}
-function countPostgres(): void {
-  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }
-  const original = proto.query
-  proto.query = function (this: unknown, ...a: unknown[]) {
-    tally(a[0])
-    return original.apply(this, a)
-  }
+/** Every statement sent to the database, on every connection (ours and pg-boss's), by kind. */
+const statements = {
+  get n(): number { return totalOf(statementCounts()) },
+  get byKind(): Map<string, number> { return new Map(Object.entries(statementCounts())) },
 }
 function countPglite(sql: Sql): void {
   if (sql.jobBackend.kind !== 'pglite') return
@@ -93,7 +81,7 @@ function countPglite(sql: Sql): void {
   }
   wrap(sql.jobBackend.pglite as unknown as Q)
 }
-if (databaseUrl) countPostgres()
+if (databaseUrl) countStatements()
 
 interface DbResult {
   db: string
@@ -143,7 +131,10 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
       if (name === STEP_RUN) delivery.push(Date.now() - job.data.ready_at)
       return handler(job)
     }, options)) as typeof queue.work
-  const runner = await startTaskRunner({ store, queue, sql, engine, maxParallelArms: 4, metrics, log: silent }, { stepConcurrency: stepWorkers })
+  // As src/app.ts: the runner's store and queries on its share of the pool (RUNNER_CONNECTIONS).
+  const runnerSql = limitSql(sql, runnerConnections)
+  const runner = await startTaskRunner({ store: new SqlTaskStore(runnerSql), queue, sql: runnerSql, engine, maxParallelArms: 4, metrics, log: silent },
+    { stepConcurrency: stepWorkers })
   await sleep(500)
   const idle0 = statements.n
   await sleep(2000)
@@ -211,7 +202,7 @@ for (const db of dbs) {
 const ms = (s: Summary) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.p99)} / ${fmt(s.max)}`
 const out: string[] = []
 out.push(`Machine: ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, commit ${m.commit}, ${m.date}; load average at start ${m.loadavg}`)
-out.push(`${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers ${stepWorkers}; reference ${pings} pings at ${pingRate}/s.`)
+out.push(`${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers ${stepWorkers}, runner connections ${runnerConnections}; reference ${pings} pings at ${pingRate}/s.`)
 out.push('')
 out.push('| db | bare send→handler ms p50 / p95 / p99 / max | step dispatch (ready→claimed) ms p50 / p95 / p99 / max | of which pg-boss (ready→handler) p50 / p95 / p99 | task end-to-end ms p50 / p95 / p99 | tasks completed / submitted | SQL statements per task (net of idle polling) | idle statements/s | load after |')
 out.push('|---|---|---|---|---|---|---|---|---|')

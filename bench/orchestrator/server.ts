@@ -12,6 +12,13 @@
 import pino from 'pino'
 import { start } from '../../src/app.js'
 import { loadConfig } from '../../src/config/load.js'
+import { countStatements, statementCounts } from './statement-counter.js'
+
+// BENCH_STATEMENTS=1: count every SQL statement; SIGUSR2 prints the counts so far on stdout.
+if (process.env.BENCH_STATEMENTS === '1') {
+  countStatements()
+  process.on('SIGUSR2', () => process.stdout.write(`${JSON.stringify({ statements: statementCounts() })}\n`))
+}
 
 const config = loadConfig(process.env)
 const running = await start(config, { orchestrator: true }, pino({ level: 'silent' }))

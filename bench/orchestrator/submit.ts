@@ -15,13 +15,15 @@
  *     node --import @tapjs/typescript/import bench/orchestrator/submit.ts --rounds 2 --duration 10 --concurrency 32
  *
  * Options: --rounds 2, --duration 10, --warmup 2, --concurrency 32, --port 18200, --only pglite|postgres,
- * --prof DIR (the server writes a --cpu-prof profile there), --no-runner (the API without the task runner: api-server.ts), --with-tx (also the bare send wrapped in one of our transactions), --json FILE (raw results).
+ * --prof DIR (the server writes a --cpu-prof profile there), --no-runner (the API without the task runner: api-server.ts), --with-tx (also the bare send wrapped in one of our transactions), --json FILE (raw results),
+ * --statements (PostgreSQL: the server counts its SQL statements by kind; reported per accepted task, with the tasks the runner finished in the window).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { arg, countRows, cpuSeconds, flag, fmt, loadNow, machine, resetPostgres, sleep } from './common.js'
+import { diffCounts, totalOf } from './statement-counter.js'
 
 // autocannon ships no types; the part used here.
 interface CannonResult {
@@ -42,6 +44,7 @@ const only = arg('only', '')
 const withTx = flag('with-tx')
 const jsonOut = arg('json', '')
 const profDir = arg('prof', '')
+const countSql = flag('statements')
 // --no-runner: the API alone (api-server.ts), a decomposition row; default the whole service (server.ts).
 const serverScript = flag('no-runner') ? 'bench/orchestrator/api-server.ts' : 'bench/orchestrator/server.ts'
 const databaseUrl = process.env.DATABASE_URL
@@ -70,8 +73,11 @@ async function runChildJson(args: string[], env: NodeJS.ProcessEnv, timeoutMs: n
   return JSON.parse(line)
 }
 
-async function startServer(db: Db): Promise<{ child: ChildProcess; base: string; pid: number }> {
+interface Server { child: ChildProcess; base: string; pid: number; statements(): Promise<Record<string, number>> }
+
+async function startServer(db: Db): Promise<Server> {
   const env = {
+    ...(countSql && { BENCH_STATEMENTS: '1' }),
     ...dbEnv(db),
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'ERROR',
     RATE_LIMIT_PER_IP: '1000000', RATE_LIMIT_PER_USER: '1000000',
@@ -80,6 +86,18 @@ async function startServer(db: Db): Promise<{ child: ChildProcess; base: string;
   const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []
   const child = spawn(process.execPath, [...prof, ...LOADER, serverScript], { env, stdio: ['ignore', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout! })
+  const waiting: Array<(c: Record<string, number>) => void> = []
+  lines.on('line', (line) => {
+    try {
+      const msg = JSON.parse(line)
+      if (msg.statements) waiting.shift()?.(msg.statements)
+    } catch { /* not ours */ }
+  })
+  // The server prints its statement counts on SIGUSR2 (BENCH_STATEMENTS=1).
+  const statements = (): Promise<Record<string, number>> => new Promise((resolve) => {
+    waiting.push(resolve)
+    child.kill('SIGUSR2')
+  })
   const ready = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('server did not start in 180 s')), 180_000)
     lines.on('line', (line) => {
@@ -90,7 +108,7 @@ async function startServer(db: Db): Promise<{ child: ChildProcess; base: string;
     })
     child.on('exit', (c) => reject(new Error(`server exited ${c}`)))
   })
-  return { child, base: `http://127.0.0.1:${ready.port}`, pid: ready.pid }
+  return { child, base: `http://127.0.0.1:${ready.port}`, pid: ready.pid, statements }
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -144,6 +162,8 @@ interface SubmitRow {
   bareTx?: { rate: number; latency_ms: Record<string, number> }
   create: { rate: number; latency_ms: Record<string, number> }
   pgPerTask?: { xacts: number; inserted: number; updated: number; deleted: number }
+  /** --statements: SQL statements the server sent during the window, per accepted task, and by kind. */
+  sqlPerTask?: { total: number; finishedInWindow: number; byKind: Record<string, number> }
   service: { rate: number; ok: number; non2xx: number; errors: number; timeouts: number
     latency_ms: { p50: number; p90: number; p99: number; max: number; mean: number }
     serverCpuPct: number; generatorCpuPct: number; tasksStored: number }
@@ -180,11 +200,14 @@ for (let round = 1; round <= rounds; round++) {
       await cannon(server.base, warmupS, `${db}-r${round}-warm`)
       const before = await totalTasks(server.base)
       const pg0 = db === 'postgres' ? await pgStats() : undefined
+      const finished = () => countRows(databaseUrl!, "select count(*) as n from tasks where status in ('completed', 'failed', 'cancelled', 'timed_out', 'rejected')")
+      const sql0 = countSql && db === 'postgres' ? { counts: await server.statements(), finished: await finished() } : undefined
       const cpu0 = cpuSeconds(server.pid)
       const gen0 = process.cpuUsage()
       const t0 = performance.now()
       const r = await cannon(server.base, durationS, `${db}-r${round}`)
       const wall = (performance.now() - t0) / 1000
+      const sql1 = sql0 ? { counts: await server.statements(), finished: await finished() } : undefined
       const serverCpu = cpuSeconds(server.pid) - cpu0
       const gen = process.cpuUsage(gen0)
       loads.push(loadNow())
@@ -203,6 +226,7 @@ for (let round = 1; round <= rounds; round++) {
         ...(bareTx && { bareTx: { rate: bareTx.rate, latency_ms: bareTx.latency_ms } }),
         create: { rate: create.rate, latency_ms: create.latency_ms },
         ...(pgPerTask && { pgPerTask }),
+        ...(sql0 && sql1 && { sqlPerTask: perTask(diffCounts(sql1.counts, sql0.counts), r['2xx'], sql1.finished - sql0.finished) }),
         service: {
           rate: ok / r.duration, ok, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
           latency_ms: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.average },
@@ -227,6 +251,12 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
+function perTask(used: Record<string, number>, accepted: number, finishedInWindow: number): NonNullable<SubmitRow['sqlPerTask']> {
+  const byKind = Object.fromEntries(Object.entries(used).map(([k, v]) => [k, v / accepted] as const)
+    .filter(([, v]) => v >= 0.05).sort((a, b) => b[1] - a[1]))
+  return { total: totalOf(used) / accepted, finishedInWindow, byKind }
+}
+
 // Markdown
 const out: string[] = []
 out.push(`Machine: ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, commit ${m.commit}, ${m.date}`)
@@ -249,6 +279,13 @@ for (const db of dbs) {
   out.push('')
   out.push(`**${db}**: POST /api/v1/tasks ${fmt(rate, 0)}/s (mean of ${mine.length}), bare send ${fmt(bare, 0)}/s, ratio ${fmt(ratio, 2)}` +
     (db === 'postgres' ? ` → target ≥ 1,000/s: ${rate >= 1000 ? 'MET' : 'MISSED'}; target ratio ≥ 0.5: ${ratio >= 0.5 ? 'MET' : 'MISSED'}` : ` (ratio target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'missed'})`))
+}
+for (const r of rows) {
+  if (!r.sqlPerTask) continue
+  out.push(`\nSQL statements per accepted task, ${r.db} round ${r.round}: ${fmt(r.sqlPerTask.total, 1)} (${r.service.ok} accepted, ${r.sqlPerTask.finishedInWindow} finished by the runner in the window)\n`)
+  out.push('| statements / accepted task | statement (first 90 characters) |')
+  out.push('|---|---|')
+  for (const [k, v] of Object.entries(r.sqlPerTask.byKind)) out.push(`| ${fmt(v, 2)} | \`${k.replace(/\|/g, '\\|')}\` |`)
 }
 console.log(out.join('\n'))
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, loads, options: { rounds, durationS, warmupS, concurrency, server: serverScript }, rows }, null, 2))

@@ -37,6 +37,12 @@ export interface Config {
   /** Seconds. */
   taskTimeout: number
   maxParallelArms: number
+  /** task.run jobs one orchestrator process plans at once; 0 → it runs no task runner (API only). */
+  taskWorkers: number
+  /** step.run jobs one orchestrator process runs at once. */
+  stepWorkers: number
+  /** Database statements or transactions the task runner may have in flight at once (its share of the pool). */
+  runnerConnections: number
   /** Seconds. */
   cacheTtl: number
   logLevel: (typeof LOG_LEVELS)[number]
@@ -152,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     qdrantUrl: raw.QDRANT_URL,
     taskTimeout: int('TASK_TIMEOUT'),
     maxParallelArms: int('MAX_PARALLEL_ARMS'),
+    taskWorkers: int('TASK_WORKERS'),
+    stepWorkers: int('STEP_WORKERS'),
+    runnerConnections: int('RUNNER_CONNECTIONS'),
     cacheTtl: int('CACHE_TTL'),
     logLevel: (raw.LOG_LEVEL as Config['logLevel'] | undefined) ?? 'INFO',
     rateLimitPerIp: int('RATE_LIMIT_PER_IP'),

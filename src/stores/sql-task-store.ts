@@ -17,7 +17,7 @@ import {
 } from './task.js';
 import {
   IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
-  type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepPatch, type TaskPatch,
+  type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepMove, type StepPatch, type TaskPatch,
   type TaskSortKey, type TaskStore, type TokenGrant,
 } from './task-store.js';
 
@@ -38,13 +38,16 @@ const STEP_JSON = `jsonb_build_object(
   'depends_on', s.depends_on, 'status', s.status, 'attempts', s.attempts, 'started_at', s.started_at,
   'completed_at', s.completed_at, 'output', s.output, 'error', s.error, 'provenance', s.provenance)`;
 
-const TASK_SELECT = `
-  select t.*, coalesce(p.steps, '[]'::jsonb) as steps
-    from tasks t
-    left join lateral (
+/** The plan of the task row `t`, as `p.steps`. */
+const STEPS_OF_T = `left join lateral (
       select jsonb_agg(${STEP_JSON} order by s.position) as steps
         from task_steps s where s.task_id = t.task_id
     ) p on true`;
+
+const TASK_SELECT = `
+  select t.*, coalesce(p.steps, '[]'::jsonb) as steps
+    from tasks t
+    ${STEPS_OF_T}`;
 
 interface TaskRow {
   task_id: string;
@@ -255,8 +258,7 @@ export class SqlTaskStore implements TaskStore {
       const current = await lockTask(tx, taskId);
       if (current === null || isFinal(current)) return false;
       await insertSteps(tx, taskId, steps, 0);
-      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
-      await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }]);
+      await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }], { touch: true });
       return true;
     });
   }
@@ -318,10 +320,12 @@ export class SqlTaskStore implements TaskStore {
   }
 
   claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
-    const { from = ['pending'], maxRunning, staleAfterSeconds } = options;
+    const { from = ['pending'], maxRunning, staleAfterSeconds, taskFrom } = options;
     return this.sql.transaction(async (tx): Promise<StepClaim> => {
       const current = await lockTask(tx, taskId);
-      if (current === null || isFinal(current) || current === 'cancelling') return { outcome: 'unavailable' };
+      if (current === null || isFinal(current) || current === 'cancelling' || (taskFrom && !taskFrom.includes(current))) {
+        return { outcome: 'unavailable', status: current };
+      }
       if (maxRunning !== undefined) {
         // Counted while holding the task row lock: every claim of this task queues on that lock, so
         // two processes can never both see room for one more.
@@ -341,15 +345,19 @@ export class SqlTaskStore implements TaskStore {
         [taskId, stepId, [...from], staleAfterSeconds ?? null],
       );
       const row = rows[0];
-      if (!row) return { outcome: 'unavailable' };
-      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
-      await appendEvents(tx, taskId, [{ type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } }]);
-      return { outcome: 'started', step: toStep(row) };
+      if (!row) return { outcome: 'unavailable', status: current };
+      const task = await appendEventAndRead(tx, taskId, { type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } });
+      return { outcome: 'started', step: toStep(row), task };
     });
   }
 
-  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+  async updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
     patch: StepPatch = {}): Promise<TaskStep | null> {
+    return (await this.moveStep(taskId, stepId, from, to, patch))?.step ?? null;
+  }
+
+  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+    patch: StepPatch = {}): Promise<StepMove | null> {
     return this.sql.transaction(async (tx) => {
       if ((await lockTask(tx, taskId)) === null) return null;
       const { rows } = await tx.query<StepRow>(
@@ -367,12 +375,11 @@ export class SqlTaskStore implements TaskStore {
       );
       const row = rows[0];
       if (!row) return null;
-      await tx.query('update tasks set updated_at = now(), version = version + 1 where task_id = $1', [taskId]);
-      await appendEvents(tx, taskId, [{
+      const task = await appendEventAndRead(tx, taskId, {
         type: `step.${to}`,
         data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) },
-      }]);
-      return toStep(row);
+      });
+      return { step: toStep(row), task };
     });
   }
 
@@ -419,7 +426,6 @@ export class SqlTaskStore implements TaskStore {
         sets.push(`${column} = $${params.length}::${type}`);
       }
     }
-    await tx.query(`update tasks set ${sets.join(', ')} where task_id = $1`, params);
     if (patch.settlePending) {
       const { rows: settled } = await tx.query<{ step_id: string; position: number }>(
         `update task_steps set status = $2, completed_at = now(), updated_at = now()
@@ -432,8 +438,25 @@ export class SqlTaskStore implements TaskStore {
     }
     const data: Record<string, unknown> = { from: current, status: to };
     if (patch.error) data['error'] = patch.error;
-    await appendEvents(tx, taskId, event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]);
-    return this.getIn(tx, taskId);
+    const events = event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }];
+    // One statement: the move, its events (numbered after any above) and the task as it now stands.
+    params.push(JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} }))));
+    const eventsParam = `$${params.length}::jsonb`;
+    const { rows } = await tx.query<TaskRow>(
+      `with t as (
+         update tasks set ${sets.join(', ')}, event_seq = event_seq + jsonb_array_length(${eventsParam})
+          where task_id = $1 returning *
+       ),
+       e as (
+         insert into task_events (task_id, seq, type, data)
+         select t.task_id, t.event_seq - jsonb_array_length(${eventsParam}) + x.ord, x.ev->>'type', x.ev->'data'
+           from t cross join lateral jsonb_array_elements(${eventsParam}) with ordinality as x(ev, ord)
+       )
+       select t.*, coalesce(p.steps, '[]'::jsonb) as steps
+         from t
+         ${STEPS_OF_T}`,
+      params);
+    return rows[0] ? toTask(rows[0]) : null;
   }
 }
 
@@ -489,20 +512,28 @@ function taskJson(tasks: readonly NewTask[]): string {
   }));
 }
 
-/** Inserts (or, while still pending, rewrites) steps at positions from `first` on. */
+/**
+ * Inserts (or, while still pending, rewrites) steps at positions from `first` on: one statement for
+ * the whole plan, the steps passed as one jsonb array.
+ */
 async function insertSteps(tx: Sql, taskId: string, steps: readonly NewStep[], first: number): Promise<void> {
-  for (const [i, step] of steps.entries()) {
-    await tx.query(
-      `insert into task_steps (task_id, step_id, position, action, arm, tool, input, depends_on)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)
-       on conflict (task_id, step_id) do update
-         set position = excluded.position, action = excluded.action, arm = excluded.arm, tool = excluded.tool,
-             input = excluded.input, depends_on = excluded.depends_on, updated_at = now()
-         where task_steps.status = 'pending'`,
-      [taskId, step.step_id, first + i, step.action, step.arm, step.tool ?? null, json(step.input ?? {}),
-        json(step.depends_on ?? [])],
-    );
-  }
+  if (steps.length === 0) return;
+  const rows = steps.map((step, i) => ({
+    step_id: step.step_id, position: first + i, action: step.action, arm: step.arm, tool: step.tool ?? null,
+    input: step.input ?? {}, depends_on: step.depends_on ?? [],
+  }));
+  await tx.query(
+    `insert into task_steps (task_id, step_id, position, action, arm, tool, input, depends_on)
+     select $1, x.step_id, x.position, x.action, x.arm, x.tool, x.input, x.depends_on
+       from jsonb_to_recordset($2::jsonb) as x(step_id text, position int, action text, arm text, tool text,
+                                               input jsonb, depends_on jsonb)
+      order by x.position
+     on conflict (task_id, step_id) do update
+       set position = excluded.position, action = excluded.action, arm = excluded.arm, tool = excluded.tool,
+           input = excluded.input, depends_on = excluded.depends_on, updated_at = now()
+       where task_steps.status = 'pending'`,
+    [taskId, JSON.stringify(rows)],
+  );
 }
 
 async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
@@ -513,14 +544,18 @@ async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
 
 /**
  * Each event is one statement that bumps tasks.event_seq and inserts with the new value, so it is
- * atomic on its own and ordered by the row lock when several writers append at once.
+ * atomic on its own and ordered by the row lock when several writers append at once. `touch` also
+ * marks the task changed (updated_at, version) in the first event's statement, for writes that
+ * change only its steps: one statement instead of a separate update.
  */
-async function appendEvents(sql: Sql, taskId: string, events: readonly EventInput[]): Promise<TaskEvent[]> {
+async function appendEvents(sql: Sql, taskId: string, events: readonly EventInput[],
+  options: { touch?: boolean } = {}): Promise<TaskEvent[]> {
   const out: TaskEvent[] = [];
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
+    const touch = options.touch === true && i === 0;
     const { rows } = await sql.query<EventRow>(
       `with next as (
-         update tasks set event_seq = event_seq + 1 where task_id = $1 returning task_id, event_seq
+         update tasks set event_seq = event_seq + 1${touch ? TOUCH : ''} where task_id = $1 returning task_id, event_seq
        )
        insert into task_events (task_id, seq, type, data)
        select task_id, event_seq, $2, $3::jsonb from next
@@ -530,4 +565,30 @@ async function appendEvents(sql: Sql, taskId: string, events: readonly EventInpu
     if (rows[0]) out.push(toEvent(rows[0]));
   }
   return out;
+}
+
+const TOUCH = ', updated_at = now(), version = version + 1';
+
+/**
+ * Inside a transaction that changed a step of the task (row locked): touches the task, appends
+ * `event` and returns the task as it now stands, all in one statement. The task columns come from
+ * the update's `returning`; the steps are read by the same statement, whose snapshot includes this
+ * transaction's step change, and no other writer can change them while the task row is locked.
+ */
+async function appendEventAndRead(tx: Sql, taskId: string, event: EventInput): Promise<StoredTask> {
+  const { rows } = await tx.query<TaskRow>(
+    `with t as (
+       update tasks set event_seq = event_seq + 1${TOUCH} where task_id = $1 returning *
+     ),
+     e as (
+       insert into task_events (task_id, seq, type, data) select task_id, event_seq, $2, $3::jsonb from t
+     )
+     select t.*, coalesce(p.steps, '[]'::jsonb) as steps
+       from t
+       ${STEPS_OF_T}`,
+    [taskId, event.type, json(event.data ?? {})],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`task ${taskId} vanished while its row was locked`);
+  return toTask(row);
 }

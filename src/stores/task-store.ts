@@ -116,9 +116,17 @@ export interface TokenGrant {
 
 /** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
 export type StepClaim =
-  | { outcome: 'started'; step: TaskStep }
+  /** `task` as it stands right after the claim (this step running), read under the task row lock. */
+  | { outcome: 'started'; step: TaskStep; task: StoredTask }
   | { outcome: 'busy'; running: number }
-  | { outcome: 'unavailable' };
+  /** `status`: the task's status when the claim looked (null: no such task). */
+  | { outcome: 'unavailable'; status: TaskStatus | null };
+
+/** What `moveStep` did: the step after the move and the task as it then stands, read under its row lock. */
+export interface StepMove {
+  step: TaskStep;
+  task: StoredTask;
+}
 
 export interface ClaimOptions {
   /** States the step may start from. Default `['pending']`. */
@@ -130,6 +138,8 @@ export interface ClaimOptions {
    * worker's lease has run out. A retry then never starts a second copy beside a live attempt.
    */
   staleAfterSeconds?: number;
+  /** Claim only while the task is in one of these states (`unavailable` otherwise). Default: any active but cancelling. */
+  taskFrom?: readonly TaskStatus[];
 }
 
 export interface EventInput {
@@ -185,6 +195,12 @@ export interface TaskStore {
    */
   updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
     patch?: StepPatch): Promise<TaskStep | null>;
+  /**
+   * `updateStep` that also returns the task as the move left it (read in the same statement as the
+   * event, under the task row lock), so the caller can move the task on without reading it again.
+   */
+  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+    patch?: StepPatch): Promise<StepMove | null>;
   /**
    * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
    * lock: at most what is left after settled usage and other holds, divided by `share` (the calls

@@ -274,6 +274,29 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
     t.equal((await store.claimStep(id, 's6', { maxRunning: 9 })).outcome, 'unavailable', 'nothing starts on a cancelling task');
   });
 
+  await t.test('a claim and a step move answer with the task as they left it, and mark it changed', async (t) => {
+    const { task } = await store.create(newTask());
+    const id = task.task_id;
+    await store.transition(id, ['queued'], 'planning');
+    t.same(await store.claimStep(id, 's1', { taskFrom: ['running'] }), { outcome: 'unavailable', status: 'planning' },
+      'taskFrom: no claim while the task is planning, and the claim says why');
+    await store.upsertSteps(id, ['s1', 's2'].map((step_id) => ({ step_id, action: 'work', arm: 'executor' })));
+    const running = await store.transition(id, ['planning'], 'running');
+    const claim = await store.claimStep(id, 's1', { taskFrom: ['running'] });
+    if (claim.outcome !== 'started') throw new Error(`claim ${claim.outcome}`);
+    t.same(claim.task.plan.steps.map((s) => s.status), ['running', 'pending'], 'the claimed step is running in the task it returns');
+    t.equal(claim.task.version, running!.version + 1, 'the claim bumps the version once');
+    t.same(claim.task, await store.get(id), 'the returned task is the stored one');
+    const moved = await store.moveStep(id, 's1', ['running'], 'completed', { output: { n: 1 } });
+    t.same(moved?.task.plan.steps.map((s) => [s.status, s.output]), [['completed', { n: 1 }], ['pending', null]]);
+    t.equal(moved?.task.version, claim.task.version + 1, 'the move bumps the version once');
+    t.same(moved?.task, await store.get(id));
+    t.equal(await store.moveStep(id, 's1', ['running'], 'failed'), null, 'a move from another state is refused');
+    const types = (await store.eventsAfter(id, 0, 100)).map((e) => e.type);
+    t.same(types.slice(-2), ['step.started', 'step.completed'], 'one event each');
+    t.same(await store.claimStep(randomUUID(), 's1'), { outcome: 'unavailable', status: null }, 'no such task');
+  });
+
   await t.test('settles pending steps in the same transition that finishes the task', async (t) => {
     const { task } = await store.create(newTask());
     const id = task.task_id;

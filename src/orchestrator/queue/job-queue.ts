@@ -32,6 +32,15 @@ export interface QueueDefinition {
   retryBackoff: boolean;
   /** The lease: an attempt still running after this long is failed and retried. */
   expireInSeconds: number;
+  /**
+   * Wake one local worker per job instead of all of them. With `listenNotify` every job NOTIFYs and
+   * pg-boss wakes every worker of the queue in every process: with 16 workers, one fetch finds the
+   * job and 15 find nothing. Here the queue sends no NOTIFY; a job sent by this process (outside a
+   * transaction) wakes one idle worker of this process, or, when all are busy, the next one to finish
+   * looks again at once. Jobs from other processes, sends in a transaction and retries are found by
+   * polling (`pollingIntervalSeconds`). For queues whose jobs are sent where they are worked.
+   */
+  wakeOne?: boolean;
 }
 
 /**
@@ -95,10 +104,16 @@ function executorFor(tx: Sql): Db {
 }
 
 export class JobQueue {
+  /** Per wake-one queue, this process's workers of it. */
+  private readonly local = new Map<string, LocalWorkers>();
+  /** work() ids → the pg-boss worker ids behind them (a wake-one queue has one per slot). */
+  private readonly works = new Map<string, string[]>();
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly queueNames: ReadonlySet<string>,
     private readonly pollingIntervalSeconds: number,
+    private readonly wakeOneQueues: ReadonlySet<string>,
   ) {}
 
   static async start(options: JobQueueOptions): Promise<JobQueue> {
@@ -128,7 +143,7 @@ export class JobQueue {
           retryDelay: q.retryDelaySeconds,
           retryBackoff: q.retryBackoff,
           expireInSeconds: q.expireInSeconds,
-          notify,
+          notify: notify && q.wakeOne !== true,
         };
         await boss.createQueue(q.name, settings); // a no-op when it exists…
         await boss.updateQueue(q.name, settings); // …so the settings are applied separately
@@ -141,18 +156,23 @@ export class JobQueue {
       await boss.stop({ graceful: false, close: true });
       throw err;
     }
-    return new JobQueue(boss, new Set(queues.map((q) => q.name)), options.pollingIntervalSeconds ?? 1);
+    return new JobQueue(boss, new Set(queues.map((q) => q.name)), options.pollingIntervalSeconds ?? 1,
+      new Set(queues.filter((q) => q.wakeOne === true).map((q) => q.name)));
   }
 
   /** Enqueues one job; with `tx`, inside that transaction. Null when a singletonKey suppressed it. */
   async send(queue: string, data: object, options: SendOptions = {}): Promise<string | null> {
     this.assertQueue(queue);
-    return this.boss.send(queue, data, {
+    const id = await this.boss.send(queue, data, {
       ...(options.tx && { db: executorFor(options.tx) }),
       ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
       ...(options.startAfterSeconds !== undefined && { startAfter: options.startAfterSeconds }),
       ...(options.priority !== undefined && { priority: options.priority }),
     });
+    // Committed (no tx) and due now: one local worker goes to fetch it. In a transaction the job
+    // does not exist yet; a poll finds it.
+    if (id !== null && !options.tx && !options.startAfterSeconds) this.local.get(queue)?.wake();
+    return id;
   }
 
   /**
@@ -177,18 +197,44 @@ export class JobQueue {
   async work<T extends object>(queue: string, handler: (job: QueueJob<T>) => Promise<void>,
     options: WorkOptions = {}): Promise<string> {
     this.assertQueue(queue);
-    return this.boss.work<T>(queue, {
+    const concurrency = options.concurrency ?? 1;
+    const settings = {
       batchSize: 1,
-      localConcurrency: options.concurrency ?? 1,
       pollingIntervalSeconds: this.pollingIntervalSeconds,
       // pg-boss relaxes polling to a 30 s backstop while NOTIFY is on, but only new jobs NOTIFY: a
       // retry or an expired lease would wait out that backstop. Keep polling at the base rate.
       notifyPollingIntervalSeconds: this.pollingIntervalSeconds,
-    }, async (jobs) => {
+    };
+    const run = async (jobs: Array<{ id: string; name: string; data: T; retryCount: number; signal: AbortSignal }>) => {
       for (const job of jobs) {
         await handler({ id: job.id, queue: job.name, data: job.data, retryCount: job.retryCount, signal: job.signal });
       }
-    });
+    };
+    if (!this.wakeOneQueues.has(queue)) {
+      const id = await this.boss.work<T>(queue, { ...settings, localConcurrency: concurrency }, run);
+      this.works.set(id, [id]);
+      return id;
+    }
+    // One pg-boss worker per slot, each with its own id, so one of them can be woken alone.
+    let workers = this.local.get(queue);
+    if (!workers) this.local.set(queue, (workers = new LocalWorkers((id) => this.boss.notifyWorker(id))));
+    const ids: string[] = [];
+    for (let i = 0; i < concurrency; i++) {
+      const slot = workers.add();
+      slot.id = await this.boss.work<T>(queue, { ...settings, localConcurrency: 1 },
+        (jobs) => workers.running(slot, () => run(jobs)));
+      ids.push(slot.id);
+    }
+    this.works.set(ids[0]!, ids);
+    return ids[0]!;
+  }
+
+  /** Stops the workers a `work` call started (by the id it returned); running handlers finish. */
+  async offWork(queue: string, workId: string, options: { wait?: boolean } = {}): Promise<void> {
+    const ids = this.works.get(workId) ?? [workId];
+    this.works.delete(workId);
+    this.local.get(queue)?.remove(ids);
+    for (const id of ids) await this.boss.offWork(queue, { id, wait: options.wait ?? true });
   }
 
   /** Stops taking work. By default waits up to `timeoutMs` for running handlers, then aborts them. */
@@ -204,5 +250,65 @@ export class JobQueue {
   private assertQueue(queue: string): void {
     // Only queues created (and cache-warmed) at start may be used; see start().
     if (!this.queueNames.has(queue)) throw new Error(`unknown queue ${queue}; declare it in JobQueueOptions.queues`);
+  }
+}
+
+interface Slot {
+  id: string;
+  busy: boolean;
+  /** When it was last woken (ms); a wake it has not acted on yet makes it no candidate. */
+  wokenAt: number;
+}
+
+/** A wake has this long to turn into a fetch before its worker counts as idle again. */
+const WAKE_PENDING_MS = 200;
+
+/**
+ * The workers of one wake-one queue in this process: which are busy, which were just woken, and how
+ * many wakes found nobody idle (the next workers to finish each look again at once).
+ */
+class LocalWorkers {
+  private readonly slots: Slot[] = [];
+  private missed = 0;
+
+  constructor(private readonly notify: (workerId: string) => void) {}
+
+  add(): Slot {
+    const slot: Slot = { id: '', busy: false, wokenAt: 0 };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  remove(ids: readonly string[]): void {
+    for (const id of ids) {
+      const i = this.slots.findIndex((s) => s.id === id);
+      if (i >= 0) this.slots.splice(i, 1);
+    }
+  }
+
+  wake(): void {
+    const now = Date.now();
+    const idle = this.slots.find((s) => s.id !== '' && !s.busy && now - s.wokenAt > WAKE_PENDING_MS);
+    if (!idle) {
+      this.missed = Math.min(this.missed + 1, this.slots.length);
+      return;
+    }
+    idle.wokenAt = now;
+    this.notify(idle.id);
+  }
+
+  async running(slot: Slot, handle: () => Promise<void>): Promise<void> {
+    slot.busy = true;
+    slot.wokenAt = 0;
+    try {
+      await handle();
+    } finally {
+      slot.busy = false;
+      // A job sent while every worker was busy: this one fetches again as soon as it returns.
+      if (this.missed > 0) {
+        this.missed--;
+        this.notify(slot.id);
+      }
+    }
   }
 }

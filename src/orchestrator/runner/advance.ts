@@ -8,8 +8,12 @@ import { aggregate } from './aggregate.js';
 import { STEP_RUN, type StepRunJob } from './queues.js';
 import type { RunnerContext } from './runner-context.js';
 
-export async function advance(ctx: RunnerContext, taskId: string): Promise<void> {
-  const task = await ctx.store.get(taskId);
+/**
+ * `known`: the task as a write of this caller left it, read under the task row lock (a step move,
+ * a transition); it is at least as recent as a read now would be at that moment, so it saves one.
+ */
+export async function advance(ctx: RunnerContext, taskId: string, known?: StoredTask): Promise<void> {
+  const task = known ?? (await ctx.store.get(taskId));
   if (!task) return;
   const steps = task.plan.steps;
   if (isFinal(task.status)) return;

@@ -38,9 +38,12 @@ export function orchestratorQueues(tuning: QueueTuning = {}): QueueDefinition[] 
     // Planning is quick; the lease only matters when a worker dies holding the job.
     { name: TASK_RUN, retryLimit: 5, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: lease ?? 5 * 60 },
     // A step attempt is bounded by the runner's step timeout (60 s), well inside this lease, so a live
-    // attempt never sees a second one started beside it.
+    // attempt never sees a second one started beside it. Step jobs are sent by the process that
+    // advanced the task, so one of its own workers is woken per job (wakeOne) rather than every
+    // step worker of every process by a NOTIFY.
     {
       name: STEP_RUN,
+      wakeOne: true,
       retryLimit: tuning.stepRetryLimit ?? 3,
       retryDelaySeconds: tuning.stepRetryDelaySeconds ?? 1,
       retryBackoff: true,

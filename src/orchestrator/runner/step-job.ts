@@ -14,26 +14,26 @@ type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown };
 
 export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>): Promise<void> {
   const { task_id: taskId, step_id: stepId } = job.data;
-  const task = await ctx.store.get(taskId);
-  if (!task) return;
-  if (task.status !== 'running') return releaseStopped(ctx, job, task.status);
+  // The claim reads the task under its row lock and answers with it: no read before it.
   const claim = await ctx.store.claimStep(taskId, stepId, {
     from: job.retryCount > 0 ? ['pending', 'running'] : ['pending'],
     maxRunning: ctx.maxParallelArms,
     staleAfterSeconds: ctx.stepLeaseSeconds,
+    taskFrom: ['running'],
   });
   if (claim.outcome === 'busy') return; // the step that frees a slot sends this one again
   if (claim.outcome === 'unavailable') {
+    if (claim.status === null) return;
+    if (claim.status !== 'running') return releaseStopped(ctx, job, claim.status);
+    if (job.retryCount === 0) return; // a duplicate delivery: the step's owner moves the task on
     const now = await ctx.store.get(taskId);
     if (!now) return;
-    // Stopped between the read above and the claim.
     if (now.status !== 'running') return releaseStopped(ctx, job, now.status);
-    if (job.retryCount === 0) return; // a duplicate delivery: the step's owner moves the task on
     // Running but not yet stale: its worker may be alive. Come back after the backoff.
     if (now.plan.steps.find((s) => s.step_id === stepId)?.status === 'running') throw new Error(`step ${stepId} is still leased`);
-    return advance(ctx, taskId); // the crash fell between the step's commit and the task's next move
+    return advance(ctx, taskId, now); // the crash fell between the step's commit and the task's next move
   }
-  const step = claim.step;
+  const { step, task } = claim;
   ctx.metrics?.dispatchLatency(Math.max(0, Date.now() - job.data.ready_at) / 1000);
   ctx.metrics?.stepStarted(step.arm);
 
@@ -77,13 +77,14 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   }
   if (outcome.ok && aborted === null) {
     const { output, provenance } = outcome.result;
-    const done = await ctx.store.updateStep(taskId, stepId, ['running'], 'completed',
+    const done = await ctx.store.moveStep(taskId, stepId, ['running'], 'completed',
       provenance === undefined ? { output } : { output, provenance });
     if (done && outcome.result.usage) {
       await ctx.store.appendEvent(taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } });
     }
     ctx.metrics?.stepFinished(step.arm, 'completed', seconds);
-    return advance(ctx, taskId);
+    // The move read the task under its lock: advance starts from that instead of reading it again.
+    return advance(ctx, taskId, done?.task);
   }
   const error = aborted === 'step_timeout'
     ? { code: 'STEP_TIMEOUT', message: `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`, retryable: true }
@@ -112,10 +113,10 @@ async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, e
     ctx.log.warn({ task_id: taskId, step_id: step.step_id, attempt: step.attempts, error }, 'step attempt failed; retrying');
     throw new StepError(error.code, error.message, true); // pg-boss retries the job with backoff
   }
-  await ctx.store.updateStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } });
+  const moved = await ctx.store.moveStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } });
   ctx.metrics?.stepFinished(step.arm, 'failed', seconds);
   ctx.log.warn({ task_id: taskId, step_id: step.step_id, error }, 'step failed');
-  await advance(ctx, taskId);
+  await advance(ctx, taskId, moved?.task);
 }
 
 function abortKind(reason: unknown): AbortKind {

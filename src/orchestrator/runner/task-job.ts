@@ -11,7 +11,9 @@ import type { RunnerContext } from './runner-context.js';
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
   const taskId = job.data.task_id;
-  let task = await ctx.store.get(taskId);
+  // A first delivery finds the task queued: move it at once, and read it only when that is refused.
+  let task = job.retryCount === 0 ? await ctx.store.transition(taskId, ['queued'], 'planning') : null;
+  task ??= await ctx.store.get(taskId);
   if (task?.status === 'queued') task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId));
   if (!task) return;
   if (task.status === 'planning') {
@@ -32,10 +34,12 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
       if (!(await ctx.store.upsertSteps(taskId, steps))) return;
       ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned');
     }
-    await ctx.store.transition(taskId, ['planning'], 'running');
+    const running = await ctx.store.transition(taskId, ['planning'], 'running');
+    // Running: send the ready steps. Refused: someone else moved it; read it and act on that.
+    return advance(ctx, taskId, running ?? undefined);
   }
   // Running: send the ready steps (again, on a retry); cancelling: finish it; final: tidy up.
-  await advance(ctx, taskId);
+  await advance(ctx, taskId, task);
 }
 
 export async function runTimeoutJob(ctx: RunnerContext, job: QueueJob<TaskTimeoutJob>): Promise<void> {

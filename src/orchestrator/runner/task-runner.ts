@@ -128,7 +128,7 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
       inflight.add(run); // stop() waits for it like for a job
     },
     async stop() {
-      for (const [name, id] of workers) await deps.queue.pgBoss.offWork(name, { id, wait: false });
+      for (const [name, id] of workers) await deps.queue.offWork(name, id, { wait: false });
       const settled = Promise.allSettled([...inflight]);
       const late = setTimeout(() => registry.abortAll('lease_lost'), 10_000);
       await settled;
