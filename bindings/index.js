@@ -773,7 +773,8 @@ if (
   }
 }
 
-const { ReflexEngine, version } = nativeBinding
+const { ReflexEngine, checkRequest, version } = nativeBinding
 export { ReflexEngine }
+export { checkRequest }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

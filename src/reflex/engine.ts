@@ -44,3 +44,34 @@ export function createEngine(config: EngineConfig = {}): ReflexEngine {
 
 /** The addon's crate version, reported by health endpoints. */
 export const addonVersion: string = version()
+
+// ---------------------------------------------------------------------------------------------
+// The check route's one native call (crates/reflex-node/src/request.rs)
+// ---------------------------------------------------------------------------------------------
+
+import { checkRequest as nativeCheckRequest } from '#bindings'
+
+/** Bits of `checkRequest`'s `flags`: which parts of the check run. */
+export const CHECK_FLAGS = { pii: 1, injection: 2, cache: 4 } as const
+
+/**
+ * Takes one token from `limitKey`'s bucket in `engine`'s in-process limiter and, when allowed,
+ * runs the check and returns the whole `/api/v1/check` body as bytes (`request_id` first,
+ * `processing_time_ms` = `elapsedMs` + the native time last); null when refused, and the check
+ * does not run. Either way `decision` (5 numbers) receives allowed (1/0), limit, remaining, resetMs
+ * and retryAfterMs. One call with primitive arguments instead of `rateLimit` + `checkJson`: the
+ * decision object, the flags object and the body's round trip through a JS string cost the route
+ * more than the token and the cache lookup (bench/RESULTS.md).
+ */
+export function checkRequest(
+  engine: ReflexEngine,
+  text: string,
+  flags: number,
+  requestId: string,
+  limitKey: string,
+  limit: { capacity: number; windowMs: number },
+  elapsedMs: number,
+  decision: Float64Array,
+): Buffer | null {
+  return nativeCheckRequest(engine, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
+}
