@@ -22,6 +22,7 @@ interface RequestInternals {
   _body_parser_mode: number
   _body_parser_passthrough: ((chunk: Uint8Array, isLast: boolean) => void) | undefined
   _body_parser_flush_buffered(): void
+  received: boolean
   _raw_response: { onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void }
 }
 
@@ -41,6 +42,10 @@ export function readBodyText(req: Request, _res: Response, contentLength: number
     let offset = 0
     internals._body_parser_mode = PASSTHROUGH_MODE
     internals._body_parser_passthrough = (chunk, isLast) => {
+      // hyper-express marks the body received only after this callback returns; a reply sent
+      // from it would be deferred to a 'received' event, which builds a Readable stream and an
+      // event listener per request. The body is all here, so say so first.
+      if (isLast) internals.received = true
       if (isLast && offset === 0) {
         // Whole body in one chunk: decode in place, uWS reuses that memory once we return.
         done(null, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'))
