@@ -11,7 +11,7 @@ import { compileSchema } from '../http/validate.js'
 import { admit, admitSync, decide } from '../http/rate-limit.js'
 import { MemoryRateLimitStore } from '../stores/memory-rate-limit-store.js'
 import { assertLimit, type Limit } from '../stores/rate-limit-store.js'
-import { CHECK_FLAGS, checkRequest, type CheckFlags } from './engine.js'
+import { CHECK_FLAGS, checkRequest, checkRequestBody, type CheckFlags } from './engine.js'
 import type { ReflexDeps } from './deps.js'
 import { CheckRequest } from './schemas.js'
 
@@ -90,7 +90,11 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
   const key = byUser ? `user:${input.user_id}` : `ip:${ctx.ip}`
   const d = native.decision
   const body = checkRequest(deps.engine, input.text, flags, ctx.requestId, key, byUser ? native.perUser : native.perIp, performance.now() - started, d)
-  // The RateLimit-* headers, or the 429 carrying them.
+  return nativeReply(deps, d, body, byUser)
+}
+
+/** The reply to a native call: its body with the RateLimit-* headers, or the 429 carrying them. */
+function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean): Reply {
   const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
   return { status: 200, headers, raw: body! }
 }
@@ -102,5 +106,23 @@ export function checkRoute(deps: ReflexDeps) {
     const input = parseCheck(ctx.body)
     if (native !== undefined && !(input.use_cache !== false && deps.cache.shared)) return runCheckNative(deps, native, ctx, input, started)
     return runCheck(deps, ctx, input, started)
+  }
+}
+
+/**
+ * For the route's `fromBytes` (http/app.ts): the usual body (`text` and `user_id`) checked straight
+ * from its bytes in one native call; undefined for any other body, which then goes the usual way
+ * (parse, schema, `checkRoute`). Undefined when the native path is off (see `nativeCheck`) or a
+ * shared cache tier is configured.
+ */
+export function checkFromBytes(deps: ReflexDeps): ((ctx: Ctx, body: Buffer) => Reply | undefined) | undefined {
+  const native = nativeCheck(deps)
+  if (native === undefined || deps.cache.shared) return undefined
+  const d = native.decision
+  return (ctx, json) => {
+    // Nothing happens before the call: processing_time_ms is the native time, parsing included.
+    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, d)
+    if (body === null && d[0] === -1) return undefined
+    return nativeReply(deps, d, body, true)
   }
 }

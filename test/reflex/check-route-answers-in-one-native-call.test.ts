@@ -1,5 +1,5 @@
 import t from 'tap'
-import { checkRoute } from '../../src/reflex/check-route.js'
+import { checkFromBytes, checkRoute } from '../../src/reflex/check-route.js'
 import type { ReflexDeps } from '../../src/reflex/deps.js'
 import { createEngine } from '../../src/reflex/engine.js'
 import type { Ctx, Reply } from '../../src/http/app.js'
@@ -80,4 +80,35 @@ t.test('the flags reach the check', async (t) => {
 t.test('the body is still validated first', async (t) => {
   const { call } = route()
   t.throws(() => call({ text: '' }), { code: 'VALIDATION_ERROR', details: { field: 'text' } })
+})
+
+t.test('from the body bytes: the usual body answers the same, any other is left to the validator', async (t) => {
+  const engine = createEngine()
+  const deps = { engine, cache: { shared: false }, limiter: new MemoryRateLimitStore(engine), limits } as unknown as ReflexDeps
+  const fromBytes = checkFromBytes(deps)!
+  const ctx = { ip: '203.0.113.9', requestId: 'req-b' } as unknown as Ctx
+  const bytes = (body: unknown) => Buffer.from(JSON.stringify(body))
+
+  const reply = fromBytes(ctx, bytes({ text: TEXT, user_id: 'u1', check_injection: false }))!
+  t.same(reply.headers, { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '2', 'RateLimit-Reset': '20' })
+  const { processing_time_ms: _ms, ...body } = bodyOf(reply)
+  t.same(body, { request_id: 'req-b', ...JSON.parse(`${engine.checkJson(TEXT, { checkInjection: false })}}`) })
+
+  for (const other of [{ text: TEXT }, { text: TEXT, user_id: 'u1', colour: 'blue' }, { text: '', user_id: 'u1' }, { text: 1, user_id: 'u1' }]) {
+    t.equal(fromBytes(ctx, bytes(other)), undefined, JSON.stringify(other))
+  }
+  t.equal(fromBytes(ctx, Buffer.from('{"text":')), undefined)
+  t.equal(engine.rateLimit('user:u1', 3, 60_000, 0).remaining, 2, 'no token taken for the bodies left alone')
+
+  fromBytes(ctx, bytes({ text: 'b', user_id: 'u1' }))
+  fromBytes(ctx, bytes({ text: 'c', user_id: 'u1' }))
+  t.throws(() => fromBytes(ctx, bytes({ text: 'd', user_id: 'u1' })), { code: 'RATE_LIMIT', details: { field: 'user_id' }, headers: { 'Retry-After': '20' } })
+})
+
+t.test('no bytes path with a shared cache tier or a limiter that is not the engine', async (t) => {
+  const engine = createEngine()
+  const limiter = new MemoryRateLimitStore(engine)
+  t.equal(checkFromBytes({ engine, cache: { shared: true }, limiter, limits } as unknown as ReflexDeps), undefined)
+  const redisLike = { take: limiter.take.bind(limiter) }
+  t.equal(checkFromBytes({ engine, cache: { shared: false }, limiter: redisLike, limits } as unknown as ReflexDeps), undefined)
 })

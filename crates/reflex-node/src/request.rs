@@ -13,21 +13,20 @@
 //! argument is a primitive, the decision is written into the caller's `Float64Array`, and the body
 //! is built in Rust around `check_json` and copied once into a `Buffer`.
 
-// Only napi's registration reaches `check_request`, and test builds leave that out.
+// Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
 
 use std::time::Instant;
 
-use napi::bindgen_prelude::{BufferSlice, Env, Result};
+use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
 use napi_derive::napi;
 
 use crate::engine::ReflexEngine;
 use crate::options::CheckFlags;
 
-/// `flags` bits: which parts of the check run (the route sets all three unless told otherwise).
-const CHECK_PII: u32 = 1;
-const CHECK_INJECTION: u32 = 2;
-const USE_CACHE: u32 = 4;
+mod check_body;
+
+use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
 
 /// The caller's `Float64Array`, written in place. Named, because napi-derive reads a `&mut`
 /// argument as a class instance; through the alias it converts with napi's typed-array slice.
@@ -53,16 +52,59 @@ pub fn check_request<'env>(
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
 ) -> Result<Option<BufferSlice<'env>>> {
     let entered = Instant::now();
-    let d = engine.rate_limit(limit_key, capacity, window_ms, None);
-    if let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision {
-        *allowed = if d.allowed { 1.0 } else { 0.0 };
-        *limit = f64::from(d.limit);
-        *remaining = f64::from(d.remaining);
-        *reset_ms = d.reset_ms;
-        *retry_after_ms = d.retry_after_ms;
-    } else {
+    let limit = Limit { key: limit_key, capacity, window_ms };
+    let Some(check) = take_and_check(engine, text, flags, limit, decision)? else { return Ok(None) };
+    let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
+    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+}
+
+/// `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
+/// JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
+/// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
+/// is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
+/// itself, so its errors stay the validator's.
+#[napi]
+#[allow(clippy::too_many_arguments)] // as check_request
+pub fn check_request_body<'env>(
+    env: &'env Env,
+    engine: &ReflexEngine,
+    json: Uint8ArraySlice<'_>,
+    request_id: String,
+    capacity: u32,
+    window_ms: f64,
+    elapsed_ms: f64,
+    #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
+) -> Result<Option<BufferSlice<'env>>> {
+    let entered = Instant::now();
+    let Some(parsed) = check_body::parse(&json) else {
+        if let Some(first) = decision.first_mut() {
+            *first = -1.0;
+        }
+        return Ok(None);
+    };
+    let limit = Limit { key: format!("user:{}", parsed.user_id), capacity, window_ms };
+    let Some(check) = take_and_check(engine, parsed.text, parsed.flags, limit, decision)? else { return Ok(None) };
+    let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
+    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+}
+
+struct Limit {
+    key: String,
+    capacity: u32,
+    window_ms: f64,
+}
+
+/// Takes the token and writes the decision; when allowed, the check body from `check_json`.
+fn take_and_check(engine: &ReflexEngine, text: String, flags: u32, limit: Limit, decision: &mut [f64]) -> Result<Option<String>> {
+    let d = engine.rate_limit(limit.key, limit.capacity, limit.window_ms, None);
+    let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
         return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
-    }
+    };
+    *allowed = if d.allowed { 1.0 } else { 0.0 };
+    *limit = f64::from(d.limit);
+    *remaining = f64::from(d.remaining);
+    *reset_ms = d.reset_ms;
+    *retry_after_ms = d.retry_after_ms;
     if !d.allowed {
         return Ok(None);
     }
@@ -71,9 +113,7 @@ pub fn check_request<'env>(
         check_injection: Some(flags & CHECK_INJECTION != 0),
         use_cache: Some(flags & USE_CACHE != 0),
     };
-    let check = engine.check_json(text, Some(flags));
-    let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+    Ok(Some(engine.check_json(text, Some(flags))))
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
