@@ -88,6 +88,24 @@ export interface CheckFlags {
   useCache?: boolean
 }
 
+/**
+ * Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
+ * `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
+ * `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
+ * `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
+ * here). Null when refused: the check does not run.
+ */
+export declare function checkRequest(engine: ReflexEngine, text: string, flags: number, requestId: string, limitKey: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array): Buffer | null
+
+/**
+ * `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
+ * JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
+ * comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
+ * is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
+ * itself, so its errors stay the validator's.
+ */
+export declare function checkRequestBody(engine: ReflexEngine, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array): Buffer | null
+
 export interface CheckResult {
   cacheKey: string
   /** The in-process tier's entry for `cacheKey`, when there is one (and `useCache` was set). */

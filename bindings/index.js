@@ -773,7 +773,9 @@ if (
   }
 }
 
-const { ReflexEngine, version } = nativeBinding
+const { ReflexEngine, checkRequest, checkRequestBody, version } = nativeBinding
 export { ReflexEngine }
+export { checkRequest }
+export { checkRequestBody }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -13,7 +13,7 @@
  */
 import HyperExpress from 'hyper-express'
 import type { Request, Response } from 'hyper-express'
-import { isJsonContentType, readBodyText } from './body.js'
+import { isJsonContentType, readBody } from './body.js'
 import { RequestContext, type Ctx, type Handler, type Reply } from './context.js'
 import { HttpError, errorBody, toHttpError } from './errors.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
@@ -57,6 +57,13 @@ export interface RouteOptions<B> {
   body?: 'json' | 'none'
   /** Validates the parsed body; `compileSchema(...)` from validate.ts. */
   schema?: Validate<B>
+  /**
+   * Offered a JSON body's bytes before they are decoded and parsed: a reply (or a throw) answers
+   * the request there; undefined goes on as usual (decode, parse, `schema`, handler). For a hot
+   * route that reads its usual body natively and leaves every other body, errors included, to the
+   * usual way. The bytes may be uWS's own memory: use them before returning.
+   */
+  fromBytes?: (ctx: Ctx, body: Buffer) => Reply | undefined
 }
 
 /**
@@ -222,7 +229,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   return {
     route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B> = {}): void {
-      const schema = routeOpts.schema
+      const { schema, fromBytes } = routeOpts
       const wantsJson =
         routeOpts.body === 'json' ||
         (routeOpts.body === undefined && (schema !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH'))
@@ -237,8 +244,18 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         if (!isJsonContentType(contentType))
           return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.unsupportedMediaType(contentType))
 
-        readBodyText(req, res, length, limit, (err, text) => {
+        readBody(req, res, length, limit, (err, bytes) => {
           if (err) return sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+          if (fromBytes !== undefined) {
+            let reply: Reply | undefined
+            try {
+              reply = fromBytes(ctx, bytes)
+            } catch (ferr) {
+              return sendError(res, ctx.requestId, ctx.method, ctx.path, ferr)
+            }
+            if (reply !== undefined) return send(ctx, res, reply)
+          }
+          const text = bytes.toString('utf8')
           let value: unknown
           try {
             value = JSON.parse(text)

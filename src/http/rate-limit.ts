@@ -51,7 +51,7 @@ export function admitSync(
 }
 
 /** The `RateLimit-*` headers of decision `d`, or the 429 carrying them. */
-function decide(d: Decision, limits: RateLimits, byUser: boolean): Record<string, string> {
+export function decide(d: Decision, limits: RateLimits, byUser: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(d.limit),
     'RateLimit-Remaining': String(d.remaining),

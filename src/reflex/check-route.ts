@@ -1,13 +1,17 @@
 /**
  * `POST /api/v1/check` (and its drop-in `/process`): cache lookup, personal data, injection,
- * routing. The hot route: the body comes back from the addon as a JSON string and only the
- * request id and the timing are spliced around it.
+ * routing. The hot route: with the in-process rate limiter and no shared cache tier, the token,
+ * the check and the whole body (request id and timing included) come from one native call
+ * (`checkRequest`); otherwise the addon's JSON body comes back as a string and the request id and
+ * the timing are spliced around it here.
  */
 import { performance } from 'node:perf_hooks'
 import type { Ctx, Reply } from '../http/app.js'
 import { compileSchema } from '../http/validate.js'
-import { admit, admitSync } from '../http/rate-limit.js'
-import type { CheckFlags } from './engine.js'
+import { admit, admitSync, decide } from '../http/rate-limit.js'
+import { MemoryRateLimitStore } from '../stores/memory-rate-limit-store.js'
+import { assertLimit, type Limit } from '../stores/rate-limit-store.js'
+import { CHECK_FLAGS, checkRequest, checkRequestBody, type CheckFlags } from './engine.js'
 import type { ReflexDeps } from './deps.js'
 import { CheckRequest } from './schemas.js'
 
@@ -54,9 +58,71 @@ function reply(ctx: Ctx, headers: Record<string, string>, body: string, started:
   return { status: 200, headers, raw: `{"request_id":${JSON.stringify(ctx.requestId)},${body.slice(1)},"processing_time_ms":${ms}}` }
 }
 
+/** What the native path needs beyond deps, made once per route. */
+interface NativeCheck {
+  perUser: Limit
+  perIp: Limit
+  /** Written by each native call and read straight after it: one per route is enough. */
+  decision: Float64Array
+}
+
+/** The native path when the rate limiter is the engine's own (in-process, see deps.ts). */
+function nativeCheck(deps: ReflexDeps): NativeCheck | undefined {
+  if (!(deps.limiter instanceof MemoryRateLimitStore)) return undefined
+  const { perUser, perIp, windowMs } = deps.limits
+  const native = { perUser: { capacity: perUser, windowMs }, perIp: { capacity: perIp, windowMs }, decision: new Float64Array(5) }
+  // MemoryRateLimitStore checks the limits on every take; the native call does not.
+  assertLimit(native.perUser, 1)
+  assertLimit(native.perIp, 1)
+  return native
+}
+
+/**
+ * `runCheck` in one native call (no shared cache tier asked): the same token, the same check,
+ * the same body and headers.
+ */
+function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: CheckInput, started: number): Reply {
+  const byUser = input.user_id !== undefined
+  const flags =
+    (input.check_pii === false ? 0 : CHECK_FLAGS.pii) |
+    (input.check_injection === false ? 0 : CHECK_FLAGS.injection) |
+    (input.use_cache === false ? 0 : CHECK_FLAGS.cache)
+  const key = byUser ? `user:${input.user_id}` : `ip:${ctx.ip}`
+  const d = native.decision
+  const body = checkRequest(deps.engine, input.text, flags, ctx.requestId, key, byUser ? native.perUser : native.perIp, performance.now() - started, d)
+  return nativeReply(deps, d, body, byUser)
+}
+
+/** The reply to a native call: its body with the RateLimit-* headers, or the 429 carrying them. */
+function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean): Reply {
+  const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
+  return { status: 200, headers, raw: body! }
+}
+
 export function checkRoute(deps: ReflexDeps) {
+  const native = nativeCheck(deps)
   return (ctx: Ctx): Reply | Promise<Reply> => {
     const started = performance.now()
-    return runCheck(deps, ctx, parseCheck(ctx.body), started)
+    const input = parseCheck(ctx.body)
+    if (native !== undefined && !(input.use_cache !== false && deps.cache.shared)) return runCheckNative(deps, native, ctx, input, started)
+    return runCheck(deps, ctx, input, started)
+  }
+}
+
+/**
+ * For the route's `fromBytes` (http/app.ts): the usual body (`text` and `user_id`) checked straight
+ * from its bytes in one native call; undefined for any other body, which then goes the usual way
+ * (parse, schema, `checkRoute`). Undefined when the native path is off (see `nativeCheck`) or a
+ * shared cache tier is configured.
+ */
+export function checkFromBytes(deps: ReflexDeps): ((ctx: Ctx, body: Buffer) => Reply | undefined) | undefined {
+  const native = nativeCheck(deps)
+  if (native === undefined || deps.cache.shared) return undefined
+  const d = native.decision
+  return (ctx, json) => {
+    // Nothing happens before the call: processing_time_ms is the native time, parsing included.
+    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, d)
+    if (body === null && d[0] === -1) return undefined
+    return nativeReply(deps, d, body, true)
   }
 }

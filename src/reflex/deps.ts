@@ -8,6 +8,10 @@ export interface ReflexDeps {
   engine: ReflexEngine
   /** The in-process tier, with the Redis tier behind it when REDIS_URL is set. */
   cache: TieredCacheStore
+  /**
+   * A `MemoryRateLimitStore` here must be over `engine`: the check route then takes its token in
+   * the same native call as the check (check-route.ts), from `engine`'s own limiter.
+   */
   limiter: RateLimitStore
   limits: RateLimits
   /** Default time-to-live of cache entries (CACHE_TTL). */

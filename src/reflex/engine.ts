@@ -69,3 +69,52 @@ export function createEngine(config: EngineConfig = {}): ReflexEngine {
 
 /** The addon's crate version, reported by health endpoints. */
 export const addonVersion: string = version()
+
+// ---------------------------------------------------------------------------------------------
+// The check route's one native call (crates/reflex-node/src/request.rs)
+// ---------------------------------------------------------------------------------------------
+
+import { checkRequest as nativeCheckRequest, checkRequestBody as nativeCheckRequestBody } from '#bindings'
+
+/** Bits of `checkRequest`'s `flags`: which parts of the check run. */
+export const CHECK_FLAGS = { pii: 1, injection: 2, cache: 4 } as const
+
+/**
+ * Takes one token from `limitKey`'s bucket in `engine`'s in-process limiter and, when allowed,
+ * runs the check and returns the whole `/api/v1/check` body as bytes (`request_id` first,
+ * `processing_time_ms` = `elapsedMs` + the native time last); null when refused, and the check
+ * does not run. Either way `decision` (5 numbers) receives allowed (1/0), limit, remaining, resetMs
+ * and retryAfterMs. One call with primitive arguments instead of `rateLimit` + `checkJson`: the
+ * decision object, the flags object and the body's round trip through a JS string cost the route
+ * more than the token and the cache lookup (bench/RESULTS.md).
+ */
+export function checkRequest(
+  engine: ReflexEngine,
+  text: string,
+  flags: number,
+  requestId: string,
+  limitKey: string,
+  limit: { capacity: number; windowMs: number },
+  elapsedMs: number,
+  decision: Float64Array,
+): Buffer | null {
+  return nativeCheckRequest(engine, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
+}
+
+/**
+ * `checkRequest` from the request body's bytes when it is the usual one (a JSON object with `text`
+ * and `user_id` and any of the boolean flags, nothing else: crates/reflex-node/src/request/
+ * check_body.rs); the token comes from `user:<user_id>`'s bucket of `perUser`. For any other body
+ * nothing is taken, `decision[0]` is -1 and null comes back: decode and validate it the usual way.
+ * Saves decoding the body to a string, `JSON.parse` and handing the text back to the addon.
+ */
+export function checkRequestBody(
+  engine: ReflexEngine,
+  json: Uint8Array,
+  requestId: string,
+  perUser: { capacity: number; windowMs: number },
+  elapsedMs: number,
+  decision: Float64Array,
+): Buffer | null {
+  return nativeCheckRequestBody(engine, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision)
+}

@@ -1,15 +1,17 @@
 /** Registers every reflex route (DESIGN.md §5) on an HTTP app. */
 import type { HttpApp } from '../http/app.js'
 import { cacheDeleteRoute, cacheGetRoute, cacheSetRoute } from './cache-routes.js'
-import { checkRoute } from './check-route.js'
+import { checkFromBytes, checkRoute } from './check-route.js'
 import type { ReflexDeps } from './deps.js'
 import { filterPiiRoute, preprocessRoute } from './filter-routes.js'
 import { healthRoute, readyRoute, statsRoute } from './status-routes.js'
 
 export function registerReflexRoutes(app: HttpApp, deps: ReflexDeps): void {
   const check = checkRoute(deps)
-  app.route('POST', '/api/v1/check', check)
-  app.route('POST', '/process', check)
+  const fromBytes = checkFromBytes(deps)
+  const checkOptions = fromBytes === undefined ? {} : { fromBytes }
+  app.route('POST', '/api/v1/check', check, checkOptions)
+  app.route('POST', '/process', check, checkOptions)
   app.route('POST', '/preprocess', preprocessRoute(deps))
   app.route('POST', '/filter/pii', filterPiiRoute(deps))
 

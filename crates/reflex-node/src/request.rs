@@ -1,0 +1,161 @@
+//! The check route's hot path in one call: take the rate-limit token, run the check, and answer
+//! the whole wire body as a `Buffer`.
+//!
+//! ```js
+//! const decision = new Float64Array(5)
+//! const body = checkRequest(engine, text, 0b111, 'req-1', 'user:u1', 100, 60_000, 0.01, decision)
+//! // body: the `/api/v1/check` JSON as bytes, or null when decision[0] === 0 (refused)
+//! ```
+//!
+//! Separate calls cost the route more than the work they do (bench/RESULTS.md): the decision
+//! came back as a five-property object, the flags went in as one, the body came back as a JS
+//! string that was spliced and encoded to UTF-8 again on its way to the socket. Here every
+//! argument is a primitive, the decision is written into the caller's `Float64Array`, and the body
+//! is built in Rust around `check_json` and copied once into a `Buffer`.
+
+// Only napi's registration reaches the two calls, and test builds leave that out.
+#![cfg_attr(test, allow(dead_code))]
+
+use std::time::Instant;
+
+use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
+use napi_derive::napi;
+
+use crate::engine::ReflexEngine;
+use crate::options::CheckFlags;
+
+mod check_body;
+
+use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
+
+/// The caller's `Float64Array`, written in place. Named, because napi-derive reads a `&mut`
+/// argument as a class instance; through the alias it converts with napi's typed-array slice.
+type Numbers<'a> = &'a mut [f64];
+
+/// Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
+/// `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
+/// `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
+/// `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
+/// here). Null when refused: the check does not run.
+#[napi]
+#[allow(clippy::too_many_arguments)] // one call per request is the point: primitives only, nothing built on either side
+pub fn check_request<'env>(
+    env: &'env Env,
+    engine: &ReflexEngine,
+    text: String,
+    flags: u32,
+    request_id: String,
+    limit_key: String,
+    capacity: u32,
+    window_ms: f64,
+    elapsed_ms: f64,
+    #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
+) -> Result<Option<BufferSlice<'env>>> {
+    let entered = Instant::now();
+    let limit = Limit { key: limit_key, capacity, window_ms };
+    let Some(check) = take_and_check(engine, text, flags, limit, decision)? else { return Ok(None) };
+    let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
+    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+}
+
+/// `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
+/// JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
+/// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
+/// is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
+/// itself, so its errors stay the validator's.
+#[napi]
+#[allow(clippy::too_many_arguments)] // as check_request
+pub fn check_request_body<'env>(
+    env: &'env Env,
+    engine: &ReflexEngine,
+    json: Uint8ArraySlice<'_>,
+    request_id: String,
+    capacity: u32,
+    window_ms: f64,
+    elapsed_ms: f64,
+    #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
+) -> Result<Option<BufferSlice<'env>>> {
+    let entered = Instant::now();
+    let Some(parsed) = check_body::parse(&json) else {
+        if let Some(first) = decision.first_mut() {
+            *first = -1.0;
+        }
+        return Ok(None);
+    };
+    let limit = Limit { key: format!("user:{}", parsed.user_id), capacity, window_ms };
+    let Some(check) = take_and_check(engine, parsed.text, parsed.flags, limit, decision)? else { return Ok(None) };
+    let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
+    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+}
+
+struct Limit {
+    key: String,
+    capacity: u32,
+    window_ms: f64,
+}
+
+/// Takes the token and writes the decision; when allowed, the check body from `check_json`.
+fn take_and_check(engine: &ReflexEngine, text: String, flags: u32, limit: Limit, decision: &mut [f64]) -> Result<Option<String>> {
+    let d = engine.rate_limit(limit.key, limit.capacity, limit.window_ms, None);
+    let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
+        return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
+    };
+    *allowed = if d.allowed { 1.0 } else { 0.0 };
+    *limit = f64::from(d.limit);
+    *remaining = f64::from(d.remaining);
+    *reset_ms = d.reset_ms;
+    *retry_after_ms = d.retry_after_ms;
+    if !d.allowed {
+        return Ok(None);
+    }
+    let flags = CheckFlags {
+        check_pii: Some(flags & CHECK_PII != 0),
+        check_injection: Some(flags & CHECK_INJECTION != 0),
+        use_cache: Some(flags & USE_CACHE != 0),
+    };
+    Ok(Some(engine.check_json(text, Some(flags))))
+}
+
+/// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
+/// splice `check-route.ts` does around `checkJson`.
+fn body(request_id: &str, check: &str, ms: f64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(check.len() + request_id.len() + 64);
+    out.extend_from_slice(b"{\"request_id\":");
+    json_string(&mut out, request_id);
+    out.push(b',');
+    out.extend_from_slice(check.as_bytes().get(1..).unwrap_or_default());
+    out.extend_from_slice(b",\"processing_time_ms\":");
+    // Three decimals, as `toFixed(3)` wrote them.
+    out.extend_from_slice(format!("{:.3}", ms.max(0.0)).as_bytes());
+    out.push(b'}');
+    out
+}
+
+/// `s` as a JSON string literal. Request ids are printable ASCII by the time they get here
+/// (src/http/request-id.ts); the control-character escape is for anything else.
+fn json_string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    for &b in s.as_bytes() {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0..=0x1f => out.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
+            _ => out.push(b),
+        }
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::body;
+
+    #[test]
+    fn splices_the_request_id_and_the_time_around_the_check_body() {
+        let out = body("a\"b\\c\u{1}", "{\"status\":\"success\"", 0.12345);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"request_id\":\"a\\\"b\\\\c\\u0001\",\"status\":\"success\",\"processing_time_ms\":0.123}"
+        );
+    }
+}
