@@ -68,7 +68,7 @@ interface NativeCheck {
 
 /** The native path when the rate limiter is the engine's own (in-process, see deps.ts). */
 function nativeCheck(deps: ReflexDeps): NativeCheck | undefined {
-  if (!(deps.limiter instanceof MemoryRateLimitStore)) return undefined
+  if (!(deps.limiter instanceof MemoryRateLimitStore && deps.limiter.isOver(deps.engine))) return undefined
   const { perUser, perIp, windowMs } = deps.limits
   const native = { perUser: { capacity: perUser, windowMs }, perIp: { capacity: perIp, windowMs }, decision: new Float64Array(5) }
   // MemoryRateLimitStore checks the limits on every take; the native call does not.

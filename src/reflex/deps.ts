@@ -9,8 +9,9 @@ export interface ReflexDeps {
   /** The in-process tier, with the Redis tier behind it when REDIS_URL is set. */
   cache: TieredCacheStore
   /**
-   * A `MemoryRateLimitStore` here must be over `engine`: the check route then takes its token in
-   * the same native call as the check (check-route.ts), from `engine`'s own limiter.
+   * When this is a `MemoryRateLimitStore` over `engine`, the check route takes its token in the
+   * same native call as the check (check-route.ts), from `engine`'s own limiter; any other limiter
+   * (Redis, a store over another engine) is asked the usual way.
    */
   limiter: RateLimitStore
   limits: RateLimits

@@ -16,6 +16,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#engine = engine
   }
 
+  /** Whether its buckets are `engine`'s own (a native call on `engine` then takes the same tokens). */
+  isOver(engine: ReflexEngine): boolean {
+    return this.#engine === engine
+  }
+
   async take(key: string, limit: Limit, cost = 1): Promise<Decision> {
     return this.takeSync(key, limit, cost)
   }

@@ -112,3 +112,14 @@ t.test('no bytes path with a shared cache tier or a limiter that is not the engi
   const redisLike = { take: limiter.take.bind(limiter) }
   t.equal(checkFromBytes({ engine, cache: { shared: false }, limiter: redisLike, limits } as unknown as ReflexDeps), undefined)
 })
+
+t.test("a limiter over another engine is asked itself: the check's engine takes no token", async (t) => {
+  const engine = createEngine()
+  const other = createEngine()
+  const deps = { engine, cache: { shared: false }, limiter: new MemoryRateLimitStore(other), limits } as unknown as ReflexDeps
+  t.equal(checkFromBytes(deps), undefined, 'no native body path')
+  const reply = (await checkRoute(deps)({ ip: '203.0.113.9', requestId: 'r', body: { text: 'a', user_id: 'u1' } } as unknown as Ctx)) as Reply
+  t.equal(reply.status, 200)
+  t.equal(other.rateLimit('user:u1', 3, 60_000, 0).remaining, 2, 'the limiter it was given took the token')
+  t.equal(engine.rateLimit('user:u1', 3, 60_000, 0).remaining, 3, "the check's engine took none")
+})
