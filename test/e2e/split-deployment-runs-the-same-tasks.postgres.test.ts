@@ -1,35 +1,16 @@
 // The split deployment: the orchestrator, the reflex layer and each of the six arms as separate OS
 // processes on their dev ports (8000-8007), over real PostgreSQL and Redis, run the same
 // end-to-end tasks as the single process. Needs DATABASE_URL and REDIS_URL (both set in CI).
-import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
-import pg from 'pg'
 import t, { type Test } from 'tap'
 import { ARM_DEV_PORTS, BUILTIN_ARMS } from '../../src/arms/contract.js'
 import { startGanglionProcess, type GanglionProcess } from '../fixtures/ganglion-process.js'
 import { postJson } from '../helpers/servers.js'
+import { freshDatabase } from '../stores/pg-schema.js'
 import { SCENARIOS } from './scenarios.js'
 
 const { DATABASE_URL, REDIS_URL } = process.env
 const skip = !DATABASE_URL || !REDIS_URL ? 'needs DATABASE_URL and REDIS_URL (real PostgreSQL and Redis)' : false
-
-/** A database of its own, so the deployment's pg-boss and tables start empty and go with it. */
-async function freshDatabase(t: Test): Promise<string> {
-  const name = `ganglion_split_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: DATABASE_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  t.teardown(async () => {
-    const again = new pg.Client({ connectionString: DATABASE_URL })
-    await again.connect()
-    await again.query(`drop database if exists ${name} with (force)`)
-    await again.end()
-  })
-  const url = new URL(DATABASE_URL!)
-  url.pathname = `/${name}`
-  return url.toString()
-}
 
 // Eight processes (or one with seven scenarios) on two cores: longer than .taprc's 120 s per file.
 t.setTimeout(480_000)
@@ -52,7 +33,7 @@ async function freshRedis(t: Test): Promise<string> {
 }
 
 t.test('orchestrator, reflex and six arms as separate processes run the end-to-end tasks', { skip, timeout: 450_000 }, async (t) => {
-  const databaseUrl = await freshDatabase(t)
+  const databaseUrl = await freshDatabase(t, 'ganglion_split')
   const shared = { DATABASE_URL: databaseUrl, REDIS_URL: await freshRedis(t), ORCHESTRATOR_URL: 'http://127.0.0.1:8000' }
   const processes: GanglionProcess[] = []
   t.teardown(() => Promise.all(processes.map((p) => p.stop())))

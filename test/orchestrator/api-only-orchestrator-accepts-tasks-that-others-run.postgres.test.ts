@@ -1,33 +1,15 @@
 // TASK_WORKERS=0: an orchestrator that serves the API and runs nothing. The tasks it accepts stay
 // queued until an orchestrator with workers on the same PostgreSQL runs them, and that one's steps
 // are the ones that execute. Needs DATABASE_URL; a database of its own (start() uses `public`).
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { DelayStepRunner } from '../fixtures/delay-step-runner.js'
 import { FINAL, postJson, startServices, waitForTask } from '../helpers/servers.js'
+import { freshDatabase } from '../stores/pg-schema.js'
 
 const { DATABASE_URL } = process.env
 
-async function freshDatabase(t: Test): Promise<string> {
-  const name = `ganglion_apionly_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: DATABASE_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  t.teardown(async () => {
-    const again = new pg.Client({ connectionString: DATABASE_URL })
-    await again.connect()
-    await again.query(`drop database if exists ${name} with (force)`)
-    await again.end()
-  })
-  const url = new URL(DATABASE_URL!)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
 t.test('an API-only orchestrator accepts tasks that an orchestrator with workers runs', { skip: DATABASE_URL ? false : 'needs DATABASE_URL' }, async (t) => {
-  const databaseUrl = await freshDatabase(t)
+  const databaseUrl = await freshDatabase(t, 'ganglion_apionly')
   const idle = new DelayStepRunner({ delayMs: 10 })
   const api = await startServices(t, { orchestrator: true }, { DATABASE_URL: databaseUrl, TASK_WORKERS: '0' }, { steps: idle })
   const base = `http://127.0.0.1:${api.ports.orchestrator}`

@@ -20,3 +20,24 @@ export async function dropSchema(...schemas: string[]): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * A throw-away database named `<prefix>_<random>` on DATABASE_URL's server, dropped in `t`'s
+ * teardown; its URL. For a whole deployment (pg-boss and tables in `public`) that must start empty.
+ */
+export async function freshDatabase(t: { teardown(fn: () => unknown): void }, prefix: string): Promise<string> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  t.teardown(async () => {
+    const again = new pg.Client({ connectionString: DATABASE_URL });
+    await again.connect();
+    await again.query(`drop database if exists ${name} with (force)`);
+    await again.end();
+  });
+  const url = new URL(DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
