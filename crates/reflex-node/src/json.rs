@@ -12,7 +12,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// True when one of the eight bytes of `w` needs escaping: a quote, a backslash or a control
 /// byte. Exact for bytes below 0x80 and may say yes for others (UTF-8 continuation bytes), which
 /// only sends the chunk to the byte loop.
-fn needs_escape(w: u64) -> bool {
+pub(crate) fn needs_escape(w: u64) -> bool {
     // The classic zero-byte test, on w ^ '"' and w ^ '\\', and "below 0x20" as w - 0x20 borrowing.
     let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
     let below = w.wrapping_sub(0x20 * ONES) & !w & HIGHS;
@@ -22,7 +22,7 @@ fn needs_escape(w: u64) -> bool {
 /// Writes `s` as a JSON string literal (quotes and escapes included). Text that needs no escape
 /// (most of it) is copied eight bytes at a time: the redacted text is the longest field of a
 /// check body and the byte loop was a visible share of a check (bench/RESULTS.md).
-fn string(buf: &mut String, s: &str) {
+pub(crate) fn string(buf: &mut String, s: &str) {
     buf.push('"');
     let bytes = s.as_bytes();
     let mut from = 0;

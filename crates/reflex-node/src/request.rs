@@ -16,7 +16,10 @@
 // Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
 
+use std::fmt::Write as _;
 use std::time::Instant;
+
+use crate::json;
 
 use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
 use napi_derive::napi;
@@ -119,31 +122,14 @@ fn take_and_check(engine: &ReflexEngine, text: String, flags: u32, limit: Limit,
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
 /// splice `check-route.ts` does around `checkJson`.
 fn body(request_id: &str, check: &str, ms: f64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(check.len() + request_id.len() + 64);
-    out.extend_from_slice(b"{\"request_id\":");
-    json_string(&mut out, request_id);
-    out.push(b',');
-    out.extend_from_slice(check.as_bytes().get(1..).unwrap_or_default());
-    out.extend_from_slice(b",\"processing_time_ms\":");
+    let mut out = String::with_capacity(check.len() + request_id.len() + 64);
+    out.push_str("{\"request_id\":");
+    json::string(&mut out, request_id);
+    out.push(',');
+    out.push_str(check.get(1..).unwrap_or_default());
     // Three decimals, as `toFixed(3)` wrote them.
-    out.extend_from_slice(format!("{:.3}", ms.max(0.0)).as_bytes());
-    out.push(b'}');
-    out
-}
-
-/// `s` as a JSON string literal. Request ids are printable ASCII by the time they get here
-/// (src/http/request-id.ts); the control-character escape is for anything else.
-fn json_string(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    for &b in s.as_bytes() {
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0..=0x1f => out.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
-            _ => out.push(b),
-        }
-    }
-    out.push(b'"');
+    let _ = write!(out, ",\"processing_time_ms\":{:.3}}}", ms.max(0.0));
+    out.into_bytes()
 }
 
 #[cfg(test)]

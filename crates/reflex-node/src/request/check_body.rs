@@ -189,27 +189,18 @@ impl<'a> Parser<'a> {
     }
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Bytes of `s` before the first quote, backslash or control byte, eight at a time: a 1 KB text
-/// is scanned in ~130 steps instead of 1,024.
+/// Bytes of `s` before the first quote, backslash or control byte, eight at a time (the test
+/// JSON escaping uses): a 1 KB text is scanned in ~130 steps instead of 1,024.
 fn plain_len(s: &[u8]) -> usize {
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
     let mut i = 0;
     loop {
         while let Some(chunk) = s.get(i..i + 8) {
-            let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            // A zero byte in w ^ '"' or w ^ '\\', or a byte below 0x20 (w - 0x20 borrows); may
-            // also stop near bytes above 0x7f, which the byte test below then passes.
-            let quote = has_zero(w ^ (u64::from(b'"') * ONES));
-            let backslash = has_zero(w ^ (u64::from(b'\\') * ONES));
-            let control = w.wrapping_sub(0x20 * ONES) & !w & HIGHS;
-            if quote | backslash | control != 0 {
+            if crate::json::needs_escape(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
                 break;
             }
             i += 8;
         }
+        // needs_escape may also stop near bytes above 0x7f, which this byte test then passes
         match s.get(i) {
             None | Some(b'"' | b'\\' | 0..=0x1f) => return i,
             Some(_) => i += 1,
