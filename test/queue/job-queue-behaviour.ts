@@ -17,6 +17,7 @@ export const TEST_QUEUES: QueueDefinition[] = [
   quick('flaky'),
   quick('hang', { expireInSeconds: 1 }),
   quick('crash', { expireInSeconds: 1 }),
+  quick('step.run', { wakeOne: true }),
 ];
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 50): Promise<boolean> {
@@ -106,6 +107,25 @@ async function behaviours(t: Test, queue: JobQueue, sql: Sql): Promise<void> {
     await queue.work('crash', async (job) => { attempts.push(job.retryCount); });
     t.ok(await until(() => attempts.length === 1), 'the supervisor expired the lease and the job ran');
     t.same(attempts, [1], 'as its second attempt');
+  });
+
+  // The runner's step jobs: a step refused as busy ends its job at once and is sent again, same
+  // data, when a slot frees, possibly while the refused job is still active. The re-send must run.
+  await t.test('delivers a re-send of a job that is still active', async (t) => {
+    const seen: number[] = [];
+    let release = (): void => {};
+    const held = new Promise<void>((r) => { release = r; });
+    await queue.work<{ n: number }>('step.run', async (job) => {
+      seen.push(job.data.n);
+      if (job.data.n === 1) await held;
+    }, { concurrency: 2 });
+    const first = await queue.send('step.run', { n: 1 });
+    t.ok(await until(() => seen.includes(1)), 'the first job is running');
+    const again = await queue.send('step.run', { n: 2 });
+    t.not(again, null, 'the second send was accepted');
+    t.ok(await until(() => seen.includes(2)), 'and ran while the first was still active');
+    release();
+    t.not(again, first);
   });
 
   await t.test('refuses a queue it did not declare', async (t) => {

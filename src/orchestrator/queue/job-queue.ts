@@ -76,8 +76,6 @@ export interface JobQueueOptions {
 export interface SendOptions {
   /** Insert inside this transaction: the job exists only if it commits. */
   tx?: Sql;
-  /** At most one queued job per key (pg-boss singletonKey). */
-  singletonKey?: string;
   startAfterSeconds?: number;
   /** Higher runs first. */
   priority?: number;
@@ -160,12 +158,15 @@ export class JobQueue {
       new Set(queues.filter((q) => q.wakeOne === true).map((q) => q.name)));
   }
 
-  /** Enqueues one job; with `tx`, inside that transaction. Null when a singletonKey suppressed it. */
+  /**
+   * Enqueues one job; with `tx`, inside that transaction. Every send is a new job: the queues use
+   * pg-boss's standard policy, which suppresses nothing, and callers rely on that (a step refused as
+   * busy is sent again while its first job may still be active).
+   */
   async send(queue: string, data: object, options: SendOptions = {}): Promise<string | null> {
     this.assertQueue(queue);
     const id = await this.boss.send(queue, data, {
       ...(options.tx && { db: executorFor(options.tx) }),
-      ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
       ...(options.startAfterSeconds !== undefined && { startAfter: options.startAfterSeconds }),
       ...(options.priority !== undefined && { priority: options.priority }),
     });

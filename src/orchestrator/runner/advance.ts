@@ -38,10 +38,12 @@ export async function advance(ctx: RunnerContext, taskId: string, known?: Stored
   const ready = steps.filter((s) => s.status === 'pending' && s.depends_on.every((d) => status.get(d) === 'completed'));
   // Only as many as there is room for: a step refused as busy is sent again by the step that frees
   // its slot, which ends (and calls this) after the refusal, because both hold the task lock in turn.
+  // The re-send is a new job even while the refused one is still active (test/queue). Two racing
+  // callers may both send a step: its claim (pending -> running) lets one job run it.
   const room = Math.max(0, ctx.maxParallelArms - running);
   for (const step of ready.slice(0, room)) {
     const job: StepRunJob = { task_id: taskId, step_id: step.step_id, ready_at: Date.now() };
-    await ctx.queue.send(STEP_RUN, job, { singletonKey: `${taskId}:${step.step_id}` });
+    await ctx.queue.send(STEP_RUN, job);
   }
 }
 
