@@ -1,7 +1,7 @@
 /**
  * The bubblewrap command line that confines one shell command, and the check that bubblewrap works
  * here at all. The sandbox sees only the command it runs (bound into /usr/bin), the shared
- * libraries that command loads (as `ldd` lists them when the service starts) and the C.UTF-8
+ * libraries that command loads (as `ldd` lists them on the command's first run) and the C.UTF-8
  * locale, a fresh /proc and /dev, and a private size-limited /tmp; the rest of the root is
  * read-only and empty: no other program (so no option can start one), no /etc, /home, /root or
  * working tree, no network (a new, empty network namespace), no environment but PATH, LANG and HOME. Limits are rlimits set by util-linux `prlimit` before bubblewrap starts, so they bind
@@ -14,9 +14,10 @@
  * spawn(file, args, { detached: true, env: {} })
  * ```
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
+import { promisify } from 'node:util'
 
 import type { ExecutorLimits } from './limits.js'
 
@@ -26,10 +27,13 @@ export interface SandboxTools {
   setpriv: string
 }
 
-export interface ResolvedCommand {
+export interface AllowedCommand {
   name: string
   /** The real file, symlinks (Debian's /etc/alternatives) resolved on the host: /etc is not in the sandbox. */
   binary: string
+}
+
+export interface ResolvedCommand extends AllowedCommand {
   /** Each shared library it loads (the dynamic loader included): `[host file, path in the sandbox]`. */
   libraries: Array<[string, string]>
 }
@@ -43,14 +47,17 @@ export function sandboxTools(bwrap = '/usr/bin/bwrap'): SandboxTools {
   return { bwrap, prlimit: '/usr/bin/prlimit', setpriv: '/usr/bin/setpriv' }
 }
 
-/** Finds each allowed name in /usr/bin; the names not installed are returned apart. */
-export function resolveCommands(names: readonly string[]): { found: Map<string, ResolvedCommand>; missing: string[] } {
-  const found = new Map<string, ResolvedCommand>()
+/**
+ * Finds each allowed name in /usr/bin; the names not installed are returned apart. Libraries are
+ * listed later (`sharedLibraries`), on a command's first run: ldd takes a few ms per binary and
+ * most allowed commands are never run by a given process.
+ */
+export function resolveCommands(names: readonly string[]): { found: Map<string, AllowedCommand>; missing: string[] } {
+  const found = new Map<string, AllowedCommand>()
   const missing: string[] = []
   for (const name of names) {
     try {
-      const binary = realpathSync(`/usr/bin/${name}`)
-      found.set(name, { name, binary, libraries: sharedLibraries(binary) })
+      found.set(name, { name, binary: realpathSync(`/usr/bin/${name}`) })
     } catch {
       missing.push(name)
     }
@@ -63,10 +70,10 @@ export function resolveCommands(names: readonly string[]): { found: Map<string, 
  * the loader looks for, its directory's symlinks resolved (/lib → /usr/lib), so the sandbox's
  * /lib and /lib64 symlinks lead to it; the file itself is the real one (libfoo.so.1 → .so.1.2.3).
  */
-export function sharedLibraries(binary: string): Array<[string, string]> {
+export async function sharedLibraries(binary: string): Promise<Array<[string, string]>> {
   let listing: string
   try {
-    listing = execFileSync('ldd', [binary], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'ignore'] })
+    listing = (await promisify(execFile)('ldd', [binary], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } })).stdout
   } catch {
     return [] // "not a dynamic executable"; a binary that cannot run fails in the sandbox, loudly
   }
@@ -141,13 +148,13 @@ export interface SandboxProbe {
 }
 
 /** Runs `true` in the sandbox once: bubblewrap missing, or namespaces refused, shows here. */
-export function probeSandbox(tools: SandboxTools, limits: Parameters<typeof sandboxArgv>[3]): Promise<SandboxProbe> {
+export async function probeSandbox(tools: SandboxTools, limits: Parameters<typeof sandboxArgv>[3]): Promise<SandboxProbe> {
   for (const file of [tools.bwrap, tools.prlimit]) {
-    if (!existsSync(file)) return Promise.resolve({ ok: false, detail: `${file} not found` })
+    if (!existsSync(file)) return { ok: false, detail: `${file} not found` }
   }
   const truth = resolveCommands(['true']).found.get('true')
-  if (!truth) return Promise.resolve({ ok: false, detail: '/usr/bin/true not found' })
-  const [file, ...args] = sandboxArgv(tools, truth, [], limits)
+  if (!truth) return { ok: false, detail: '/usr/bin/true not found' }
+  const [file, ...args] = sandboxArgv(tools, { ...truth, libraries: await sharedLibraries(truth.binary) }, [], limits)
   return new Promise((resolve) => {
     let stderr = ''
     const child = spawn(file!, args, { env: {}, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 })

@@ -15,7 +15,7 @@ import { ArmError } from '../contract.js'
 import { abortError } from './abort.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
-import { type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv } from './sandbox.js'
+import { type AllowedCommand, type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv, sharedLibraries } from './sandbox.js'
 import { UidPool } from './uid-pool.js'
 
 /** Text tools present on Debian 12; no shells, interpreters or network tools. */
@@ -64,7 +64,9 @@ export function checkShellAllow(names: readonly string[]): void {
 }
 
 export class ShellTool {
-  private readonly commands: Map<string, ResolvedCommand>
+  private readonly commands: Map<string, AllowedCommand>
+  /** Each command with its libraries, listed on its first run and kept. */
+  private readonly resolved = new Map<string, Promise<ResolvedCommand>>()
   readonly missing: readonly string[]
   private probe: Promise<SandboxProbe> | undefined
   private readonly uids = new UidPool()
@@ -78,6 +80,16 @@ export class ShellTool {
     const { found, missing } = resolveCommands(allow)
     this.commands = found
     this.missing = missing
+  }
+
+  private withLibraries(command: AllowedCommand): Promise<ResolvedCommand> {
+    let resolved = this.resolved.get(command.name)
+    if (!resolved) {
+      resolved = sharedLibraries(command.binary).then((libraries) => ({ ...command, libraries }))
+      this.resolved.set(command.name, resolved)
+      resolved.catch(() => this.resolved.delete(command.name)) // the next run tries again
+    }
+    return resolved
   }
 
   /** Whether the sandbox works; tried once per process, then cached. */
@@ -111,7 +123,9 @@ export class ShellTool {
     if (!probe.ok) throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox does not work here: ${probe.detail}`, false)
     if (signal.aborted) throw abortError(signal) // aborted while the probe ran: the listener below would never fire
 
-    const result = await this.spawnSandboxed(command, args, stdin, timeoutMs, signal)
+    const resolved = await this.withLibraries(command)
+    if (signal.aborted) throw abortError(signal)
+    const result = await this.spawnSandboxed(resolved, args, stdin, timeoutMs, signal)
     if (result.kind === 'aborted') throw abortError(signal)
     if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`, false)
     const out = result.output
