@@ -19,7 +19,8 @@ t.test('aborting the signal stops a running infinite loop at once', async (t) =>
   const aborted = Date.now()
   controller.abort(reason)
   await t.rejects(running, reason, "the signal's reason is rethrown")
-  t.ok(Date.now() - aborted < 500, `stopped ${Date.now() - aborted} ms after the abort`)
+  // Far below the script's own 20 s limit (which would end it otherwise), far above a loaded machine's delays.
+  t.ok(Date.now() - aborted < 5000, `stopped ${Date.now() - aborted} ms after the abort`)
 })
 
 t.test('an abort without an error reason is ABORTED', async (t) => {

@@ -12,13 +12,14 @@ t.before(async () => { await call(arm, 'javascript', { code: '0' }) })
 t.test('an infinite loop stops with SCRIPT_TIMEOUT', async (t) => {
   const started = Date.now()
   await t.rejects(call(arm, 'javascript', { code: 'while (true) {}', timeout_ms: 300 }), { code: 'SCRIPT_TIMEOUT', retryable: false })
-  t.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`)
+  // Below the 5 s default (which would end it otherwise), far above a loaded machine's delays.
+  t.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`)
 })
 
 t.test('the default time limit (5 s) applies, and bounds async jobs too', async (t) => {
   const started = Date.now()
   await t.rejects(call(arm, 'javascript', { code: '(async () => { for (;;) await null })()' }), { code: 'SCRIPT_TIMEOUT', message: /5000 ms/ })
-  t.ok(Date.now() - started < 7000, `took ${Date.now() - started} ms`)
+  t.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`) // the message names the limit; this, that it ended
 })
 
 t.test('a huge allocation stops with SCRIPT_OUT_OF_MEMORY', async (t) => {

@@ -6,7 +6,7 @@ import { processesRunning, waitUntil } from './sandboxed-processes.js'
 
 const SLEEP = ['/usr/bin/sleep', '31']
 
-t.test('aborting the signal kills a running sleep within a second, and it is gone', async (t) => {
+t.test('aborting the signal kills a running sleep at once, and it is gone', async (t) => {
   const controller = new AbortController()
   const running = call(executor(), 'shell', { command: 'sleep', args: ['31'] }, { signal: controller.signal })
   t.ok(await waitUntil(() => processesRunning(SLEEP).length > 0, 5000), 'sleep started in the sandbox')
@@ -14,8 +14,9 @@ t.test('aborting the signal kills a running sleep within a second, and it is gon
   const aborted = Date.now()
   controller.abort(reason)
   await t.rejects(running, reason, "the signal's reason is rethrown")
-  t.ok(Date.now() - aborted < 1000, `took ${Date.now() - aborted} ms`)
-  t.ok(await waitUntil(() => processesRunning(SLEEP).length === 0, 500), 'no sleep process survives')
+  // Far below the 10 s default timeout (which would end it otherwise), far above a loaded machine's delays.
+  t.ok(Date.now() - aborted < 5000, `took ${Date.now() - aborted} ms`)
+  t.ok(await waitUntil(() => processesRunning(SLEEP).length === 0, 5000), 'no sleep process survives')
 })
 
 t.test('an abort without an error reason is ABORTED', async (t) => {
