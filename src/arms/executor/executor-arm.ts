@@ -80,7 +80,7 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
         case 'http_fetch':
           return fetch.run(input, request.timeout_ms, ctx.signal)
         default:
-          throw new ArmError('INPUT_INVALID', `the executor has no tool '${request.tool}' (shell, javascript, http_fetch)`, false)
+          throw new ArmError('TOOL_UNKNOWN', `the executor has no tool '${request.tool}' (shell, javascript, http_fetch)`, false)
       }
     },
 

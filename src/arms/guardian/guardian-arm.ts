@@ -78,7 +78,7 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
     execute: async (request, ctx) => {
       if (request.tool === 'scrub') return scrub(deps.engine, blockLevel, request, ctx)
       if (request.tool === 'screen') return screen(deps.engine, request, ctx)
-      throw new ArmError('INPUT_INVALID', `tool: the guardian offers scrub and screen, not ${request.tool}`)
+      throw new ArmError('TOOL_UNKNOWN', `the guardian has no tool '${request.tool}' (scrub, screen)`)
     },
     health: async () => {
       try {

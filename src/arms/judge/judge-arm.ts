@@ -66,7 +66,7 @@ export function createJudgeArm(): Arm {
 }
 
 async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOutput> {
-  if (request.tool !== 'validate') throw new ArmError('INPUT_INVALID', `tool: the judge offers validate, not ${request.tool}`)
+  if (request.tool !== 'validate') throw new ArmError('TOOL_UNKNOWN', `the judge has no tool '${request.tool}' (validate)`)
   const input = checkedInput(JudgeInput, request.input, 'input')
   const checks = (input.checks ?? []).map((raw, i) => parseCheck(raw, `input.checks.${i}`))
   const criteria = input.criteria ?? request.context.acceptance_criteria

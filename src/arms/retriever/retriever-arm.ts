@@ -82,7 +82,7 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
         case 'recall':
           return recall(request, ctx)
         default:
-          throw new ArmError('INPUT_INVALID', `the retriever has no tool '${request.tool}' (search, recall)`, false)
+          throw new ArmError('TOOL_UNKNOWN', `the retriever has no tool '${request.tool}' (search, recall)`, false)
       }
     },
 

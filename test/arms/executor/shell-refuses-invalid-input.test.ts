@@ -25,5 +25,5 @@ t.test('too many arguments is INPUT_INVALID', async (t) => {
 })
 
 t.test('an unknown tool is INPUT_INVALID', async (t) => {
-  await t.rejects(call(executor(), 'python', {}), { code: 'INPUT_INVALID', message: /no tool 'python'/ })
+  await t.rejects(call(executor(), 'python', {}), { code: 'TOOL_UNKNOWN', message: /no tool 'python'/ })
 })

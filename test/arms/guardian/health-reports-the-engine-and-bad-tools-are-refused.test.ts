@@ -8,7 +8,7 @@ t.test('health asks the engine and reports its block level', async (t) => {
   t.match(await arm.health!(), { status: 'healthy', checks: { engine: { ok: true, block_level: 'medium' } } })
 })
 
-t.test('a tool the guardian does not offer is INPUT_INVALID; a bad block level fails at construction', async (t) => {
-  t.match(await guardError({ tool: 'redact' as 'scrub' }), { code: 'INPUT_INVALID', message: /scrub and screen/ })
+t.test('a tool the guardian does not offer is TOOL_UNKNOWN; a bad block level fails at construction', async (t) => {
+  t.match(await guardError({ tool: 'redact' as 'scrub' }), { code: 'TOOL_UNKNOWN', message: /no tool 'redact' \(scrub, screen\)/ })
   t.throws(() => createGuardianArm({ engine, blockLevel: 'severe' as 'high' }), RangeError)
 })

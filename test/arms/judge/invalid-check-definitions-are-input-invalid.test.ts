@@ -1,5 +1,7 @@
 import t from 'tap'
 
+import { createJudgeArm } from '../../../src/arms/judge/judge-arm.js'
+import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 import { judgeError, SHELL_OK } from './judge-fixture.js'
 
 const deps = { s1: SHELL_OK }
@@ -37,4 +39,11 @@ t.test('a bad regex in a criterion is INPUT_INVALID too', async (t) => {
 t.test('nothing to judge, or input that is not the judge’s, is INPUT_INVALID', async (t) => {
   t.match(await judgeError({ deps }), { code: 'INPUT_INVALID', message: /nothing to judge/ })
   t.match(await judgeError({ deps, input: { checks: 'all' } }), { code: 'INPUT_INVALID', message: /input\.checks/ })
+})
+
+t.test('a tool other than validate is TOOL_UNKNOWN, as in every arm', async (t) => {
+  const { ctx } = armContext({ arm: 'judge', tool: 'grade' })
+  const request = executeRequest({ tool: 'grade', input: {}, context: { dep_outputs: deps, acceptance_criteria: [], constraints: {} } })
+  const err = await armErrorOf(createJudgeArm().execute(request, ctx), 'the judge')
+  t.match(err, { code: 'TOOL_UNKNOWN', message: /no tool 'grade' \(validate\)/, retryable: false })
 })

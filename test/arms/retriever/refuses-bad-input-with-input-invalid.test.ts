@@ -27,7 +27,7 @@ for (const [name, tool, input, message] of cases) {
   })
 }
 
-t.test('an unknown tool is INPUT_INVALID', async (t) => {
+t.test('an unknown tool is TOOL_UNKNOWN', async (t) => {
   const { ctx } = armContext({ arm: 'retriever', tool: 'browse' })
-  await t.rejects(arm.execute(executeRequest({ tool: 'browse', input: {} }), ctx), { code: 'INPUT_INVALID' })
+  await t.rejects(arm.execute(executeRequest({ tool: 'browse', input: {} }), ctx), { code: 'TOOL_UNKNOWN', retryable: false })
 })
