@@ -202,7 +202,10 @@ export class ArmError extends Error {
 export function checkedInput<S extends Type.TSchema>(schema: S, value: unknown, where: string): Type.Static<S> {
   if (Value.Check(schema, value)) return value as Type.Static<S>
   const first = Value.Errors(schema, value)[0]
-  throw new ArmError('INPUT_INVALID', `${where}${first?.instancePath.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`)
+  // An extra field fails `additionalProperties: false` as a "boolean" schema: say what that means.
+  const unknownField = first?.keyword === 'boolean' && first.schemaPath.endsWith('/additionalProperties')
+  const message = unknownField ? 'is not a field this input takes' : first?.message ?? 'invalid'
+  throw new ArmError('INPUT_INVALID', `${where}${first?.instancePath.replaceAll('/', '.') ?? ''}: ${message}`)
 }
 
 export interface Arm {

@@ -18,24 +18,22 @@
 import Type from 'typebox'
 
 import { LlmError } from '../../llm/provider.js'
-import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import { modelCode, type CodeRequest } from './model-code.js'
 import { codeFromTemplate } from './templates.js'
 
-const Language = Type.String({ pattern: '^[a-z][a-z0-9+#-]{0,31}$' })
+const Language = Type.String({ pattern: '^[a-z][a-z0-9+#-]{0,31}$', description: "a language name such as 'javascript' (the default)" })
+/** Text with something in it besides white space. */
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' })
 
-export const CoderInput = Type.Union([
-  Type.Object({ language: Type.Optional(Language), spec: Type.String({ minLength: 1, maxLength: 20_000 }) }, { additionalProperties: false }),
-  Type.Object(
-    {
-      language: Type.Optional(Language),
-      code: Type.String({ minLength: 1, maxLength: 100_000 }),
-      error: Type.String({ minLength: 1, maxLength: 20_000 }),
-      spec: Type.Optional(Type.String({ maxLength: 20_000 })),
-    },
-    { additionalProperties: false },
-  ),
-])
+const GenerateInput = Type.Object({ language: Type.Optional(Language), spec: Text(20_000) }, { additionalProperties: false })
+const RepairInput = Type.Object(
+  { language: Type.Optional(Language), code: Text(100_000), error: Text(20_000), spec: Type.Optional(Text(20_000)) },
+  { additionalProperties: false },
+)
+
+/** What the capability publishes; each tool's call is checked against its own half. */
+export const CoderInput = Type.Union([GenerateInput, RepairInput])
 
 export const CoderOutput = Type.Object({
   language: Type.String(),
@@ -44,8 +42,6 @@ export const CoderOutput = Type.Object({
   source: Type.Enum(['model', 'template']),
 })
 export type CoderOutput = Type.Static<typeof CoderOutput>
-
-const FIELDS = { generate: ['language', 'spec'], repair: ['language', 'code', 'error', 'spec'] } as const
 
 export function createCoderArm(): Arm {
   return {
@@ -60,7 +56,7 @@ export function createCoderArm(): Arm {
       cost_tier: 'medium',
     },
     async execute(request, ctx) {
-      if (request.tool !== 'generate' && request.tool !== 'repair') throw new ArmError('TOOL_UNKNOWN', `the coder has no tool '${request.tool}'`)
+      if (request.tool !== 'generate' && request.tool !== 'repair') throw new ArmError('TOOL_UNKNOWN', `the coder has no tool '${request.tool}' (generate, repair)`)
       return write(readInput(request), ctx)
     },
   }
@@ -92,36 +88,16 @@ async function write(request: CodeRequest, ctx: ArmContext): Promise<CoderOutput
 }
 
 function readInput(request: ExecuteRequest): CodeRequest {
-  const input = request.input as Record<string, unknown>
-  const tool = request.tool as keyof typeof FIELDS
-  const unknown = Object.keys(input).filter((key) => !(FIELDS[tool] as readonly string[]).includes(key))
-  if (unknown.length > 0) throw invalid(`unknown input ${unknown.map((k) => `'${k}'`).join(', ')} for ${tool}`)
-  const language = input['language'] ?? 'javascript'
-  if (typeof language !== 'string' || !/^[a-z][a-z0-9+#-]{0,31}$/.test(language)) throw invalid("'language' must be a language name such as 'javascript'")
   const criteria = request.context.acceptance_criteria
-  const spec = text(input, 'spec', tool === 'generate', 20_000)
-  if (tool === 'generate') return { kind: 'generate', language, spec: spec!, criteria }
-  return {
-    kind: 'repair', language, criteria,
-    code: text(input, 'code', true, 100_000)!,
-    error: text(input, 'error', true, 20_000)!,
-    ...(spec !== undefined && { spec }),
+  if (request.tool === 'generate') {
+    const { language = 'javascript', spec } = checkedInput(GenerateInput, request.input, 'input')
+    return { kind: 'generate', language, spec, criteria }
   }
-}
-
-function text(input: Record<string, unknown>, key: string, required: boolean, max: number): string | undefined {
-  const value = input[key]
-  if (value === undefined && !required) return undefined
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(`'${key}' must be a non-empty string`)
-  if (value.length > max) throw invalid(`'${key}' is longer than ${max} characters`)
-  return value
+  const { language = 'javascript', code, error, spec } = checkedInput(RepairInput, request.input, 'input')
+  return { kind: 'repair', language, criteria, code, error, ...(spec !== undefined && { spec }) }
 }
 
 function brief(spec: string): string {
   const one = spec.replace(/\s+/g, ' ').trim()
   return one.length <= 120 ? one : `${one.slice(0, 119)}…`
-}
-
-function invalid(message: string): ArmError {
-  return new ArmError('INPUT_INVALID', message)
 }
