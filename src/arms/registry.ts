@@ -126,6 +126,11 @@ export class ArmRegistry implements ArmLookup {
     return found
   }
 
+  /** The registered (external) arms as last loaded, sorted by name: what the planner may plan for. */
+  registered(): Array<{ name: string; capability: ArmCapability }> {
+    return [...this.external].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, e]) => ({ name, capability: e.capability }))
+  }
+
   /**
    * Every arm, sorted by name; health checked in parallel, an arm that does not answer is
    * `unhealthy`. An arm's answer is reused for `probeReuseMs` (see there).

@@ -5,10 +5,12 @@
  *
  * ```ts
  * const steps = checkPlanSteps(json.steps, ['retriever'])  // PlanStep[] or a PlanError saying why
+ * checkPlanSteps(json.steps, null, [translator])           // also steps for a registered arm, checked by its schema
  * ```
  */
 import { Compile } from 'typebox/compile'
 
+import { externalValidator, type ExternalArm } from './external-arms.js'
 import { MAX_PLAN_STEPS, toolSpec } from './plan-tools.js'
 
 export interface PlanStep {
@@ -26,10 +28,13 @@ export class PlanError extends Error {
 
 const validators = new Map<string, ReturnType<typeof Compile>>()
 
-function validatorFor(arm: string, tool: string): ReturnType<typeof Compile> | undefined {
+function validatorFor(arm: string, tool: string, external: readonly ExternalArm[]): ReturnType<typeof Compile> | undefined {
   const key = `${arm}.${tool}`
   const spec = toolSpec(arm, tool)
-  if (spec === undefined) return undefined
+  if (spec === undefined) {
+    const registered = external.find((e) => e.name === arm)
+    return registered?.tools.includes(tool) ? externalValidator(registered) : undefined
+  }
   let validator = validators.get(key)
   if (validator === undefined) {
     validator = Compile(spec.input)
@@ -38,8 +43,11 @@ function validatorFor(arm: string, tool: string): ReturnType<typeof Compile> | u
   return validator
 }
 
-/** `allowed`: `constraints.allowed_arms`, or null; the guardian is always allowed. */
-export function checkPlanSteps(raw: unknown, allowed: readonly string[] | null): PlanStep[] {
+/**
+ * `allowed`: `constraints.allowed_arms`, or null; the guardian is always allowed. `external`: the
+ * registered arms a step may also use (their names never shadow a built-in arm's).
+ */
+export function checkPlanSteps(raw: unknown, allowed: readonly string[] | null, external: readonly ExternalArm[] = []): PlanStep[] {
   if (!Array.isArray(raw) || raw.length === 0) throw new PlanError('the plan has no steps')
   if (raw.length > MAX_PLAN_STEPS) throw new PlanError(`the plan has ${raw.length} steps; at most ${MAX_PLAN_STEPS}`)
   const before = new Set<string>()
@@ -49,7 +57,7 @@ export function checkPlanSteps(raw: unknown, allowed: readonly string[] | null):
     if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new PlanError(`step ${i + 1} has no usable step_id`)
     if (before.has(id)) throw new PlanError(`step id ${id} is used twice`)
     if (typeof arm !== 'string' || typeof tool !== 'string') throw new PlanError(`step ${id} names no arm or tool`)
-    const validator = validatorFor(arm, tool)
+    const validator = validatorFor(arm, tool, external)
     if (validator === undefined) throw new PlanError(`step ${id}: ${arm}.${tool} is not a tool a plan can use`)
     if (allowed !== null && arm !== 'guardian' && !allowed.includes(arm)) throw new PlanError(`step ${id} uses ${arm}, which allowed_arms excludes`)
     if (typeof action !== 'string' || action.trim() === '') throw new PlanError(`step ${id} has no action`)

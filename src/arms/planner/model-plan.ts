@@ -13,6 +13,7 @@
 import type { Llm } from '../../llm/provider.js'
 import type { SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
+import { externalToolLines, type ExternalArm } from './external-arms.js'
 import { dropNulls, MAX_PLAN_STEPS, planJsonSchema, PLANNABLE_ARMS, toolLines } from './plan-tools.js'
 
 export interface ModelPlanInput {
@@ -23,19 +24,24 @@ export interface ModelPlanInput {
   acceptanceCriteria: readonly string[]
   previousFailure?: string
   similar: readonly SimilarTask[]
+  /** Registered arms the plan may also use. */
+  external: readonly ExternalArm[]
 }
 
 /** Room for a plan of a dozen steps with their inputs. */
 const PLAN_MAX_TOKENS = 2000
 
 const schemas = new Map<string, Record<string, unknown>>()
+/** Registered arms make the sets open-ended; a full map starts again. */
+const MAX_SCHEMAS = 256
 
 /** One schema object per set of arms: structured output compiles a validator per object. */
-function schemaFor(arms: readonly string[]): Record<string, unknown> {
-  const key = arms.join(',')
+function schemaFor(arms: readonly string[], external: readonly ExternalArm[]): Record<string, unknown> {
+  const key = `${arms.join(',')}|${external.map((e) => `${e.name}:${e.tools.join(',')}`).join(';')}`
   let schema = schemas.get(key)
   if (schema === undefined) {
-    schema = planJsonSchema(arms)
+    schema = planJsonSchema(arms, external)
+    if (schemas.size >= MAX_SCHEMAS) schemas.clear()
     schemas.set(key, schema)
   }
   return schema
@@ -43,13 +49,14 @@ function schemaFor(arms: readonly string[]): Record<string, unknown> {
 
 export async function modelPlan(input: ModelPlanInput, llm: Llm, signal: AbortSignal): Promise<PlanStep[]> {
   const arms = PLANNABLE_ARMS.filter((arm) => arm === 'guardian' || input.allowed === null || input.allowed.includes(arm))
+  const external = input.external.filter((e) => input.allowed === null || input.allowed.includes(e.name))
   const done = await llm.complete(
     {
       messages: [
-        { role: 'system', content: systemPrompt(arms) },
+        { role: 'system', content: systemPrompt(arms, external) },
         { role: 'user', content: userPrompt(input) },
       ],
-      schema: { name: 'plan', schema: schemaFor(arms) },
+      schema: { name: 'plan', schema: schemaFor(arms, external) },
       maxTokens: PLAN_MAX_TOKENS,
       temperature: 0,
     },
@@ -57,11 +64,33 @@ export async function modelPlan(input: ModelPlanInput, llm: Llm, signal: AbortSi
   )
   const raw = (done.json as { steps?: unknown } | undefined)?.steps
   if (!Array.isArray(raw)) throw new PlanError('the model returned no steps')
+  const registered = new Set(external.map((e) => e.name))
   const steps = checkPlanSteps(
-    raw.map((s: Record<string, unknown>) => ({ ...s, input: s['input'] && typeof s['input'] === 'object' ? dropNulls(s['input'] as Record<string, unknown>) : s['input'] })),
+    raw.map((s: Record<string, unknown>, i) => ({ ...s, input: readInput(s, i, registered) })),
     input.allowed,
+    external,
   )
   return endWithScrub(steps)
+}
+
+/** A built-in tool's input without the nulls strict mode wrote; a registered arm's parsed from its JSON text. */
+function readInput(step: Record<string, unknown>, i: number, registered: ReadonlySet<string>): unknown {
+  const input = step['input']
+  if (typeof step['arm'] === 'string' && registered.has(step['arm'])) return fromJsonText(String(step['step_id'] ?? i + 1), input)
+  return input && typeof input === 'object' ? dropNulls(input as Record<string, unknown>) : input
+}
+
+function fromJsonText(stepId: string, input: unknown): Record<string, unknown> {
+  const text = (input as { json?: unknown } | null)?.json
+  if (typeof text !== 'string') throw new PlanError(`step ${stepId}: a registered arm's input must be { "json": "<JSON text>" }`)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new PlanError(`step ${stepId}: the input's JSON text does not parse`)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new PlanError(`step ${stepId}: the input's JSON text is not an object`)
+  return parsed as Record<string, unknown>
 }
 
 /** The guardian has the last word whatever the model wrote: a final scrub over the plan's ends. */
@@ -76,11 +105,17 @@ function endWithScrub(steps: PlanStep[]): PlanStep[] {
   return [...steps, { step_id: `s${n}`, arm: 'guardian', tool: 'scrub', action: 'Scrub personal data and secrets from the results.', depends_on: leaves, input: {} }]
 }
 
-function systemPrompt(arms: readonly string[]): string {
+function systemPrompt(arms: readonly string[], external: readonly ExternalArm[]): string {
+  const registered = external.length === 0 ? [] : [
+    '',
+    'Registered arms (arm.tool, the JSON Schema of its input, what it does). Their input is given as JSON text: {"json": "<the input object as JSON>"}.',
+    externalToolLines(external),
+  ]
   return [
     'You plan tasks for Ganglion, a task orchestrator. A plan is a list of steps, each done by one tool of one arm.',
     'Tools you may use (arm.tool, its input, what it does):',
     toolLines(arms),
+    ...registered,
     '',
     'Rules:',
     '- Step ids are s1, s2, … in order. depends_on lists only earlier step ids; a step gets the outputs of the steps it depends on.',

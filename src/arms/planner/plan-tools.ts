@@ -14,6 +14,7 @@
 import Type, { type TObject, type TSchema } from 'typebox'
 
 import type { BuiltinArm } from '../contract.js'
+import { EXTERNAL_INPUT_SCHEMA, type ExternalArm } from './external-arms.js'
 
 interface ToolSpec {
   does: string
@@ -112,17 +113,20 @@ function typeName(prop: Record<string, unknown>): string {
  * and no extra ones, so an optional input field becomes "value or null" here; `dropNulls` undoes it.
  * The inputs are one `anyOf` of every allowed tool's input; which one belongs to which tool is
  * checked in code (`check-plan.ts`), since JSON Schema cannot tie `input` to `tool` simply.
+ * Registered arms' steps take their input as JSON text (external-arms.ts).
  */
-export function planJsonSchema(arms: readonly string[]): Record<string, unknown> {
+export function planJsonSchema(arms: readonly string[], external: readonly ExternalArm[] = []): Record<string, unknown> {
   const tools = arms.flatMap((arm) => Object.entries(PLAN_TOOLS[arm as BuiltinArm] ?? {}).map(([tool, spec]) => ({ arm, tool, spec })))
+  const inputs: unknown[] = tools.map((t) => strict(t.spec.input))
+  if (external.length > 0) inputs.push(EXTERNAL_INPUT_SCHEMA)
   const step = Type.Object(
     {
       step_id: Type.String({ pattern: '^s[0-9]+$' }),
-      arm: Type.Enum([...new Set(tools.map((t) => t.arm))]),
-      tool: Type.Enum([...new Set(tools.map((t) => t.tool))]),
+      arm: Type.Enum([...new Set([...tools.map((t) => t.arm), ...external.map((e) => e.name)])]),
+      tool: Type.Enum([...new Set([...tools.map((t) => t.tool), ...external.flatMap((e) => e.tools)])]),
       action: Type.String(),
       depends_on: Type.Array(Type.String()),
-      input: Type.Unsafe({ anyOf: tools.map((t) => strict(t.spec.input)) }),
+      input: Type.Unsafe({ anyOf: inputs }),
     },
     { additionalProperties: false },
   )

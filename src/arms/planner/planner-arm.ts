@@ -19,9 +19,10 @@ import Type from 'typebox'
 
 import { LlmError } from '../../llm/provider.js'
 import type { ReflexEngine } from '../../reflex/engine.js'
-import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ArmError, BUILTIN_ARMS, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
+import { ExternalArm, MAX_EXTERNAL_ARMS } from './external-arms.js'
 import { heuristicPlan } from './heuristic-plan.js'
 import { modelPlan } from './model-plan.js'
 import { MAX_PLAN_STEPS } from './plan-tools.js'
@@ -37,6 +38,8 @@ export const PlannerInput = Type.Object({
   constraints: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.String())])),
   acceptance_criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })),
   previous_failure: Type.Optional(Type.String({ maxLength: 20_000 })),
+  /** Registered arms the model may plan steps for (the heuristic plans built-in arms only). */
+  external_arms: Type.Optional(Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })),
 })
 
 const Step = Type.Object({
@@ -106,12 +109,18 @@ interface Input {
   constraints: Record<string, unknown> | string[]
   acceptanceCriteria: string[]
   previousFailure?: string
+  external: ExternalArm[]
 }
+
+const ExternalArms = Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })
 
 function readInput(request: ExecuteRequest): Input {
   const goal = request.goal.trim()
   if (goal === '') throw invalid('the goal is empty')
-  const { constraints = {}, acceptance_criteria: criteria = [], previous_failure: failure } = request.input as Record<string, unknown>
+  const { constraints = {}, acceptance_criteria: criteria = [], previous_failure: failure, external_arms: externalArms = [] } = request.input as Record<string, unknown>
+  const external = checkedInput(ExternalArms, externalArms, 'input.external_arms')
+  const shadow = external.find((e) => (BUILTIN_ARMS as readonly string[]).includes(e.name))
+  if (shadow) throw invalid(`'external_arms' names the built-in arm ${shadow.name}`)
   if (typeof constraints !== 'object' || constraints === null) throw invalid("'constraints' must be an object or a list of strings")
   if (!Array.isArray(criteria) || !criteria.every((c) => typeof c === 'string')) throw invalid("'acceptance_criteria' must be a list of strings")
   if (failure !== undefined && typeof failure !== 'string') throw invalid("'previous_failure' must be a string")
@@ -123,6 +132,7 @@ function readInput(request: ExecuteRequest): Input {
     constraints: constraints as Input['constraints'],
     acceptanceCriteria: criteria,
     ...(failure !== undefined && { previousFailure: failure }),
+    external,
   }
 }
 

@@ -12,7 +12,8 @@
 import type { ReflexEngine } from '../../reflex/engine.js';
 import type { StoredTask } from '../../stores/task.js';
 import type { NewStep } from '../../stores/task-store.js';
-import { callArm, type CallArmDeps } from './call-arm.js';
+import { MAX_EXTERNAL_ARMS, type ExternalArm } from '../../arms/planner/external-arms.js';
+import { callArm, type ArmLookup, type CallArmDeps } from './call-arm.js';
 import type { TaskPlanner } from './planner.js';
 import { StepError } from './step-runner.js';
 
@@ -38,6 +39,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
         constraints: task.constraints,
         acceptance_criteria: task.acceptance_criteria,
         ...(feedback !== undefined && { previous_failure: feedback }),
+        external_arms: externalArms(deps.arms),
       },
       depOutputs: {},
       signal: AbortSignal.timeout(deps.planTimeoutMs ?? deps.stepTimeoutMs),
@@ -50,6 +52,13 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
     });
     return steps;
   };
+}
+
+/** What the planner is told of the registered arms (the first ones by name: the prompt has room for so many). */
+function externalArms(arms: ArmLookup): ExternalArm[] {
+  return (arms.registered?.() ?? []).slice(0, MAX_EXTERNAL_ARMS).map(({ name, capability }) => ({
+    name, description: capability.description, tools: capability.capabilities, input_schema: capability.input_schema,
+  }));
 }
 
 /** The plan as the store takes it, or PLAN_INVALID (not retryable: the same planner would answer the same). */

@@ -13,7 +13,7 @@
  * A failed step comes back as `StepError` with the arm's code and retryability; the tokens it spent
  * are charged all the same.
  */
-import { ARM_TOOLS, BUILTIN_ARMS, type ExecuteRequest, type ExecuteResponse, type Provenance } from '../../arms/contract.js';
+import { ARM_TOOLS, BUILTIN_ARMS, type ArmCapability, type ExecuteRequest, type ExecuteResponse, type Provenance } from '../../arms/contract.js';
 import type { StoredTask } from '../../stores/task.js';
 import type { TaskStore } from '../../stores/task-store.js';
 import type { RunnerMetrics } from './runner-context.js';
@@ -27,6 +27,8 @@ export interface ArmEndpoint {
 /** The registry as the runner needs it. */
 export interface ArmLookup {
   get(name: string): ArmEndpoint | undefined;
+  /** The registered (external) arms, for the planner; none when absent. */
+  registered?(): Array<{ name: string; capability: ArmCapability }>;
 }
 
 /** The capability-token issuer as the runner needs it. */

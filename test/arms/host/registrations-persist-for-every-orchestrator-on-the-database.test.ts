@@ -18,6 +18,7 @@ onEachSql('registrations persist for every orchestrator on the database', async 
   await b.reload()
   t.ok(b.get('translator'), 'another orchestrator finds it once it reloads the table')
   t.match(await b.list(), [{ name: 'translator', location: url, health: { status: 'healthy' } }])
+  t.match(b.registered(), [{ name: 'translator', capability: { name: 'translator' } }], 'and offers it to the planner')
 
   const again = await a.register({ name: 'translator', url: url2 })
   t.equal(again.registered_at, first.registered_at, 're-registering keeps the first registration time')
