@@ -1,7 +1,8 @@
 /**
  * Episodic memory (src/arms/memory.ts) on the SQL port: one row per completed task in `episodes`,
  * its goal embedded, compared by cosine similarity over the same two vector paths as the knowledge
- * store (pgvector's `<=>` when its column exists, `real[]` in SQL otherwise).
+ * store (pgvector's `<=>` when its column exists; otherwise an in-memory copy kept current row by
+ * row, episode-scan.ts, or `real[]` in SQL while the copy loads or when it would be too large).
  *
  * ```ts
  * const memory = new SqlEpisodicMemory(sql, embedder)
@@ -15,6 +16,7 @@
  */
 import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/memory.js'
 import type { Embedder } from '../llm/embedder.js'
+import { EpisodeScan } from './episode-scan.js'
 import type { Sql } from './sql.js'
 import { detectVectorPath, nearestParam, nearestSql, vectorLiteral, type VectorPath } from './sql-knowledge-store.js'
 
@@ -29,11 +31,14 @@ interface EpisodeRow {
 export class SqlEpisodicMemory implements EpisodicMemory {
   // Found on first use, so construction stays synchronous for the composition root.
   private path: Promise<VectorPath> | undefined
+  private readonly scan: EpisodeScan
 
   constructor(
     private readonly sql: Sql,
     readonly embedder: Embedder,
-  ) {}
+  ) {
+    this.scan = new EpisodeScan(sql)
+  }
 
   vectorPath(): Promise<VectorPath> {
     return (this.path ??= detectVectorPath(this.sql, 'episodes').catch((err: unknown) => {
@@ -65,12 +70,20 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     if (!vector.some((x) => x !== 0)) return []
     signal?.throwIfAborted()
     const path = await this.vectorPath()
-    const { rows } = await this.sql.query<EpisodeRow & { similarity: number }>(
-      `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
-         from (${nearestSql(path, 'episodes', 'task_id')}) n join episodes e on e.task_id = n.id
-        order by n.similarity desc, e.task_id`,
-      [nearestParam(path, vector), this.embedder.id, k, 0],
-    )
+    const hits = path === 'array' ? await this.scan.nearest(this.embedder.id, vector, k, 0) : null
+    const { rows } = hits !== null
+      ? await this.sql.query<EpisodeRow & { similarity: number }>(
+        `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+           from unnest($1::text[], $2::float8[]) as n(id, similarity) join episodes e on e.task_id = n.id
+          order by n.similarity desc, e.task_id`,
+        [hits.map((h) => h.id), hits.map((h) => h.similarity)],
+      )
+      : await this.sql.query<EpisodeRow & { similarity: number }>(
+        `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+           from (${nearestSql(path, 'episodes', 'task_id')}) n join episodes e on e.task_id = n.id
+          order by n.similarity desc, e.task_id`,
+        [nearestParam(path, vector), this.embedder.id, k, 0],
+      )
     return rows.map((r) => ({
       task_id: r.task_id,
       goal: r.goal,

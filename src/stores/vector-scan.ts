@@ -21,7 +21,8 @@
  */
 import type { Sql } from './sql.js'
 
-export type ScanTable = 'knowledge_chunks' | 'episodes'
+/** Episodes change too often for whole reloads: episode-scan.ts keeps their copy. */
+export type ScanTable = 'knowledge_chunks'
 
 interface Copy {
   version: string
@@ -30,7 +31,7 @@ interface Copy {
 }
 
 /** 16 M numbers: 64 MiB, e.g. 40,000 chunks of 384 dimensions. */
-const MAX_FLOATS = 16 * 1024 * 1024
+export const MAX_FLOATS = 16 * 1024 * 1024
 
 export class VectorScan {
   private readonly copies = new Map<string, Copy>()
@@ -39,7 +40,7 @@ export class VectorScan {
   constructor(
     private readonly sql: Sql,
     private readonly table: ScanTable,
-    private readonly idColumn: 'chunk_id' | 'task_id',
+    private readonly idColumn: 'chunk_id',
     private readonly maxFloats = MAX_FLOATS,
   ) {}
 
@@ -51,24 +52,7 @@ export class VectorScan {
     embedder: string, vector: readonly number[], k: number, min: number, opts: { wait?: boolean } = {},
   ): Promise<Array<{ id: string; similarity: number }> | null> {
     const copy = await this.current(embedder, opts.wait ?? false)
-    if (copy === null) return null
-    const query = Float32Array.from(vector)
-    // The best k so far, best first: a row enters only when it beats the k-th.
-    const best: Array<{ id: string; similarity: number }> = []
-    for (let i = 0; i < copy.vectors.length; i++) {
-      const row = copy.vectors[i]!
-      const n = Math.min(row.length, query.length)
-      let sum = 0
-      for (let j = 0; j < n; j++) sum += row[j]! * query[j]!
-      if (sum <= min) continue
-      const hit = { id: copy.ids[i]!, similarity: sum }
-      if (best.length === k && !before(hit, best[k - 1]!)) continue
-      let at = best.length
-      while (at > 0 && before(hit, best[at - 1]!)) at--
-      best.splice(at, 0, hit)
-      if (best.length > k) best.pop()
-    }
-    return best
+    return copy === null ? null : topK(copy.ids, copy.vectors, vector, k, min)
   }
 
   private async current(embedder: string, wait: boolean): Promise<Copy | null> {
@@ -104,6 +88,32 @@ export class VectorScan {
     this.copies.set(embedder, copy)
     return copy
   }
+}
+
+/**
+ * The `k` of `vectors` (named by `ids`, same order) most similar to `vector` above `min`, best
+ * first, as the SQL path would answer (see the header).
+ */
+export function topK(
+  ids: readonly string[], vectors: readonly Float32Array[], vector: readonly number[], k: number, min: number,
+): Array<{ id: string; similarity: number }> {
+  const query = Float32Array.from(vector)
+  // The best k so far, best first: a row enters only when it beats the k-th.
+  const best: Array<{ id: string; similarity: number }> = []
+  for (let i = 0; i < vectors.length; i++) {
+    const row = vectors[i]!
+    const n = Math.min(row.length, query.length)
+    let sum = 0
+    for (let j = 0; j < n; j++) sum += row[j]! * query[j]!
+    if (sum <= min) continue
+    const hit = { id: ids[i]!, similarity: sum }
+    if (best.length === k && !before(hit, best[k - 1]!)) continue
+    let at = best.length
+    while (at > 0 && before(hit, best[at - 1]!)) at--
+    best.splice(at, 0, hit)
+    if (best.length > k) best.pop()
+  }
+  return best
 }
 
 /** Higher similarity first, then the smaller id (byte order), as the SQL orders them. */
