@@ -39,7 +39,7 @@ import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
 import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
 import type { RedisConnection } from './stores/redis-client.js'
-import { limitSql } from './stores/limited-sql.js'
+import { limitSql, onUse } from './stores/limited-sql.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import type { Sql } from './stores/sql.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
@@ -167,6 +167,8 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 
 /** The runner of an API-only orchestrator: nothing runs here, so there is nothing to stop. */
 const API_ONLY: TaskRunner = { abort() {}, stop: async () => {} }
+/** The API counts as busy for this long after its last statement. */
+const API_QUIET_MS = 1000
 
 async function startOrchestrator(
   config: Config,
@@ -184,10 +186,13 @@ async function startOrchestrator(
     queueRunning = false
     await queue.stop({ graceful: true, timeoutMs: 10_000 })
   })
-  const store = new SqlTaskStore(sql)
-  // The runner's share of the pool: it never holds more than RUNNER_CONNECTIONS at once, so the
-  // API's submissions do not queue behind planning and steps when both are busy.
-  const runnerSql = limitSql(sql, config.runnerConnections)
+  // The runner's share of the pool: while the API is busy (a statement in the last second) it never
+  // holds more than RUNNER_CONNECTIONS at once, so submissions do not queue behind planning and
+  // steps; while the API is idle, RUNNER_CONNECTIONS_IDLE, to work a backlog off sooner.
+  let apiUsedAt = 0
+  const store = new SqlTaskStore(onUse(sql, () => { apiUsedAt = Date.now() }))
+  const runnerSql = limitSql(sql, () =>
+    (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
   const runnerStore = new SqlTaskStore(runnerSql)
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())

@@ -41,8 +41,10 @@ export interface Config {
   taskWorkers: number
   /** step.run jobs one orchestrator process runs at once. */
   stepWorkers: number
-  /** Database statements or transactions the task runner may have in flight at once (its share of the pool). */
+  /** Database statements or transactions the task runner may have in flight at once (its share of the pool) while the API is busy. */
   runnerConnections: number
+  /** The same while the API is idle (no statement for a second); never below `runnerConnections`. */
+  runnerConnectionsIdle: number
   /** Seconds. */
   cacheTtl: number
   logLevel: (typeof LOG_LEVELS)[number]
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     taskWorkers: int('TASK_WORKERS'),
     stepWorkers: int('STEP_WORKERS'),
     runnerConnections: int('RUNNER_CONNECTIONS'),
+    runnerConnectionsIdle: Math.max(int('RUNNER_CONNECTIONS'), int('RUNNER_CONNECTIONS_IDLE')),
     cacheTtl: int('CACHE_TTL'),
     logLevel: (raw.LOG_LEVEL as Config['logLevel'] | undefined) ?? 'INFO',
     rateLimitPerIp: int('RATE_LIMIT_PER_IP'),

@@ -28,7 +28,8 @@ export const INTEGER_VARS = {
   MAX_PARALLEL_ARMS: [1, 1000, 5],
   TASK_WORKERS: [0, 1000, 4], // task.run jobs at once per orchestrator process; 0 = API only, runs nothing
   STEP_WORKERS: [1, 1000, 16], // step.run jobs at once per orchestrator process
-  RUNNER_CONNECTIONS: [1, 1000, 2], // statements/transactions the task runner runs at once on the pool (default 10)
+  RUNNER_CONNECTIONS: [1, 1000, 2], // statements/transactions the task runner runs at once on the pool (default 10) while the API is busy
+  RUNNER_CONNECTIONS_IDLE: [1, 1000, 8], // the same while the API has used no connection for a second (at least RUNNER_CONNECTIONS)
   CACHE_TTL: [1, 31536000, 3600], // seconds
   RATE_LIMIT_PER_IP: [1, 1000000, 100], // requests per minute
   RATE_LIMIT_PER_USER: [1, 1000000, 1000], // requests per minute

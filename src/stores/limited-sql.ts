@@ -7,6 +7,7 @@
  * ```ts
  * const runnerSql = limitSql(sql, 3)   // same database, same pool, at most 3 connections at a time
  * const runnerStore = new SqlTaskStore(runnerSql)
+ * limitSql(sql, () => (apiBusy() ? 2 : 8)) // a limit read at every acquire and release
  * ```
  *
  * A transaction's `tx` is the underlying one: statements inside it use the permit the transaction
@@ -14,21 +15,55 @@
  */
 import type { Sql, SqlResult } from './sql.js';
 
-export function limitSql(sql: Sql, limit: number): Sql {
+/**
+ * `sql` with `use()` called as each statement, script or transaction of its callers starts: how
+ * the service tells the runner's share (`limitSql` with a function) that the API is busy.
+ */
+export function onUse(sql: Sql, use: () => void): Sql {
+  return {
+    dialect: sql.dialect,
+    schema: sql.schema,
+    jobBackend: sql.jobBackend,
+    query: <T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> => {
+      use();
+      return sql.query<T>(text, params);
+    },
+    exec: (script: string) => {
+      use();
+      return sql.exec(script);
+    },
+    transaction: <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => {
+      use();
+      return sql.transaction(fn);
+    },
+    close: () => sql.close(),
+  };
+}
+
+export function limitSql(sql: Sql, limit: number | (() => number)): Sql {
+  const limitNow = typeof limit === 'number' ? () => limit : limit;
   let running = 0;
   const waiting: Array<() => void> = [];
+  // Wakes waiters, first come first served, while the limit (which may have grown) allows.
+  const drain = (): void => {
+    while (waiting.length > 0 && running < limitNow()) {
+      running++;
+      waiting.shift()!();
+    }
+  };
   const acquire = async (): Promise<void> => {
-    if (running < limit) {
+    if (waiting.length === 0 && running < limitNow()) {
       running++;
       return;
     }
-    // The releaser hands its permit over: `running` stays as it is.
-    await new Promise<void>((resolve) => waiting.push(resolve));
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      drain();
+    });
   };
   const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+    running--;
+    drain();
   };
   const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
     await acquire();

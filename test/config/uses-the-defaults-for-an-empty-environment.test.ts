@@ -19,6 +19,7 @@ t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) 
     taskWorkers: 4,
     stepWorkers: 16,
     runnerConnections: 2,
+    runnerConnectionsIdle: 8,
     cacheTtl: 3600,
     logLevel: 'INFO',
     rateLimitPerIp: 100,

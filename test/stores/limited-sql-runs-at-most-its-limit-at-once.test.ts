@@ -1,7 +1,7 @@
 // limitSql: at most `limit` statements or transactions of its callers at once, the others wait in
 // order; a transaction holds one permit and the statements inside it run on that permit.
 import t from 'tap'
-import { limitSql } from '../../src/stores/limited-sql.js'
+import { limitSql, onUse } from '../../src/stores/limited-sql.js'
 import type { Sql, SqlResult } from '../../src/stores/sql.js'
 
 function fakeSql(): { sql: Sql; peak: () => number; order: string[] } {
@@ -66,4 +66,33 @@ t.test('a failing statement gives its permit back', async (t) => {
   const limited = limitSql(failing, 1)
   await t.rejects(limited.query('x'), /boom/)
   await t.rejects(limited.query('y'), /boom/, 'not stuck waiting')
+})
+
+t.test('a limit given as a function is read as it changes: shrinking holds new work back, growing lets waiters in', async (t) => {
+  const fake = fakeSql()
+  let limit = 1
+  const limited = limitSql(fake.sql, () => limit)
+  const first = Promise.all(Array.from({ length: 4 }, (_, i) => limited.query(`a${i}`)))
+  await new Promise((r) => setTimeout(r, 1))
+  limit = 4 // the waiters get in at the next release, in order
+  await first
+  t.same(fake.order, ['a0', 'a1', 'a2', 'a3'])
+  t.ok(fake.peak() > 1 && fake.peak() <= 4, `ran up to ${fake.peak()} at once once the limit grew`)
+
+  const shrunk = fakeSql()
+  const two = limitSql(shrunk.sql, () => limit)
+  limit = 2
+  await Promise.all(Array.from({ length: 6 }, (_, i) => two.query(`b${i}`)))
+  t.equal(shrunk.peak(), 2, 'never past the limit of the moment')
+  t.same(shrunk.order, ['b0', 'b1', 'b2', 'b3', 'b4', 'b5'])
+})
+
+t.test('onUse reports each statement, script and transaction as it starts', async (t) => {
+  const fake = fakeSql()
+  const seen: string[] = []
+  const used = onUse(fake.sql, () => seen.push(fake.order.at(-1) ?? 'start'))
+  await used.query('q1')
+  await used.exec('script')
+  await used.transaction(async (tx) => { await tx.query('in-tx') })
+  t.same(seen, ['start', 'q1', 'q1'], 'before each ran (the transaction reported once, not per statement)')
 })
