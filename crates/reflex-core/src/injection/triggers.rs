@@ -47,6 +47,31 @@ struct Entry {
     offset: usize,
     word: Box<[u8]>,
     id: u16,
+    /// The word's first eight bytes (fewer for a shorter word) as a little-endian number, and
+    /// the mask of the bytes it holds: most words are confirmed by one compare, without a call
+    /// to `memcmp`.
+    head: u64,
+    head_mask: u64,
+}
+
+impl Entry {
+    fn new(key: u32, offset: usize, word: &[u8], id: u16) -> Entry {
+        let n = word.len().min(8);
+        let mut head = [0u8; 8];
+        head[..n].copy_from_slice(&word[..n]);
+        let head_mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+        Entry { key, offset, word: word.into(), id, head: u64::from_le_bytes(head), head_mask }
+    }
+
+    /// Whether the word occurs in `text` at `start`.
+    #[inline]
+    fn at(&self, text: &[u8], start: usize) -> bool {
+        let Some(eight) = text.get(start..start + 8) else {
+            return text[start..].starts_with(&self.word);
+        };
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        x & self.head_mask == self.head && (self.word.len() <= 8 || text[start + 8..].starts_with(&self.word[8..]))
+    }
 }
 
 /// Multiplicative hashing: the top bits of the product index the filter.
@@ -109,13 +134,13 @@ impl Triggers {
                 continue;
             }
             if w.len() == 3 {
-                entries.push(Entry { key: window(w, 0), offset: 0, word: w.into(), id });
+                entries.push(Entry::new(window(w, 0), 0, w, id));
                 continue;
             }
             let offset = (0..=w.len() - 4)
                 .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
                 .unwrap_or(0);
-            entries.push(Entry { key: window(w, offset), offset, word: w.into(), id });
+            entries.push(Entry::new(window(w, offset), offset, w, id));
         }
         entries.sort_by_key(|e| bucket(hash(e.key)));
         let mut bits = Box::new([0u64; 1 << (FILTER_BITS - 6)]);
@@ -194,14 +219,14 @@ impl Triggers {
         self.probe(four, |e| {
             if e.word.len() >= 4 {
                 if let Some(start) = at.checked_sub(e.offset) {
-                    if text[start..].starts_with(&e.word) {
+                    if e.at(text, start) {
                         found(e.id, start);
                     }
                 }
             }
         });
         self.probe(four & 0x00FF_FFFF, |e| {
-            if e.word.len() == 3 && text[at..].starts_with(&e.word) {
+            if e.word.len() == 3 && e.at(text, at) {
                 found(e.id, at);
             }
         });
@@ -283,7 +308,7 @@ mod tests {
     fn agrees_at_every_length() {
         // Every cut of a text, so words end in the eight-byte loop, the four-byte loop and the
         // zero-padded tail.
-        let words = ["+", "##", "ai ", " ai", "dan", "ignore", "the real", "your new", "é", "忽略"];
+        let words = ["+", "##", "ai ", " ai", "dan", "ignore", "the real", "ignore the real", "your new", "é", "忽略"];
         let text = "ignore the real ai + your new dan ## é 忽略 ai";
         for n in (0..=text.len()).filter(|&n| text.is_char_boundary(n)) {
             let (ours, theirs) = both(&words, &text[..n]);
