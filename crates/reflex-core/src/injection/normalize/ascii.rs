@@ -19,10 +19,13 @@ pub(super) fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
     }
     fold_leet(&mut out, &masks);
     // After the masks and the gap test, which read tabs and carriage returns as themselves
-    // (neither a word byte nor a separator).
-    for b in &mut out {
-        if *b == b'\t' || *b == b'\r' {
-            *b = b' ';
+    // (neither a word byte nor a separator). Prose seldom has either: `memchr2` finds that
+    // out without a byte loop.
+    if let Some(first) = memchr::memchr2(b'\t', b'\r', &out) {
+        for b in &mut out[first..] {
+            if *b == b'\t' || *b == b'\r' {
+                *b = b' ';
+            }
         }
     }
     let text = String::from_utf8(out).expect("ASCII stays ASCII");
