@@ -68,13 +68,16 @@ struct Unit {
 
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
+    if text.is_ascii() {
+        if let Some(done) = ascii_in_place(text.as_bytes()) {
+            return done;
+        }
+    }
+    // The general path: one unit per character, a map back to the original.
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
     let need_join;
     if text.is_ascii() {
         let bytes = text.as_bytes();
-        if let Some(done) = ascii_in_place(bytes) {
-            return done;
-        }
         need_join = true;
         for (i, &b) in bytes.iter().enumerate() {
             units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
