@@ -32,7 +32,7 @@ fn cut(s: &str, n: usize) -> &str {
     &s[..n]
 }
 
-fn texts() -> Vec<String> {
+pub(crate) fn texts() -> Vec<String> {
     let dir = corpus_dir();
     let mut base: Vec<String> = Vec::new();
     for f in ["injection.jsonl", "injection-holdout.jsonl"] {

@@ -17,13 +17,18 @@
 //!    (`pr3v10u5` folds, `2024`, `h264` and hashes do not); then everything is lower-cased and
 //!    curly quotes become ASCII quotes.
 //!
-//! Plain ASCII without spaced-out letters takes a one-pass path whose map is the identity.
+//! Plain ASCII without spaced-out letters takes a byte-for-byte path (`ascii.rs`) whose map is
+//! the identity.
 //!
 //! ```text
 //! "Ig\u{200B}n0re" → "ignore", starts [0, 1, 5, 6, 7, 8] (bytes 2..5 were the zero-width space)
 //! ```
 
 use unicode_normalization::char::decompose_compatible;
+
+mod ascii;
+
+use ascii::ascii_in_place;
 
 /// The normalised text and, for each of its bytes, the original byte range of the character it
 /// came from. Both maps are empty when the map is the identity (plain ASCII, nothing joined).
@@ -63,13 +68,16 @@ struct Unit {
 
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
+    if text.is_ascii() {
+        if let Some(done) = ascii_in_place(text.as_bytes()) {
+            return done;
+        }
+    }
+    // The general path: one unit per character, a map back to the original.
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
     let need_join;
     if text.is_ascii() {
         let bytes = text.as_bytes();
-        if let Some(done) = ascii_in_place(bytes) {
-            return done;
-        }
         need_join = true;
         for (i, &b) in bytes.iter().enumerate() {
             units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
@@ -86,90 +94,6 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     }
     fold_words(&units, text.len())
 }
-
-/// The common case: ASCII with nothing to join. Every step is one byte for one byte, so the
-/// map is the identity and is not built. `None` when spaced-out letters need the slow path.
-fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
-    let mut out = bytes.to_ascii_lowercase();
-    let mut i = 0;
-    // Spaced-letter detection, as in `has_spaced_run`: single letters in a row, short gaps.
-    let mut singles = 0u32;
-    let mut gap_start = 0usize;
-    let mut gap_bad = true;
-    while i < out.len() {
-        let b = out[i];
-        let class = ASCII_CLASS[usize::from(b)];
-        if class < WORD {
-            if class != SPACER || i - gap_start >= 5 {
-                gap_bad = true;
-            }
-            if b == b'\t' || b == b'\r' {
-                out[i] = b' ';
-            }
-            i += 1;
-            continue;
-        }
-        if gap_bad {
-            singles = 0;
-        }
-        let start = i;
-        let (mut letters, mut leets, mut digits) = (0usize, 0usize, 0usize);
-        while i < out.len() {
-            match ASCII_CLASS[usize::from(out[i])] {
-                LETTER => letters += 1,
-                LEET => leets += 1,
-                DIGIT => digits += 1,
-                _ => break,
-            }
-            i += 1;
-        }
-        if i - start == 1 {
-            singles += 1;
-            if singles >= 4 {
-                return None;
-            }
-        } else {
-            singles = 0;
-        }
-        gap_start = i;
-        gap_bad = false;
-        if leets > 0 && letters >= 1 && digits == 0 && i - start <= 24 {
-            let mut prev = None;
-            for b in &mut out[start..i] {
-                let c = leet(*b as char, prev).unwrap_or(*b as char);
-                *b = c as u8;
-                prev = Some(c);
-            }
-        }
-    }
-    let text = String::from_utf8(out).expect("ASCII stays ASCII");
-    Some(Normalized { text, starts: Vec::new(), ends: Vec::new() })
-}
-
-// Byte classes of the ASCII path; the word classes sort after the others.
-const OTHER: u8 = 0;
-const SPACER: u8 = 1;
-const WORD: u8 = 2;
-const LETTER: u8 = 2;
-const LEET: u8 = 3;
-const DIGIT: u8 = 4;
-
-const ASCII_CLASS: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    let mut i = 0;
-    while i < 128 {
-        let b = i as u8;
-        t[i] = match b {
-            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
-            b'0' | b'1' | b'3' | b'4' | b'5' | b'7' | b'8' | b'9' | b'@' | b'$' => LEET,
-            b'2' | b'6' => DIGIT,
-            b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'|' | b'~' => SPACER,
-            _ => OTHER,
-        };
-        i += 1;
-    }
-    t
-};
 
 fn is_invisible(c: char) -> bool {
     matches!(c,
