@@ -8,7 +8,7 @@ use napi::bindgen_prelude::{AsyncTask, Env, Result, Task};
 use napi_derive::napi;
 use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
 use reflex_core::pii::RedactMode;
-use reflex_core::ratelimit::Limit;
+use reflex_core::ratelimit::{Decision, Limit};
 
 use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResult, RateLimitDecision, RedactResult};
 use crate::errors::CodedError;
@@ -25,7 +25,7 @@ fn millis(ms: f64) -> u64 {
     }
 }
 
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
@@ -153,13 +153,25 @@ impl ReflexEngine {
     /// Takes `cost` (default 1) tokens from `key`'s bucket of `capacity` per `windowMs`.
     #[napi]
     pub fn rate_limit(&self, key: String, capacity: u32, window_ms: f64, cost: Option<u32>) -> RateLimitDecision {
-        let limit = Limit { capacity, window_ms: millis(window_ms).max(1) };
-        convert::decision(self.inner.rate_limit(&key, limit, cost.unwrap_or(1), now_ms()))
+        convert::decision(self.take(&key, capacity, window_ms, cost.unwrap_or(1)))
     }
 
     #[napi]
     pub fn check_counters(&self) -> CheckCounters {
         convert::check_counters(self.inner.check_stats())
+    }
+}
+
+/// For `request.rs`, whose one call does what several methods do.
+impl ReflexEngine {
+    pub(crate) fn core(&self) -> &Engine {
+        &self.inner
+    }
+
+    /// `rateLimit`'s take, for a key the caller holds as `&str`.
+    pub(crate) fn take(&self, key: &str, capacity: u32, window_ms: f64, cost: u32) -> Decision {
+        let limit = Limit { capacity, window_ms: millis(window_ms).max(1) };
+        self.inner.rate_limit(key, limit, cost, now_ms())
     }
 }
 

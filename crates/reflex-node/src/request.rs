@@ -16,16 +16,14 @@
 // Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
 
-use std::fmt::Write as _;
 use std::time::Instant;
-
-use crate::json;
 
 use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
 use napi_derive::napi;
+use reflex_core::engine::{CheckOptions, CheckOutcome};
 
-use crate::engine::ReflexEngine;
-use crate::options::CheckFlags;
+use crate::engine::{now_ms, ReflexEngine};
+use crate::json;
 
 mod check_body;
 
@@ -55,8 +53,10 @@ pub fn check_request<'env>(
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
 ) -> Result<Option<BufferSlice<'env>>> {
     let entered = Instant::now();
-    let limit = Limit { key: limit_key, capacity, window_ms };
-    let Some(check) = take_and_check(engine, text, flags, limit, decision)? else { return Ok(None) };
+    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+        return Ok(None);
+    }
+    let check = engine.core().check(&text, options(flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
     Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
 }
@@ -85,63 +85,77 @@ pub fn check_request_body<'env>(
         }
         return Ok(None);
     };
-    let limit = Limit { key: format!("user:{}", parsed.user_id), capacity, window_ms };
-    let Some(check) = take_and_check(engine, parsed.text, parsed.flags, limit, decision)? else { return Ok(None) };
+    let mut limit_key = String::with_capacity(5 + parsed.user_id.len());
+    limit_key.push_str("user:");
+    limit_key.push_str(&parsed.user_id);
+    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+        return Ok(None);
+    }
+    // The text is read where it lies in the body when it has no escapes (the usual case).
+    let check = engine.core().check(&parsed.text, options(parsed.flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
     Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
 }
 
-struct Limit {
-    key: String,
-    capacity: u32,
-    window_ms: f64,
-}
-
-/// Takes the token and writes the decision; when allowed, the check body from `check_json`.
-fn take_and_check(engine: &ReflexEngine, text: String, flags: u32, limit: Limit, decision: &mut [f64]) -> Result<Option<String>> {
-    let d = engine.rate_limit(limit.key, limit.capacity, limit.window_ms, None);
+/// Takes the token and writes the decision; true when allowed.
+fn take(engine: &ReflexEngine, key: &str, capacity: u32, window_ms: f64, decision: &mut [f64]) -> Result<bool> {
+    let d = engine.take(key, capacity, window_ms, 1);
     let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
         return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
     };
     *allowed = if d.allowed { 1.0 } else { 0.0 };
     *limit = f64::from(d.limit);
     *remaining = f64::from(d.remaining);
-    *reset_ms = d.reset_ms;
-    *retry_after_ms = d.retry_after_ms;
-    if !d.allowed {
-        return Ok(None);
+    *reset_ms = d.reset_ms as f64;
+    *retry_after_ms = d.retry_after_ms as f64;
+    Ok(d.allowed)
+}
+
+fn options(flags: u32) -> CheckOptions {
+    CheckOptions {
+        check_pii: flags & CHECK_PII != 0,
+        check_injection: flags & CHECK_INJECTION != 0,
+        use_cache: flags & USE_CACHE != 0,
     }
-    let flags = CheckFlags {
-        check_pii: Some(flags & CHECK_PII != 0),
-        check_injection: Some(flags & CHECK_INJECTION != 0),
-        use_cache: Some(flags & USE_CACHE != 0),
-    };
-    Ok(Some(engine.check_json(text, Some(flags))))
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
-/// splice `check-route.ts` does around `checkJson`.
-fn body(request_id: &str, check: &str, ms: f64) -> Vec<u8> {
-    let mut out = String::with_capacity(check.len() + request_id.len() + 64);
+/// splice `check-route.ts` does around `checkJson`, written in one pass: a memoised hit's
+/// findings are already serialised (`json::findings_body`).
+fn body(request_id: &str, check: &CheckOutcome, ms: f64) -> Vec<u8> {
+    let tail = json::findings_body(check);
+    let value = check.cached.as_ref().map_or(0, |e| e.value.len());
+    let mut out = String::with_capacity(request_id.len() + value + tail.len() + 192);
     out.push_str("{\"request_id\":");
     json::string(&mut out, request_id);
     out.push(',');
-    out.push_str(check.get(1..).unwrap_or_default());
-    // Three decimals, as `toFixed(3)` wrote them.
-    let _ = write!(out, ",\"processing_time_ms\":{:.3}}}", ms.max(0.0));
+    json::check_fields(&mut out, check, tail);
+    out.push_str(",\"processing_time_ms\":");
+    json::millis(&mut out, ms);
+    out.push('}');
     out.into_bytes()
 }
 
 #[cfg(test)]
 mod tests {
+    use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+
     use super::body;
+    use crate::json;
 
     #[test]
     fn splices_the_request_id_and_the_time_around_the_check_body() {
-        let out = body("a\"b\\c\u{1}", "{\"status\":\"success\"", 0.12345);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\"request_id\":\"a\\\"b\\\\c\\u0001\",\"status\":\"success\",\"processing_time_ms\":0.123}"
-        );
+        let engine = Engine::new(EngineConfig::default());
+        let text = "Mail \"bob@example.com\" now";
+        let opts = CheckOptions::default();
+        engine.cache_set(&Engine::cache_key(text, opts), "{\"a\":1}", 60_000, 0);
+        for now in [1, 2] {
+            // The first hit serialises its findings, the second (memoised) reuses them.
+            let check = engine.check(text, opts, now);
+            let out = String::from_utf8(body("a\"b\\c\u{1}", &check, 0.12345)).unwrap();
+            let expected = format!("{{\"request_id\":\"a\\\"b\\\\c\\u0001\",{},\"processing_time_ms\":0.123}}", &json::check_body(&check)[1..]);
+            assert_eq!(out, expected);
+            assert!(out.contains("\"cache_hit\":true,\"cache_key\":\"") && out.contains("\"cached_value\":{\"a\":1},\"pii_detected\":true"));
+        }
     }
 }
