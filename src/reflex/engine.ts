@@ -7,7 +7,7 @@
  * engine.check('mail ada@example.com').piiMatches[0]?.type // 'EMAIL'
  * ```
  */
-import { ReflexEngine as NativeEngine, version, type CheckFlags, type CheckResult } from '#bindings'
+import { ReflexEngine as NativeEngine, version, type CheckFlags, type CheckResult, type ExternalObject } from '#bindings'
 
 export type {
   CachedValue,
@@ -31,8 +31,17 @@ export type {
  *   values as the addon's own object form.
  * - the hot calls pass the flags one by one (the addon's `*Flat` methods): napi reads an object's
  *   properties by name, interning each name on every call.
+ * - the check route's calls take the engine's handle (`requestHandle`, made once): napi reads it
+ *   for less than it costs to unwrap the engine object on every call.
  */
 export class ReflexEngine extends NativeEngine {
+  #handle: ExternalObject<'EngineHandle'> | undefined
+
+  /** The handle `checkRequest` and `checkRequestBody` pass to the addon. */
+  get handle(): ExternalObject<'EngineHandle'> {
+    return (this.#handle ??= this.requestHandle())
+  }
+
   override check(text: string, flags?: CheckFlags | null): CheckResult {
     return JSON.parse(this.checkResultJsonFlat(text, flags?.checkPii, flags?.checkInjection, flags?.useCache)) as CheckResult
   }
@@ -98,7 +107,7 @@ export function checkRequest(
   elapsedMs: number,
   decision: Float64Array,
 ): Buffer | null {
-  return nativeCheckRequest(engine, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
+  return nativeCheckRequest(engine.handle, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
 }
 
 /**
@@ -116,5 +125,5 @@ export function checkRequestBody(
   elapsedMs: number,
   decision: Float64Array,
 ): Buffer | null {
-  return nativeCheckRequestBody(engine, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision)
+  return nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision)
 }

@@ -3,7 +3,8 @@
 //!
 //! ```js
 //! const decision = new Float64Array(5)
-//! const body = checkRequest(engine, text, 0b111, 'req-1', 'user:u1', 100, 60_000, 0.01, decision)
+//! const handle = engine.requestHandle() // once, kept beside the engine
+//! const body = checkRequest(handle, text, 0b111, 'req-1', 'user:u1', 100, 60_000, 0.01, decision)
 //! // body: the `/api/v1/check` JSON as bytes, or null when decision[0] === 0 (refused)
 //! ```
 //!
@@ -19,11 +20,11 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
-use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
+use napi::bindgen_prelude::{BufferSlice, Env, External, Result, Uint8ArraySlice};
 use napi_derive::napi;
 use reflex_core::engine::{CheckOptions, CheckOutcome};
 
-use crate::engine::{now_ms, ReflexEngine};
+use crate::engine::{self, now_ms, EngineHandle};
 use crate::json;
 
 mod check_body;
@@ -34,7 +35,7 @@ use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
 /// argument as a class instance; through the alias it converts with napi's typed-array slice.
 type Numbers<'a> = &'a mut [f64];
 
-/// Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
+/// `engine` is `ReflexEngine#requestHandle()`. Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
 /// `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
 /// `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
 /// `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
@@ -43,7 +44,7 @@ type Numbers<'a> = &'a mut [f64];
 #[allow(clippy::too_many_arguments)] // one call per request is the point: primitives only, nothing built on either side
 pub fn check_request<'env>(
     env: &'env Env,
-    engine: &ReflexEngine,
+    #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     text: String,
     flags: u32,
     request_id: String,
@@ -71,7 +72,7 @@ pub fn check_request<'env>(
 #[allow(clippy::too_many_arguments)] // as check_request
 pub fn check_request_body<'env>(
     env: &'env Env,
-    engine: &ReflexEngine,
+    #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     json: Uint8ArraySlice<'_>,
     request_id: String,
     capacity: u32,
@@ -99,8 +100,8 @@ pub fn check_request_body<'env>(
 }
 
 /// Takes the token and writes the decision; true when allowed.
-fn take(engine: &ReflexEngine, key: &str, capacity: u32, window_ms: f64, decision: &mut [f64]) -> Result<bool> {
-    let d = engine.take(key, capacity, window_ms, 1);
+fn take(engine: &EngineHandle, key: &str, capacity: u32, window_ms: f64, decision: &mut [f64]) -> Result<bool> {
+    let d = engine::take(engine.core(), key, capacity, window_ms, 1);
     let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
         return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
     };
