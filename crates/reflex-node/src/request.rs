@@ -12,7 +12,7 @@
 //! came back as a five-property object, the flags went in as one, the body came back as a JS
 //! string that was spliced and encoded to UTF-8 again on its way to the socket. Here every
 //! argument is a primitive, the decision is written into the caller's `Float64Array`, and the body
-//! is built in Rust around `check_json` and copied once into a `Buffer`.
+//! is written in Rust (`json::check_fields`) and copied once into a `Buffer`.
 
 // Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
