@@ -110,10 +110,12 @@ export declare function checkRequest(engine: ExternalObject<'EngineHandle'>, tex
  * `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
  * JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
  * comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
- * is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
- * itself, so its errors stay the validator's.
+ * is taken, `decision[0]` is -1, and the caller decodes and validates the body itself, so its
+ * errors stay the validator's. The body is written into `out` (the caller's, reused from call to
+ * call) and its length returned; longer than `out`, it is left for `lastReply()`. -1 when
+ * refused or not the usual body (`decision[0]` says which).
  */
-export declare function checkRequestBody(engine: ExternalObject<'EngineHandle'>, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array): Buffer | null
+export declare function checkRequestBody(engine: ExternalObject<'EngineHandle'>, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array, out: Uint8Array): number
 
 export interface CheckResult {
   cacheKey: string
@@ -150,6 +152,9 @@ export interface InjectionMatch {
   severity: string
   confidence: number
 }
+
+/** The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`. */
+export declare function lastReply(): Buffer
 
 export interface PiiMatch {
   /** `EMAIL`, `PHONE`, `CREDIT_CARD`, … */

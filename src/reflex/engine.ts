@@ -83,7 +83,7 @@ export const addonVersion: string = version()
 // The check route's one native call (crates/reflex-node/src/request.rs)
 // ---------------------------------------------------------------------------------------------
 
-import { checkRequest as nativeCheckRequest, checkRequestBody as nativeCheckRequestBody } from '#bindings'
+import { checkRequest as nativeCheckRequest, checkRequestBody as nativeCheckRequestBody, lastReply } from '#bindings'
 
 /** Bits of `checkRequest`'s `flags`: which parts of the check run. */
 export const CHECK_FLAGS = { pii: 1, injection: 2, cache: 4 } as const
@@ -116,6 +116,10 @@ export function checkRequest(
  * check_body.rs); the token comes from `user:<user_id>`'s bucket of `perUser`. For any other body
  * nothing is taken, `decision[0]` is -1 and null comes back: decode and validate it the usual way.
  * Saves decoding the body to a string, `JSON.parse` and handing the text back to the addon.
+ *
+ * The body is written into `out`, made once by the caller and reused: what comes back is a view
+ * of `out` (a fresh Buffer only for a body longer than `out`), valid until the next call with the
+ * same `out`. A Buffer made by the addon per reply cost a third of the native call.
  */
 export function checkRequestBody(
   engine: ReflexEngine,
@@ -124,6 +128,9 @@ export function checkRequestBody(
   perUser: { capacity: number; windowMs: number },
   elapsedMs: number,
   decision: Float64Array,
+  out: Buffer,
 ): Buffer | null {
-  return nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision)
+  const length = nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision, out)
+  if (length < 0) return null
+  return length <= out.length ? out.subarray(0, length) : lastReply()
 }

@@ -51,3 +51,16 @@ t.test("a repeated hit carries the entry's current value, and a gone entry is a 
   t.notOk('cached_value' in JSON.parse(miss))
   t.match(JSON.parse(miss), { cache_hit: false, cache_key: key })
 })
+
+t.test("a hit longer than the route's reply buffer answers whole, and the next short one too", async (t) => {
+  const { engine, call } = setup()
+  const key = engine.cacheKey(TEXT, ALL)
+  const long = JSON.stringify({ answer: 'a'.repeat(100_000) })
+  engine.cacheSet(key, long, 60)
+  const fresh = createEngine()
+  fresh.cacheSet(key, long, 60)
+  t.equal(call(), expected(fresh.checkJson(TEXT, ALL)), 'the body comes in a Buffer of its own')
+  engine.cacheSet(key, '{"answer":1}', 60)
+  fresh.cacheSet(key, '{"answer":1}', 60)
+  t.equal(call(), expected(fresh.checkJson(TEXT, ALL)))
+})

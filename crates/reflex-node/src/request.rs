@@ -1,5 +1,5 @@
 //! The check route's hot path in one call: take the rate-limit token, run the check, and answer
-//! the whole wire body as a `Buffer`.
+//! the whole wire body as a `Buffer` (`checkRequestBody`: into the caller's buffer).
 //!
 //! ```js
 //! const decision = new Float64Array(5)
@@ -34,6 +34,8 @@ use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
 /// The caller's `Float64Array`, written in place. Named, because napi-derive reads a `&mut`
 /// argument as a class instance; through the alias it converts with napi's typed-array slice.
 type Numbers<'a> = &'a mut [f64];
+/// The caller's `Uint8Array` (a `Buffer`), written in place; named for the same reason.
+type Bytes<'a> = &'a mut [u8];
 
 /// `engine` is `ReflexEngine#requestHandle()`. Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
 /// `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
@@ -66,12 +68,13 @@ pub fn check_request<'env>(
 /// `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
 /// JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
 /// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
-/// is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
-/// itself, so its errors stay the validator's.
+/// is taken, `decision[0]` is -1, and the caller decodes and validates the body itself, so its
+/// errors stay the validator's. The body is written into `out` (the caller's, reused from call to
+/// call) and its length returned; longer than `out`, it is left for `lastReply()`. -1 when
+/// refused or not the usual body (`decision[0]` says which).
 #[napi]
 #[allow(clippy::too_many_arguments)] // as check_request
-pub fn check_request_body<'env>(
-    env: &'env Env,
+pub fn check_request_body(
     #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     json: Uint8ArraySlice<'_>,
     request_id: String,
@@ -79,24 +82,35 @@ pub fn check_request_body<'env>(
     window_ms: f64,
     elapsed_ms: f64,
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
-) -> Result<Option<BufferSlice<'env>>> {
+    #[napi(ts_arg_type = "Uint8Array")] out: Bytes<'_>,
+) -> Result<i64> {
     let entered = Instant::now();
     let Some(parsed) = check_body::parse(&json) else {
         if let Some(first) = decision.first_mut() {
             *first = -1.0;
         }
-        return Ok(None);
+        return Ok(-1);
     };
     let mut limit_key = String::with_capacity(5 + parsed.user_id.len());
     limit_key.push_str("user:");
     limit_key.push_str(&parsed.user_id);
     if !take(engine, &limit_key, capacity, window_ms, decision)? {
-        return Ok(None);
+        return Ok(-1);
     }
     // The text is read where it lies in the body when it has no escapes (the usual case).
     let check = engine.core().check(&parsed.text, options(parsed.flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    reply(env, &request_id, &check, ms)
+    Ok(reply_into(out, &request_id, &check, ms))
+}
+
+/// The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`.
+#[napi]
+pub fn last_reply(env: &Env) -> Result<BufferSlice<'_>> {
+    BODY.with_borrow_mut(|body| {
+        let buffer = BufferSlice::copy_from(env, body.as_bytes());
+        forget_large(body);
+        buffer
+    })
 }
 
 /// Takes the token and writes the decision; true when allowed.
@@ -135,11 +149,31 @@ fn reply<'env>(env: &'env Env, request_id: &str, check: &CheckOutcome, ms: f64) 
         out.clear();
         body(out, request_id, check, ms);
         let buffer = BufferSlice::copy_from(env, out.as_bytes());
-        if out.capacity() > KEPT_BODY {
-            *out = String::new();
-        }
+        forget_large(out);
         Ok(Some(buffer?))
     })
+}
+
+/// The body (see `body`) written into the caller's `out` when it fits; its length either way.
+/// One that does not fit stays in `BODY` for `last_reply`. Creating a `Buffer` per reply cost a
+/// third of a memoised hit's native call; the caller's buffer is made once.
+fn reply_into(out: &mut [u8], request_id: &str, check: &CheckOutcome, ms: f64) -> i64 {
+    BODY.with_borrow_mut(|text| {
+        text.clear();
+        body(text, request_id, check, ms);
+        let len = text.len();
+        if let Some(head) = out.get_mut(..len) {
+            head.copy_from_slice(text.as_bytes());
+            forget_large(text);
+        }
+        i64::try_from(len).unwrap_or(i64::MAX)
+    })
+}
+
+fn forget_large(body: &mut String) {
+    if body.capacity() > KEPT_BODY {
+        *body = String::new();
+    }
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
