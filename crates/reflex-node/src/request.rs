@@ -1,5 +1,5 @@
 //! The check route's hot path in one call: take the rate-limit token, run the check, and answer
-//! the whole wire body as a `Buffer` (`checkRequestBody`: into the caller's buffer).
+//! the whole wire body.
 //!
 //! ```js
 //! const decision = new Float64Array(5)
@@ -12,7 +12,8 @@
 //! came back as a five-property object, the flags went in as one, the body came back as a JS
 //! string that was spliced and encoded to UTF-8 again on its way to the socket. Here every
 //! argument is a primitive, the decision is written into the caller's `Float64Array`, and the body
-//! is written in Rust (`json::check_fields`) and copied once into a `Buffer`.
+//! is written in Rust (`json::check_fields`) and copied once: into a new `Buffer`, or for
+//! `checkRequestBody` into the route's own, reused one.
 
 // Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
