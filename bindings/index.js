@@ -773,9 +773,10 @@ if (
   }
 }
 
-const { ReflexEngine, checkRequest, checkRequestBody, version } = nativeBinding
+const { ReflexEngine, checkRequest, checkRequestBody, lastReply, version } = nativeBinding
 export { ReflexEngine }
 export { checkRequest }
 export { checkRequestBody }
+export { lastReply }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

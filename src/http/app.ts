@@ -111,7 +111,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     const hasBody = reply.body !== undefined || reply.raw !== undefined
     const status = reply.status ?? (hasBody ? 200 : 204)
     let payload: string | Buffer | undefined
-    if (reply.raw !== undefined) payload = reply.raw
+    if (reply.raw !== undefined) payload = reply.rawReused === true && !bodyReceived(res) ? Buffer.from(reply.raw) : reply.raw
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
     if (status !== 200) res.status(status)
     res.header(REQUEST_ID_HEADER, requestId)
@@ -300,6 +300,14 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       closeConnections(server)
     },
   }
+}
+
+/**
+ * Whether hyper-express (6.14.8, private state) has the whole request body: until then `send`
+ * keeps the body to write on its 'received' event instead of handing it to uWS at once.
+ */
+function bodyReceived(res: Response): boolean {
+  return (res as unknown as { _wrapped_request: { received: boolean } })._wrapped_request.received
 }
 
 /** Drops idle keep-alive connections too, so a closed app lets the process exit. */

@@ -34,6 +34,12 @@ export interface Reply {
   headers?: Record<string, string>
   /** Pre-serialised JSON, sent as is (skips JSON.stringify on hot routes). */
   raw?: string | Buffer
+  /**
+   * `raw` is memory the route writes its next reply into. Safe to send as is: uWS copies a body
+   * as it is handed over (a backpressured socket keeps its own copy), synchronously, before the
+   * next request's handler runs; a send that must wait for the rest of the request body gets a copy.
+   */
+  rawReused?: boolean
 }
 
 export type Handler<B = unknown> = (ctx: Ctx<B>) => Reply | Promise<Reply>

@@ -58,6 +58,9 @@ function reply(ctx: Ctx, headers: Record<string, string>, body: string, started:
   return { status: 200, headers, raw: `{"request_id":${JSON.stringify(ctx.requestId)},${body.slice(1)},"processing_time_ms":${ms}}` }
 }
 
+/** Room for a reply in checkFromBytes' reused buffer; a longer one comes in a Buffer of its own. */
+const REPLY_BYTES = 64 * 1024
+
 /** What the native path needs beyond deps, made once per route. */
 interface NativeCheck {
   perUser: Limit
@@ -93,10 +96,13 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
   return nativeReply(deps, d, body, byUser)
 }
 
-/** The reply to a native call: its body with the RateLimit-* headers, or the 429 carrying them. */
-function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean): Reply {
+/**
+ * The reply to a native call: its body with the RateLimit-* headers, or the 429 carrying them.
+ * `reused`: the body is checkFromBytes' buffer (Reply.rawReused).
+ */
+function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean, reused = false): Reply {
   const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
-  return { status: 200, headers, raw: body! }
+  return { status: 200, headers, raw: body!, rawReused: reused }
 }
 
 export function checkRoute(deps: ReflexDeps) {
@@ -119,10 +125,12 @@ export function checkFromBytes(deps: ReflexDeps): ((ctx: Ctx, body: Buffer) => R
   const native = nativeCheck(deps)
   if (native === undefined || deps.cache.shared) return undefined
   const d = native.decision
+  // Every reply is written here and sent before the next request is read (Reply.rawReused).
+  const out = Buffer.allocUnsafeSlow(REPLY_BYTES)
   return (ctx, json) => {
     // Nothing happens before the call: processing_time_ms is the native time, parsing included.
-    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, d)
+    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, d, out)
     if (body === null && d[0] === -1) return undefined
-    return nativeReply(deps, d, body, true)
+    return nativeReply(deps, d, body, true, true)
   }
 }

@@ -4,7 +4,9 @@
 //! texts that share a normalised key can differ in offsets and findings), so a hit used to run
 //! both detectors again. Detection is a pure function of the text and the flags, so the result
 //! of the exact same text can be reused: the memo is keyed by a hash of the text and the flags
-//! and keeps the text itself, compared in full before a result is reused.
+//! and keeps the text itself, compared in full before a result is reused. It keeps the text's
+//! cache key too, so a repeated hit is recognised before its key is computed: normalising and
+//! hashing the text was a larger share of a hit than reading the memo.
 //!
 //! Only hits are memoised: a text with a cache entry was, by definition, seen before and is
 //! likely to come again, whereas most misses are unique and would only churn the memo (and a
@@ -23,19 +25,22 @@ use crate::engine::Findings;
 /// share of the byte budget.
 pub const MAX_TEXT: usize = 16 * 1024;
 
-/// The findings of one text checked with one set of flags, with the text they belong to.
+/// The findings of one text checked with one set of flags, with the text they belong to and its
+/// cache key (`Engine::cache_key` of the two).
 #[derive(Clone, Debug)]
 pub struct Detected {
     pub text: Box<str>,
     pub flags: u8,
+    pub cache_key: Box<str>,
     pub found: Arc<Findings>,
 }
 
 impl Detected {
-    /// Roughly the heap bytes held: the two texts and the matched snippets.
+    /// Roughly the heap bytes held: the two texts, the key and the matched snippets.
     fn bytes(&self) -> usize {
         let f = &self.found;
         self.text.len()
+            + self.cache_key.len()
             + f.redacted_text.len()
             + f.pii.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
             + f.injection.iter().map(|m| m.matched_text.len() + 64).sum::<usize>()
@@ -64,11 +69,11 @@ impl Memo {
 
     /// The memoised result for exactly `text` checked with `flags`.
     #[must_use]
-    pub fn get(&self, text: &str, flags: u8) -> Option<Arc<Findings>> {
+    pub fn get(&self, text: &str, flags: u8) -> Option<&Detected> {
         if text.len() > MAX_TEXT || self.max_entries == 0 {
             return None;
         }
-        self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags).map(|d| Arc::clone(&d.found))
+        self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags)
     }
 
     pub fn insert(&mut self, detected: Detected) {
@@ -108,7 +113,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::{Detected, Memo};
-    use crate::engine::Findings;
+    use crate::engine::{Findings, Rendered};
     use crate::routing::route;
     use crate::severity::Severity;
 
@@ -121,8 +126,9 @@ mod tests {
             injection: Vec::new(),
             blocked: false,
             routing: route(text, true, false, false),
+            rendered: Rendered::default(),
         };
-        Detected { text: text.into(), flags, found: Arc::new(found) }
+        Detected { text: text.into(), flags, cache_key: "k".into(), found: Arc::new(found) }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The check route's hot path in one call: take the rate-limit token, run the check, and answer
-//! the whole wire body as a `Buffer`.
+//! the whole wire body.
 //!
 //! ```js
 //! const decision = new Float64Array(5)
-//! const body = checkRequest(engine, text, 0b111, 'req-1', 'user:u1', 100, 60_000, 0.01, decision)
+//! const handle = engine.requestHandle() // once, kept beside the engine
+//! const body = checkRequest(handle, text, 0b111, 'req-1', 'user:u1', 100, 60_000, 0.01, decision)
 //! // body: the `/api/v1/check` JSON as bytes, or null when decision[0] === 0 (refused)
 //! ```
 //!
@@ -11,21 +12,21 @@
 //! came back as a five-property object, the flags went in as one, the body came back as a JS
 //! string that was spliced and encoded to UTF-8 again on its way to the socket. Here every
 //! argument is a primitive, the decision is written into the caller's `Float64Array`, and the body
-//! is built in Rust around `check_json` and copied once into a `Buffer`.
+//! is written in Rust (`json::check_fields`) and copied once: into a new `Buffer`, or for
+//! `checkRequestBody` into the route's own, reused one.
 
 // Only napi's registration reaches the two calls, and test builds leave that out.
 #![cfg_attr(test, allow(dead_code))]
 
-use std::fmt::Write as _;
+use std::cell::RefCell;
 use std::time::Instant;
 
-use crate::json;
-
-use napi::bindgen_prelude::{BufferSlice, Env, Result, Uint8ArraySlice};
+use napi::bindgen_prelude::{BufferSlice, Env, External, Result, Uint8ArraySlice};
 use napi_derive::napi;
+use reflex_core::engine::{CheckOptions, CheckOutcome};
 
-use crate::engine::ReflexEngine;
-use crate::options::CheckFlags;
+use crate::engine::{self, now_ms, EngineHandle};
+use crate::json;
 
 mod check_body;
 
@@ -34,8 +35,10 @@ use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
 /// The caller's `Float64Array`, written in place. Named, because napi-derive reads a `&mut`
 /// argument as a class instance; through the alias it converts with napi's typed-array slice.
 type Numbers<'a> = &'a mut [f64];
+/// The caller's `Uint8Array` (a `Buffer`), written in place; named for the same reason.
+type Bytes<'a> = &'a mut [u8];
 
-/// Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
+/// `engine` is `ReflexEngine#requestHandle()`. Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
 /// `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
 /// `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
 /// `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
@@ -44,7 +47,7 @@ type Numbers<'a> = &'a mut [f64];
 #[allow(clippy::too_many_arguments)] // one call per request is the point: primitives only, nothing built on either side
 pub fn check_request<'env>(
     env: &'env Env,
-    engine: &ReflexEngine,
+    #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     text: String,
     flags: u32,
     request_id: String,
@@ -55,93 +58,162 @@ pub fn check_request<'env>(
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
 ) -> Result<Option<BufferSlice<'env>>> {
     let entered = Instant::now();
-    let limit = Limit { key: limit_key, capacity, window_ms };
-    let Some(check) = take_and_check(engine, text, flags, limit, decision)? else { return Ok(None) };
+    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+        return Ok(None);
+    }
+    let check = engine.core().check(&text, options(flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+    reply(env, &request_id, &check, ms)
 }
 
 /// `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
 /// JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
 /// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
-/// is taken, `decision[0]` is -1, null comes back, and the caller decodes and validates the body
-/// itself, so its errors stay the validator's.
+/// is taken, `decision[0]` is -1, and the caller decodes and validates the body itself, so its
+/// errors stay the validator's. The body is written into `out` (the caller's, reused from call to
+/// call) and its length returned; longer than `out`, it is left for `lastReply()`. -1 when
+/// refused or not the usual body (`decision[0]` says which).
 #[napi]
 #[allow(clippy::too_many_arguments)] // as check_request
-pub fn check_request_body<'env>(
-    env: &'env Env,
-    engine: &ReflexEngine,
+pub fn check_request_body(
+    #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     json: Uint8ArraySlice<'_>,
     request_id: String,
     capacity: u32,
     window_ms: f64,
     elapsed_ms: f64,
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
-) -> Result<Option<BufferSlice<'env>>> {
+    #[napi(ts_arg_type = "Uint8Array")] out: Bytes<'_>,
+) -> Result<i64> {
     let entered = Instant::now();
     let Some(parsed) = check_body::parse(&json) else {
         if let Some(first) = decision.first_mut() {
             *first = -1.0;
         }
-        return Ok(None);
+        return Ok(-1);
     };
-    let limit = Limit { key: format!("user:{}", parsed.user_id), capacity, window_ms };
-    let Some(check) = take_and_check(engine, parsed.text, parsed.flags, limit, decision)? else { return Ok(None) };
+    let mut limit_key = String::with_capacity(5 + parsed.user_id.len());
+    limit_key.push_str("user:");
+    limit_key.push_str(&parsed.user_id);
+    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+        return Ok(-1);
+    }
+    // The text is read where it lies in the body when it has no escapes (the usual case).
+    let check = engine.core().check(&parsed.text, options(parsed.flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    Ok(Some(BufferSlice::copy_from(env, body(&request_id, &check, ms))?))
+    Ok(reply_into(out, &request_id, &check, ms))
 }
 
-struct Limit {
-    key: String,
-    capacity: u32,
-    window_ms: f64,
+/// The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`.
+#[napi]
+pub fn last_reply(env: &Env) -> Result<BufferSlice<'_>> {
+    BODY.with_borrow_mut(|body| {
+        let buffer = BufferSlice::copy_from(env, body.as_bytes());
+        forget_large(body);
+        buffer
+    })
 }
 
-/// Takes the token and writes the decision; when allowed, the check body from `check_json`.
-fn take_and_check(engine: &ReflexEngine, text: String, flags: u32, limit: Limit, decision: &mut [f64]) -> Result<Option<String>> {
-    let d = engine.rate_limit(limit.key, limit.capacity, limit.window_ms, None);
+/// Takes the token and writes the decision; true when allowed.
+fn take(engine: &EngineHandle, key: &str, capacity: u32, window_ms: f64, decision: &mut [f64]) -> Result<bool> {
+    let d = engine::take(engine.core(), key, capacity, window_ms, 1);
     let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
         return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
     };
     *allowed = if d.allowed { 1.0 } else { 0.0 };
     *limit = f64::from(d.limit);
     *remaining = f64::from(d.remaining);
-    *reset_ms = d.reset_ms;
-    *retry_after_ms = d.retry_after_ms;
-    if !d.allowed {
-        return Ok(None);
+    *reset_ms = d.reset_ms as f64;
+    *retry_after_ms = d.retry_after_ms as f64;
+    Ok(d.allowed)
+}
+
+fn options(flags: u32) -> CheckOptions {
+    CheckOptions {
+        check_pii: flags & CHECK_PII != 0,
+        check_injection: flags & CHECK_INJECTION != 0,
+        use_cache: flags & USE_CACHE != 0,
     }
-    let flags = CheckFlags {
-        check_pii: Some(flags & CHECK_PII != 0),
-        check_injection: Some(flags & CHECK_INJECTION != 0),
-        use_cache: Some(flags & USE_CACHE != 0),
-    };
-    Ok(Some(engine.check_json(text, Some(flags))))
+}
+
+thread_local! {
+    /// The last reply's bytes, reused: allocating 2 KB afresh cost a twentieth of a memoised hit.
+    static BODY: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// A reply larger than this does not keep its buffer.
+const KEPT_BODY: usize = 64 * 1024;
+
+/// The body (see `body`) as a `Buffer`.
+fn reply<'env>(env: &'env Env, request_id: &str, check: &CheckOutcome, ms: f64) -> Result<Option<BufferSlice<'env>>> {
+    BODY.with_borrow_mut(|out| {
+        out.clear();
+        body(out, request_id, check, ms);
+        let buffer = BufferSlice::copy_from(env, out.as_bytes());
+        forget_large(out);
+        Ok(Some(buffer?))
+    })
+}
+
+/// The body (see `body`) written into the caller's `out` when it fits; its length either way.
+/// One that does not fit stays in `BODY` for `last_reply`. Creating a `Buffer` per reply cost a
+/// third of a memoised hit's native call; the caller's buffer is made once.
+fn reply_into(out: &mut [u8], request_id: &str, check: &CheckOutcome, ms: f64) -> i64 {
+    BODY.with_borrow_mut(|text| {
+        text.clear();
+        body(text, request_id, check, ms);
+        let len = text.len();
+        if let Some(head) = out.get_mut(..len) {
+            head.copy_from_slice(text.as_bytes());
+            forget_large(text);
+        }
+        i64::try_from(len).unwrap_or(i64::MAX)
+    })
+}
+
+fn forget_large(body: &mut String) {
+    if body.capacity() > KEPT_BODY {
+        *body = String::new();
+    }
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
-/// splice `check-route.ts` does around `checkJson`.
-fn body(request_id: &str, check: &str, ms: f64) -> Vec<u8> {
-    let mut out = String::with_capacity(check.len() + request_id.len() + 64);
+/// splice `check-route.ts` does around `checkJson`, written in one pass: a memoised hit's
+/// findings are already serialised (`json::findings_body`).
+fn body(out: &mut String, request_id: &str, check: &CheckOutcome, ms: f64) {
+    let tail = json::findings_body(check);
+    let value = check.cached.as_ref().map_or(0, |e| e.value.len());
+    out.reserve(request_id.len() + value + tail.len() + 192);
     out.push_str("{\"request_id\":");
-    json::string(&mut out, request_id);
+    json::string(out, request_id);
     out.push(',');
-    out.push_str(check.get(1..).unwrap_or_default());
-    // Three decimals, as `toFixed(3)` wrote them.
-    let _ = write!(out, ",\"processing_time_ms\":{:.3}}}", ms.max(0.0));
-    out.into_bytes()
+    json::check_fields(out, check, tail);
+    out.push_str(",\"processing_time_ms\":");
+    json::millis(out, ms);
+    out.push('}');
 }
 
 #[cfg(test)]
 mod tests {
+    use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+
     use super::body;
+    use crate::json;
 
     #[test]
     fn splices_the_request_id_and_the_time_around_the_check_body() {
-        let out = body("a\"b\\c\u{1}", "{\"status\":\"success\"", 0.12345);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\"request_id\":\"a\\\"b\\\\c\\u0001\",\"status\":\"success\",\"processing_time_ms\":0.123}"
-        );
+        let engine = Engine::new(EngineConfig::default());
+        let text = "Mail \"bob@example.com\" now";
+        let opts = CheckOptions::default();
+        engine.cache_set(&Engine::cache_key(text, opts), "{\"a\":1}", 60_000, 0);
+        for now in [1, 2] {
+            // The first hit serialises its findings, the second (memoised) reuses them.
+            let check = engine.check(text, opts, now);
+            let mut out = String::new();
+            body(&mut out, "a\"b\\c\u{1}", &check, 0.12345);
+            let expected = format!("{{\"request_id\":\"a\\\"b\\\\c\\u0001\",{},\"processing_time_ms\":0.123}}", &json::check_body(&check)[1..]);
+            assert_eq!(out, expected);
+            assert!(out.contains("\"cache_hit\":true,\"cache_key\":\"") && out.contains("\"cached_value\":{\"a\":1},\"pii_detected\":true"));
+        }
     }
 }
