@@ -33,7 +33,7 @@ const ABOUT_BY_FIRST: [u32; 26] = {
 
 /// ASCII letters and digits, by byte: a look-up is cheaper than two range tests, and most of
 /// the pass is reading words.
-const ALNUM: [bool; 256] = {
+static ALNUM: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
