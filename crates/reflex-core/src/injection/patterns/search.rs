@@ -72,8 +72,12 @@ impl Table {
     /// `armed` came from), rows in order and each row's matches in order, as
     /// `find_iter` over the whole text gives them.
     pub fn each_match(&self, text: &str, armed: &Armed, mut found: impl FnMut(usize, usize, usize)) {
-        // (row, start) of every candidate start of every armed, anchored row, packed to sort.
-        let mut cands: Vec<u64> = Vec::new();
+        // The candidate starts of every armed, anchored row, chained per row: `head[row]` is the
+        // last one found, each names the one found before it (`NONE` ends the chain). One sort
+        // of all of them (the attack text has 145) cost more than the small sorts per row.
+        const NONE: u32 = u32::MAX;
+        let mut head = [NONE; WORDS * 64];
+        let mut chain: Vec<(u32, u32)> = Vec::new();
         let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
         // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
         let whole = u32::try_from(text.len()).is_err();
@@ -82,14 +86,15 @@ impl Table {
                 for &(row, offset) in &self.anchor_of[usize::from(word)] {
                     if is(&armed.bits, usize::from(row)) {
                         if let Some(s) = at.checked_sub(u32::from(offset)) {
-                            cands.push(u64::from(row) << 32 | u64::from(s));
+                            let h = &mut head[usize::from(row)];
+                            chain.push((s, *h));
+                            // Fewer than 2^32 hits: the text is under 4 GiB.
+                            *h = (chain.len() - 1) as u32;
                         }
                     }
                 }
             }
         }
-        cands.sort_unstable();
-        cands.dedup();
         let mut seen = vec![0u64; self.anchor_of.len().div_ceil(64)];
         for &(word, _) in &armed.hits {
             seen[usize::from(word) / 64] |= 1 << (word % 64);
@@ -101,17 +106,23 @@ impl Table {
                 continue;
             }
             let re = &self.rules[i].1;
-            let row = i as u64;
-            let from = cands.partition_point(|&c| c >> 32 < row);
-            let n = cands[from..].iter().take_while(|&&c| c >> 32 == row).count();
-            if whole || !is(&self.anchored, i) || n > MAX_STARTS {
+            starts.clear();
+            let mut k = head[i];
+            while k != NONE {
+                let (s, before) = chain[k as usize];
+                starts.push(s as usize);
+                k = before;
+            }
+            // Found in about text order, so read back nearly reversed.
+            starts.reverse();
+            starts.sort_unstable();
+            starts.dedup();
+            if whole || !is(&self.anchored, i) || starts.len() > MAX_STARTS {
                 for m in re.find_iter(text) {
                     found(i, m.start(), m.end());
                 }
                 continue;
             }
-            starts.clear();
-            starts.extend(cands[from..from + n].iter().map(|&c| (c & 0xFFFF_FFFF) as usize));
             starts::each_match(re, text, &starts, |s, e| found(i, s, e));
         }
     }
