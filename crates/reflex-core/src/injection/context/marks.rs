@@ -1,7 +1,7 @@
 //! The judge of many matches in one text: where the sentence stops, the quotes and the
-//! about-words are found once, in one pass over the text, and each match then looks them up
-//! instead of re-reading its sentence (the attack bench text has twenty matches, whose
-//! sentences overlap).
+//! about-words are found once, in one pass over the text (as far as the matches' sentences
+//! reach), and each match then looks them up instead of re-reading its sentence (the attack
+//! bench text has twenty matches, whose sentences overlap).
 //!
 //! Every verdict is the one `super::judge` gives (a test compares them at every span of many
 //! texts):
@@ -43,7 +43,10 @@ static ALNUM: [bool; 256] = {
     t
 };
 
-/// Stops, quotes and about-words of one text, by byte offset.
+/// Stops, quotes and about-words of one text, by byte offset, found from its start up to
+/// where a judgement has needed them so far (a match's sentence never reaches further than
+/// 120 bytes past it: the English after the attack bench text's matches is not read).
+#[derive(Default)]
 struct Marks {
     /// (start, length) of each sentence stop.
     stops: Vec<(u32, u32)>,
@@ -51,17 +54,21 @@ struct Marks {
     quotes: Vec<u32>,
     /// (start, end) of each about-word that counts, wherever it lies.
     about: Vec<(u32, u32)>,
+    /// Where the pass stopped: every mark starting before it is listed.
+    upto: usize,
+    /// Whether the byte before `upto` may precede an about-word (`about_in`'s rule).
+    open: bool,
 }
 
 /// Judges the matches of one normalised text, finding its marks on the first call.
 pub(crate) struct Judge<'t> {
     text: &'t str,
-    marks: Option<Marks>,
+    marks: Marks,
 }
 
 impl<'t> Judge<'t> {
     pub fn new(text: &'t str) -> Judge<'t> {
-        Judge { text, marks: None }
+        Judge { text, marks: Marks { open: true, ..Marks::default() } }
     }
 
     /// The verdict `super::judge(text, start, end)` gives.
@@ -71,9 +78,10 @@ impl<'t> Judge<'t> {
         if u32::try_from(text.len()).is_err() {
             return super::judge(text, start, end);
         }
-        let marks = self.marks.get_or_insert_with(|| Marks::find(text));
         let lo = floor_boundary(text, start.saturating_sub(WINDOW));
         let hi = ceil_boundary(text, (end + WINDOW).min(text.len()));
+        let marks = &mut self.marks;
+        marks.find(text, hi);
         let (start32, end32) = (start as u32, end as u32);
         // The last stop in lo..start and the first in end..hi, as `super::sentence` finds them.
         let k = marks.stops.partition_point(|&(p, _)| p < start32);
@@ -102,19 +110,17 @@ impl<'t> Judge<'t> {
 }
 
 impl Marks {
-    fn find(text: &str) -> Marks {
+    /// Goes on with the pass until every mark starting before `to` is listed.
+    fn find(&mut self, text: &str, to: usize) {
         let bytes = text.as_bytes();
-        let mut marks = Marks { stops: Vec::new(), quotes: Vec::new(), about: Vec::new() };
-        let mut i = 0;
-        // Whether the byte before `i` may precede an about-word (`about_in`'s rule).
-        let mut open = true;
-        while i < bytes.len() {
+        let (mut i, mut open) = (self.upto, self.open);
+        while i < to {
             let b = bytes[i];
             if ALNUM[usize::from(b)] {
                 // A word holds no stop or quote: read it whole, looking for about-words at its
                 // start only.
                 if open && b.is_ascii_lowercase() {
-                    marks.words_at(bytes, i);
+                    self.words_at(bytes, i);
                 }
                 i += 1;
                 while i < bytes.len() && ALNUM[usize::from(bytes[i])] {
@@ -125,25 +131,25 @@ impl Marks {
             }
             let at = i as u32;
             match b {
-                b'.' | b'!' | b'?' | b'\n' => marks.stops.push((at, 1)),
-                b'"' | b'`' => marks.quotes.push(at),
-                b'\'' if is_quote(text, i, '\'') => marks.quotes.push(at),
+                b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
+                b'"' | b'`' => self.quotes.push(at),
+                b'\'' if is_quote(text, i, '\'') => self.quotes.push(at),
                 // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
                 0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
-                    Some(0x82) => marks.stops.push((at, 3)),
-                    Some(0x8C..=0x8F) => marks.quotes.push(at),
+                    Some(0x82) => self.stops.push((at, 3)),
+                    Some(0x8C..=0x8F) => self.quotes.push(at),
                     _ => {}
                 },
                 // ！ (ef bc 81) and ？ (ef bc 9f) stop.
                 0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => {
-                    marks.stops.push((at, 3));
+                    self.stops.push((at, 3));
                 }
                 _ => {}
             }
             open = !matches!(b, b'.' | b'@' | b'/');
             i += 1;
         }
-        marks
+        (self.upto, self.open) = (i, open);
     }
 
     /// Records the about-words that start at `i` (after a byte that allows one) and are not
@@ -204,10 +210,16 @@ mod tests {
     fn same_verdicts(text: &str) -> [usize; 4] {
         let mut j = Judge::new(text);
         let mut seen = [0; 4];
-        for (s, e) in spans(text) {
+        let spans = spans(text);
+        for &(s, e) in &spans {
             let v = judge(text, s, e);
             assert_eq!(j.judge(s, e), v, "{s}..{e} of {text:?}");
             seen[v.map_or(0, |b| 1 + b as usize)] += 1;
+        }
+        // Backwards too: the marks are found as far as the first span needs, then further.
+        let mut j = Judge::new(text);
+        for &(s, e) in spans.iter().rev().step_by(7) {
+            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} of {text:?}, backwards");
         }
         seen
     }
