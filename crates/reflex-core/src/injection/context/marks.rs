@@ -114,6 +114,10 @@ impl Marks {
     fn find(&mut self, text: &str, to: usize) {
         let bytes = text.as_bytes();
         let (mut i, mut open) = (self.upto, self.open);
+        if i == 0 {
+            // A stop about every 60 bytes: room for a kilobyte's without growing.
+            self.stops.reserve(16 + to / 64);
+        }
         while i < to {
             let b = bytes[i];
             if ALNUM[usize::from(b)] {

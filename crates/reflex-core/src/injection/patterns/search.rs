@@ -77,7 +77,8 @@ impl Table {
         // of all of them (the attack text has 145) cost more than the small sorts per row.
         const NONE: u32 = u32::MAX;
         let mut head = [NONE; WORDS * 64];
-        let mut chain: Vec<(u32, u32)> = Vec::new();
+        // About one or two rows per hit; growing the list a step at a time cost more.
+        let mut chain: Vec<(u32, u32)> = Vec::with_capacity(2 * armed.hits.len());
         let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
         // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
         let whole = u32::try_from(text.len()).is_err();
@@ -100,7 +101,7 @@ impl Table {
             seen[usize::from(word) / 64] |= 1 << (word % 64);
         }
         let occurs = |w: &u16| seen[usize::from(*w) / 64] & (1 << (w % 64)) != 0;
-        let mut starts: Vec<usize> = Vec::new();
+        let mut starts: Vec<usize> = Vec::with_capacity(MAX_STARTS + 1);
         for i in armed.rules() {
             if !whole && self.required[i].iter().any(|set| !set.iter().any(occurs)) {
                 continue;
