@@ -211,9 +211,30 @@ fn last_word<'t>(rest: &mut &'t str) -> Option<&'t str> {
 }
 
 fn is_negation(w: &str) -> bool {
-    let first = w.as_bytes().first();
-    NEGATIONS.iter().any(|n| n.as_bytes().first() == first && *n == w)
+    // Only the negations with the word's first byte and length are compared.
+    let Some(&first) = w.as_bytes().first() else { return false };
+    let mut m = NEGATIONS_BY_FIRST[usize::from(first)];
+    while m != 0 {
+        let n = NEGATIONS[m.trailing_zeros() as usize];
+        m &= m - 1;
+        if n.len() == w.len() && n == w {
+            return true;
+        }
+    }
+    false
 }
+
+/// For each byte, the negations (bits of their index in `NEGATIONS`) that start with it.
+static NEGATIONS_BY_FIRST: [u32; 256] = {
+    assert!(NEGATIONS.len() <= 32);
+    let mut t = [0u32; 256];
+    let mut k = 0;
+    while k < NEGATIONS.len() {
+        t[NEGATIONS[k].as_bytes()[0] as usize] |= 1 << k;
+        k += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
