@@ -163,7 +163,8 @@ impl Marks {
         while first != 0 {
             let w = ABOUT[first.trailing_zeros() as usize].as_bytes();
             first &= first - 1;
-            if !bytes[i..].starts_with(w) {
+            // Compared in place: the words are short, a call to `memcmp` costs more.
+            if bytes.len() - i < w.len() || (1..w.len()).any(|k| bytes[i + k] != w[k]) {
                 continue;
             }
             let mut e = i + w.len();
