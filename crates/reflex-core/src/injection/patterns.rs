@@ -324,6 +324,8 @@ pub(crate) struct Table {
     anchor_of: Vec<Vec<(u16, u16)>>,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
+    /// For each anchored row, its lazy DFA for the anchored searches (`starts::forward`).
+    forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match.
     required: Vec<Vec<Vec<u16>>>,
@@ -516,7 +518,8 @@ impl Table {
             words.add(t, Some(Arm::Join), (0, false));
         }
         let (anchor_of, anchored, needed) = search::plan(&sources, &mut words);
-        Table { rules, anchor_of, anchored, required: needed, words: words.build(), with_needs }
+        let forward = search::forwards(&sources, &anchored);
+        Table { rules, anchor_of, anchored, forward, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans

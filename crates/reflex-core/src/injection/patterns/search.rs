@@ -6,6 +6,10 @@ use super::super::required::required;
 use super::super::starts::{self, Anchor, Cover};
 use super::{Armed, Table, Words, WORDS};
 
+use std::cell::RefCell;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+
 /// The shortest prefix added as a word of its own to anchor a row: shorter ones are too
 /// common to narrow the search.
 const MIN_ANCHOR: usize = 3;
@@ -67,11 +71,40 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
     (anchor_of, anchored, needed)
 }
 
+/// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
+pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Option<DFA>> {
+    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0;
+    sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
+}
+
+thread_local! {
+    /// Each row's cache for its `forward` DFA, made on first use and kept: making one costs
+    /// allocations, and a cache keeps the DFA states earlier texts built.
+    static CACHES: RefCell<Vec<Option<Cache>>> = const { RefCell::new(Vec::new()) };
+}
+
 impl Table {
     /// Calls `found(row, start, end)` for every match of every armed row in `text` (the text
     /// `armed` came from), rows in order and each row's matches in order, as
     /// `find_iter` over the whole text gives them.
-    pub fn each_match(&self, text: &str, armed: &Armed, mut found: impl FnMut(usize, usize, usize)) {
+    pub fn each_match(&self, text: &str, armed: &Armed, found: impl FnMut(usize, usize, usize)) {
+        CACHES.with(|caches| match caches.try_borrow_mut() {
+            Ok(mut caches) => {
+                caches.resize_with(self.rules.len(), || None);
+                self.each_match_with(text, armed, &mut caches, found);
+            }
+            // Only if `found` itself searched: then its own caches, dropped after.
+            Err(_) => self.each_match_with(text, armed, &mut vec![None; self.rules.len()], found),
+        });
+    }
+
+    fn each_match_with(
+        &self,
+        text: &str,
+        armed: &Armed,
+        caches: &mut [Option<Cache>],
+        mut found: impl FnMut(usize, usize, usize),
+    ) {
         // The candidate starts of every armed, anchored row, chained per row: `head[row]` is the
         // last one found, each names the one found before it (`NONE` ends the chain). One sort
         // of all of them (the attack text has 145) cost more than the small sorts per row.
@@ -124,7 +157,8 @@ impl Table {
                 }
                 continue;
             }
-            starts::each_match(re, text, &starts, |s, e| found(i, s, e));
+            let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
+            starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
         }
     }
 }
