@@ -324,6 +324,9 @@ pub(crate) struct Table {
     anchor_of: Vec<Vec<(u16, u16)>>,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
+    /// Common words some rows begin with, found by a substring search of their own
+    /// (`search::Scans`), and for each row the ones it begins with.
+    scans: search::Scans,
     /// For each anchored row, its lazy DFA for the anchored searches (`starts::forward`).
     forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
     /// For each row, sets of words of which every match holds one (a word of each set, or
@@ -517,9 +520,9 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchor_of, anchored, needed) = search::plan(&sources, &mut words);
+        let (anchor_of, anchored, needed, scans) = search::plan(&sources, &mut words);
         let forward = search::forwards(&sources, &anchored);
-        Table { rules, anchor_of, anchored, forward, required: needed, words: words.build(), with_needs }
+        Table { rules, anchor_of, anchored, scans, forward, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
