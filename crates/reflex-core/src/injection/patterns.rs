@@ -324,7 +324,7 @@ pub(crate) struct Table {
     anchor_of: Vec<Vec<(u16, u16)>>,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
-    /// Common words some rows begin with, found by a substring search of their own
+    /// Short or common literals some rows begin with, found by a substring search of their own
     /// (`search::Scans`), and for each row the ones it begins with.
     scans: search::Scans,
     /// For each anchored row, its lazy DFA for the anchored searches (`starts::forward`).
