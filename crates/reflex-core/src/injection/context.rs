@@ -14,12 +14,18 @@
 //! Discount: negated or about → two levels down (high → low, critical → medium), confidence
 //! × 0.3; quoted alone → one level down (high → medium), confidence × 0.6. A discounted match
 //! is kept, so the report still shows what was seen.
+//!
+//! [`Judge`] gives the same verdicts for many matches of one text at less cost (`marks`).
+
+mod marks;
 
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 
 use crate::severity::Severity;
+
+pub(crate) use marks::Judge;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Benign {
@@ -120,7 +126,7 @@ fn has_quote(text: &str, from: usize, to: usize) -> bool {
     text[from..to].char_indices().any(|(i, c)| is_quote(text, from + i, c))
 }
 
-/// Judges the match `start..end` of the normalised `text`.
+/// Judges the match `start..end` of the normalised `text` (the reference for [`Judge`]).
 pub(crate) fn judge(text: &str, start: usize, end: usize) -> Option<Benign> {
     let (s0, s1) = sentence(text, start, end);
     if negated(&text[s0..start]) {
@@ -157,16 +163,23 @@ fn about_in(ac: &AhoCorasick, text: &str, from: usize, to: usize) -> bool {
 
 /// A negation among the last three words of the clause before the match.
 fn negated(before: &str) -> bool {
-    let clause = before.rsplit([',', ';', ':']).next().unwrap_or(before);
-    // Negations that open a sentence and govern the whole clause.
-    if ["under no circumstances", "in no case", "at no point", "at no time"].iter().any(|p| clause.contains(p)) {
+    // The separators are ASCII: a byte search finds the same place as a char search.
+    let clause = memchr::memrchr3(b',', b';', b':', before.as_bytes()).map_or(before, |i| &before[i + 1..]);
+    // Negations that open a sentence and govern the whole clause (each holds "no ", looked
+    // for first: a substring search costs more to set up than this scan for `n`).
+    let c = clause.as_bytes();
+    if memchr::memchr_iter(b'n', c).any(|i| c[i + 1..].starts_with(b"o "))
+        && ["under no circumstances", "in no case", "at no point", "at no time"].iter().any(|p| clause.contains(p))
+    {
         return true;
     }
-    let mut words = clause.split(|c: char| !c.is_alphanumeric()).rev().filter(|w| !w.is_empty());
+    // The words are the runs of alphanumeric characters, read from the end.
+    let mut rest = clause;
     let mut prev = "";
-    for w in words.by_ref().take(4) {
+    for _ in 0..4 {
+        let Some(w) = last_word(&mut rest) else { break };
         // "can't" splits into "can" + "t".
-        if NEGATIONS.contains(&w) || (w == "can" && prev == "t") {
+        if is_negation(w) || (w == "can" && prev == "t") {
             return true;
         }
         prev = w;
@@ -174,9 +187,98 @@ fn negated(before: &str) -> bool {
     false
 }
 
+/// The last run of alphanumeric characters in `*rest`, which is cut to before it.
+fn last_word<'t>(rest: &mut &'t str) -> Option<&'t str> {
+    let s = *rest;
+    let alnum_before = |i: usize| -> Option<(bool, usize)> {
+        let b = *s.as_bytes().get(i.checked_sub(1)?)?;
+        if b.is_ascii() {
+            return Some((b.is_ascii_alphanumeric(), 1));
+        }
+        let c = s[..i].chars().next_back()?;
+        Some((c.is_alphanumeric(), c.len_utf8()))
+    };
+    let mut end = s.len();
+    while let Some((false, n)) = alnum_before(end) {
+        end -= n;
+    }
+    let mut start = end;
+    while let Some((true, n)) = alnum_before(start) {
+        start -= n;
+    }
+    *rest = &s[..start];
+    (start < end).then(|| &s[start..end])
+}
+
+fn is_negation(w: &str) -> bool {
+    // Only the negations with the word's first byte and length are compared.
+    let Some(&first) = w.as_bytes().first() else { return false };
+    let mut m = NEGATIONS_BY_FIRST[usize::from(first)];
+    while m != 0 {
+        let n = NEGATIONS[m.trailing_zeros() as usize];
+        m &= m - 1;
+        if n.len() == w.len() && n == w {
+            return true;
+        }
+    }
+    false
+}
+
+/// For each byte, the negations (bits of their index in `NEGATIONS`) that start with it.
+static NEGATIONS_BY_FIRST: [u32; 256] = {
+    assert!(NEGATIONS.len() <= 32);
+    let mut t = [0u32; 256];
+    let mut k = 0;
+    while k < NEGATIONS.len() {
+        t[NEGATIONS[k].as_bytes()[0] as usize] |= 1 << k;
+        k += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
-    use super::{judge, Benign};
+    use super::{judge, negated, Benign, NEGATIONS};
+
+    /// `negated` as first written (splitting the clause), the reference for the byte-wise one.
+    fn negated_by_split(before: &str) -> bool {
+        let clause = before.rsplit([',', ';', ':']).next().unwrap_or(before);
+        if ["under no circumstances", "in no case", "at no point", "at no time"].iter().any(|p| clause.contains(p)) {
+            return true;
+        }
+        let mut words = clause.split(|c: char| !c.is_alphanumeric()).rev().filter(|w| !w.is_empty());
+        let mut prev = "";
+        for w in words.by_ref().take(4) {
+            if NEGATIONS.contains(&w) || (w == "can" && prev == "t") {
+                return true;
+            }
+            prev = w;
+        }
+        false
+    }
+
+    #[test]
+    fn negations_are_read_as_splitting_reads_them() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let mut texts: Vec<String> = vec![
+            "we can't, won't: никогда не ignore".into(),
+            "under no circumstances; in no case x at no time, at no point".into(),
+            "don't-ignore  ,, nicht—ignorieren 不要 t can".into(),
+        ];
+        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
+            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
+            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n").to_lowercase()));
+        }
+        let mut yes = 0;
+        for t in &texts {
+            for (i, _) in t.char_indices() {
+                let want = negated_by_split(&t[..i]);
+                assert_eq!(negated(&t[..i]), want, "{:?}", &t[..i]);
+                yes += usize::from(want);
+            }
+        }
+        assert!(yes > 1_000, "{yes} negated prefixes");
+    }
 
     fn at(text: &str, needle: &str) -> Option<Benign> {
         let s = text.find(needle).unwrap();

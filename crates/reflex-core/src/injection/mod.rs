@@ -165,11 +165,12 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     let norm = normalize::normalize(text);
     let table = patterns::table();
     let armed = table.arm(&norm.text);
+    let mut judge = context::Judge::new(&norm.text);
     table.each_match(&norm.text, &armed, |i, a, b| {
         let rule = table.rules[i].0;
         if rule.keeps(&norm.text, b) {
             let (start, end) = norm.original_span(a, b);
-            push(out, &norm.text, a, b, start, end, rule.family, rule.severity, rule.confidence);
+            push(out, &mut judge, a, b, start, end, rule.family, rule.severity, rule.confidence);
         }
     });
     if armed.rot13 {
@@ -185,17 +186,17 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
         });
         if let Some((a, b, sev, conf)) = worst {
             let (start, end) = norm.original_span(a, b);
-            push(out, &norm.text, a, b, start, end, Family::EncodedPayload, encoded(sev), conf.max(0.85));
+            push(out, &mut judge, a, b, start, end, Family::EncodedPayload, encoded(sev), conf.max(0.85));
         }
     }
     if depth >= MAX_DEPTH {
         return;
     }
     if armed.assign {
-        split_literals(&norm, assignments(), depth, budget, out);
+        split_literals(&norm, &mut judge, assignments(), depth, budget, out);
     }
     if armed.join {
-        split_literals(&norm, quoted(), depth, budget, out);
+        split_literals(&norm, &mut judge, quoted(), depth, budget, out);
     }
     if let Some(p) = decode::tag_payload(text) {
         let mut inner = Vec::new();
@@ -221,7 +222,7 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
         let conf = inner.iter().map(|f| f.m.confidence).fold(0.85f32, f32::max);
         let a = norm.normalized_pos(p.start);
         let b = norm.normalized_pos(p.end).max(a + 1).min(norm.text.len());
-        push(out, &norm.text, a, b, p.start, p.end, Family::EncodedPayload, encoded(sev), conf);
+        push(out, &mut judge, a, b, p.start, p.end, Family::EncodedPayload, encoded(sev), conf);
     }
 }
 
@@ -245,7 +246,7 @@ fn encoded(inner: Severity) -> Severity {
 #[allow(clippy::too_many_arguments)] // one call shape for plain, ROT13 and decoded hits
 fn push(
     out: &mut Vec<Found>,
-    norm: &str,
+    judge: &mut context::Judge,
     norm_start: usize,
     norm_end: usize,
     start: usize,
@@ -254,7 +255,11 @@ fn push(
     severity: Severity,
     confidence: f32,
 ) {
-    let benign = context::judge(norm, norm_start, norm_end);
+    let benign = judge.judge(norm_start, norm_end);
+    if out.capacity() == 0 {
+        // Texts that match at all mostly match a few times (the attack bench text: twenty).
+        out.reserve(16);
+    }
     let (severity, confidence) = match benign {
         Some(b) => (context::lower(severity, b.levels()), confidence * b.factor()),
         None => (severity, confidence),
@@ -287,6 +292,7 @@ fn quoted() -> &'static Regex {
 /// [`Family::PayloadSplitting`] over the literals, at least `high`.
 fn split_literals(
     norm: &normalize::Normalized,
+    judge: &mut context::Judge,
     re: &Regex,
     depth: u8,
     budget: &mut usize,
@@ -314,7 +320,7 @@ fn split_literals(
         return;
     };
     let (start, end) = norm.original_span(a, b);
-    push(out, &norm.text, a, b, start, end, Family::PayloadSplitting, sev.max(Severity::High), 0.9);
+    push(out, judge, a, b, start, end, Family::PayloadSplitting, sev.max(Severity::High), 0.9);
 }
 
 /// One match per family per span: overlapping matches of a family merge into their union with

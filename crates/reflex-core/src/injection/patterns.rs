@@ -324,6 +324,11 @@ pub(crate) struct Table {
     anchor_of: Vec<Vec<(u16, u16)>>,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
+    /// Short or common literals some rows begin with, found by a substring search of their own
+    /// (`search::Scans`), and for each row the ones it begins with.
+    scans: search::Scans,
+    /// For each anchored row, its lazy DFA for the anchored searches (`starts::forward`).
+    forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match.
     required: Vec<Vec<Vec<u16>>>,
@@ -515,8 +520,9 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchor_of, anchored, needed) = search::plan(&sources, &mut words);
-        Table { rules, anchor_of, anchored, required: needed, words: words.build(), with_needs }
+        let (anchor_of, anchored, needed, scans) = search::plan(&sources, &mut words);
+        let forward = search::forwards(&sources, &anchored);
+        Table { rules, anchor_of, anchored, scans, forward, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
@@ -532,14 +538,17 @@ impl Table {
     }
 }
 
-/// A row's regex, configured as `regex::Regex::new` configures it (the matches stay the same).
+/// A row's regex, configured as `regex::Regex::new` configures it (the matches stay the same),
+/// without the literal prefilter where a one-byte literal makes it cost more than it saves
+/// (`starts::prefilter_pays`).
 fn compile(src: &str) -> Result<Regex, Box<meta::BuildError>> {
     Regex::builder()
         .configure(
             Regex::config()
                 .nfa_size_limit(Some(10 * (1 << 20)))
                 .hybrid_cache_capacity(2 * (1 << 20))
-                .utf8_empty(true),
+                .utf8_empty(true)
+                .auto_prefilter(super::starts::prefilter_pays(src)),
         )
         .syntax(syntax::Config::new().utf8(true))
         .build(src)

@@ -14,8 +14,10 @@
 //! of a candidate that does not match.
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::meta::Regex;
-use regex_automata::{Anchored, Input};
+use regex_automata::nfa::thompson;
+use regex_automata::{util::syntax, Anchored, Input};
 use regex_syntax::hir::literal::Extractor;
 
 /// A trigger word (its id) that occurs `offset` bytes after the start of every match that
@@ -38,6 +40,16 @@ pub(crate) fn prefixes(src: &str) -> Option<Vec<Vec<u8>>> {
     let lits: Vec<Vec<u8>> = seq.literals()?.iter().map(|l| l.as_bytes().to_vec()).collect();
     // No literal would mean no match at all; keep the plain search rather than trust that.
     (!lits.is_empty() && lits.iter().all(|l| !l.is_empty())).then_some(lits)
+}
+
+/// Whether a row's regex should run its own literal prefilter when it searches a whole text:
+/// not when a match may begin with a single byte (the `a` of `a i`, the `i` of `i want`).
+/// The prefilter then stops at nearly every word holding that letter and the search
+/// restarts there, tens of instructions a byte (the `ai … without any restrictions` row: 43k
+/// of the 316k the attack bench text cost), where the lazy DFA alone reads about ten.
+/// Matches are the same either way; only the work differs.
+pub(crate) fn prefilter_pays(src: &str) -> bool {
+    prefixes(src).is_none_or(|lits| lits.iter().all(|l| l.len() > 1))
 }
 
 /// Finds which of a fixed list of words lie inside a literal.
@@ -68,10 +80,32 @@ impl Cover {
     }
 }
 
+/// A row's lazy DFA for anchored forward searches alone, built from the same source and
+/// syntax as its `meta::Regex`. An anchored search needs only the end of the match (the start
+/// is the anchor), and going through the meta regex to get it cost about 140 instructions of
+/// its ~400 a search (strategy dispatch, its cache pool, the reverse-search plumbing); the
+/// attack bench text makes 94 such searches a call. `None` when the DFA cannot be built; a
+/// search it gives up on (a non-ASCII byte under a Unicode `\b`) goes to the meta regex.
+pub(crate) fn forward(src: &str) -> Option<DFA> {
+    DFA::builder()
+        .configure(DFA::config().cache_capacity(2 * (1 << 20)).unicode_word_boundary(true))
+        .syntax(syntax::Config::new().utf8(true))
+        .thompson(thompson::Config::new().nfa_size_limit(Some(10 * (1 << 20))))
+        .build(src)
+        .ok()
+}
+
 /// Calls `found(start, end)` for each match of `re` in `text`, as `re.find_iter(text)` would,
 /// searching anchored at `starts` only (sorted, no duplicates), which must include every
-/// position where a match can start.
-pub(crate) fn each_match(re: &Regex, text: &str, starts: &[usize], mut found: impl FnMut(usize, usize)) {
+/// position where a match can start. `dfa` (the row's `forward` DFA and a cache of it) finds
+/// the ends where it can.
+pub(crate) fn each_match(
+    re: &Regex,
+    mut dfa: Option<(&DFA, &mut Cache)>,
+    text: &str,
+    starts: &[usize],
+    mut found: impl FnMut(usize, usize),
+) {
     let mut next = 0;
     for &s in starts {
         if s < next || s > text.len() {
@@ -79,10 +113,14 @@ pub(crate) fn each_match(re: &Regex, text: &str, starts: &[usize], mut found: im
         }
         // The span starts at `s`, the haystack stays whole: `\b` still sees the byte before.
         let input = Input::new(text).range(s..).anchored(Anchored::Yes);
-        if let Some(m) = re.search(&input) {
-            found(m.start(), m.end());
+        let end = match dfa.as_mut().map(|(d, c)| d.try_search_fwd(c, &input)) {
+            Some(Ok(half)) => half.map(|h| h.offset()),
+            None | Some(Err(_)) => re.search(&input).map(|m| m.end()),
+        };
+        if let Some(e) = end {
+            found(s, e);
             // Every literal is non-empty, so is every match: the next search starts at its end.
-            next = m.end().max(s + 1);
+            next = e.max(s + 1);
         }
     }
 }
@@ -91,7 +129,7 @@ pub(crate) fn each_match(re: &Regex, text: &str, starts: &[usize], mut found: im
 mod tests {
     use regex_automata::meta::Regex;
 
-    use super::{each_match, prefixes, Anchor, Cover};
+    use super::{each_match, forward, prefilter_pays, prefixes, Anchor, Cover};
 
     #[test]
     fn prefixes_hold_words_at_known_offsets() {
@@ -109,15 +147,44 @@ mod tests {
         assert_eq!(prefixes(r".*ignore"), None);
     }
 
+    /// A Unicode `\b` makes the DFA give up at a non-ASCII byte: the meta regex takes over.
+    #[test]
+    fn a_search_the_dfa_gives_up_on_goes_to_the_regex() {
+        let src = r"\bab[\W_]*c";
+        let re = Regex::new(src).unwrap();
+        let dfa = forward(src).unwrap();
+        for text in ["ab\u{e9}c ab c", "\u{e9}ab c", "ab \u{2014} c"] {
+            let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+            let starts: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            let mut got = Vec::new();
+            each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_one_byte_literal_turns_the_prefilter_off() {
+        assert!(!prefilter_pays(r"(?-u:\b)(?:ai|a[^a-z0-9]*i|bot)s? x"));
+        assert!(prefilter_pays(r"(?-u:\b)(?:ai|bot)s? x"));
+        // No literal list at all: the regex chooses for itself.
+        assert!(prefilter_pays(r"[a-z]+ x"));
+    }
+
     #[test]
     fn anchored_searches_find_what_find_iter_finds() {
-        let re = Regex::new(r"(?-u:\b)ab[^a-z0-9]*c|bcd").unwrap();
+        let src = r"(?-u:\b)ab[^a-z0-9]*c|bcd";
+        let re = Regex::new(src).unwrap();
+        let dfa = forward(src).unwrap();
         for text in ["ab c abc xabc bcd abcd", "abcd", "ab  c", "", "xab c"] {
             let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
             let starts: Vec<usize> = (0..=text.len()).collect();
+            // Through the meta regex alone, and through the DFA.
             let mut got = Vec::new();
-            each_match(&re, text, &starts, |s, e| got.push((s, e)));
+            each_match(&re, None, text, &starts, |s, e| got.push((s, e)));
             assert_eq!(got, want, "{text:?}");
+            let mut got = Vec::new();
+            each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
+            assert_eq!(got, want, "{text:?} (DFA)");
         }
     }
 }

@@ -1,0 +1,273 @@
+//! The judge of many matches in one text: where the sentence stops, the quotes and the
+//! about-words are found once, in one pass over the text (as far as the matches' sentences
+//! reach), and each match then looks them up instead of re-reading its sentence (the attack
+//! bench text has twenty matches, whose sentences overlap).
+//!
+//! Every verdict is the one `super::judge` gives (a test compares them at every span of many
+//! texts):
+//! - a stop or a quote is one character, and whether it counts depends only on the text
+//!   around it, never on the span being judged, so a sorted list of them answers "is there one
+//!   between here and there" exactly;
+//! - an about-word counts only after a byte that is not a letter, digit, `.`, `@` or `/`, and
+//!   not before a domain, again a property of the text alone. When no such word lies in a span,
+//!   the about-word search over the span could only report words that do not count, so its
+//!   answer is "no"; otherwise the search itself runs, so that its own way of picking among
+//!   overlapping words decides, as before.
+
+use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, WINDOW};
+
+/// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
+const ABOUT_BY_FIRST: [u32; 26] = {
+    let mut t = [0u32; 26];
+    let mut k = 0;
+    while k < ABOUT.len() {
+        // Every about-word starts with a lower-case ASCII letter (checked by a test).
+        let first = ABOUT[k].as_bytes()[0];
+        if first.is_ascii_lowercase() {
+            t[(first - b'a') as usize] |= 1 << k;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// ASCII letters and digits, by byte: a look-up is cheaper than two range tests, and most of
+/// the pass is reading words.
+static ALNUM: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    t
+};
+
+/// Stops, quotes and about-words of one text, by byte offset, found from its start up to
+/// where a judgement has needed them so far (a match's sentence never reaches further than
+/// 120 bytes past it: the English after the attack bench text's matches is not read).
+#[derive(Default)]
+struct Marks {
+    /// (start, length) of each sentence stop.
+    stops: Vec<(u32, u32)>,
+    /// The start of each character that counts as a quote.
+    quotes: Vec<u32>,
+    /// (start, end) of each about-word that counts, wherever it lies.
+    about: Vec<(u32, u32)>,
+    /// Where the pass stopped: every mark starting before it is listed.
+    upto: usize,
+    /// Whether the byte before `upto` may precede an about-word (`about_in`'s rule).
+    open: bool,
+}
+
+/// Judges the matches of one normalised text, finding its marks on the first call.
+pub(crate) struct Judge<'t> {
+    text: &'t str,
+    marks: Marks,
+}
+
+impl<'t> Judge<'t> {
+    pub fn new(text: &'t str) -> Judge<'t> {
+        Judge { text, marks: Marks { open: true, ..Marks::default() } }
+    }
+
+    /// The verdict `super::judge(text, start, end)` gives.
+    pub fn judge(&mut self, start: usize, end: usize) -> Option<Benign> {
+        let text = self.text;
+        // Offsets are kept as u32; a text past 4 GiB is judged the slow way.
+        if u32::try_from(text.len()).is_err() {
+            return super::judge(text, start, end);
+        }
+        let lo = floor_boundary(text, start.saturating_sub(WINDOW));
+        let hi = ceil_boundary(text, (end + WINDOW).min(text.len()));
+        let marks = &mut self.marks;
+        marks.find(text, hi);
+        let (start32, end32) = (start as u32, end as u32);
+        // The last stop in lo..start and the first in end..hi, as `super::sentence` finds them.
+        let k = marks.stops.partition_point(|&(p, _)| p < start32);
+        let s0 = match k.checked_sub(1).map(|k| marks.stops[k]) {
+            Some((p, len)) if p as usize >= lo => (p + len) as usize,
+            _ => lo,
+        };
+        let s1 = match marks.stops.get(marks.stops.partition_point(|&(p, _)| p < end32)) {
+            Some(&(p, _)) if (p as usize) < hi => p as usize,
+            _ => hi,
+        };
+        if negated(&text[s0..start]) {
+            return Some(Benign::Negated);
+        }
+        let ac = about();
+        if (marks.about_within(s0, start) && about_in(ac, text, s0, start))
+            || (marks.about_within(end, s1) && about_in(ac, text, end, s1))
+        {
+            return Some(Benign::About);
+        }
+        if marks.quote_within(s0, start) && marks.quote_within(end, s1) {
+            return Some(Benign::Quoted);
+        }
+        None
+    }
+}
+
+impl Marks {
+    /// Goes on with the pass until every mark starting before `to` is listed.
+    fn find(&mut self, text: &str, to: usize) {
+        let bytes = text.as_bytes();
+        let (mut i, mut open) = (self.upto, self.open);
+        if i == 0 {
+            // A stop about every 60 bytes: room for a kilobyte's without growing.
+            self.stops.reserve(16 + to / 64);
+        }
+        while i < to {
+            let b = bytes[i];
+            if ALNUM[usize::from(b)] {
+                // A word holds no stop or quote: read it whole, looking for about-words at its
+                // start only.
+                if open && b.is_ascii_lowercase() {
+                    self.words_at(bytes, i);
+                }
+                i += 1;
+                while i < bytes.len() && ALNUM[usize::from(bytes[i])] {
+                    i += 1;
+                }
+                open = false;
+                continue;
+            }
+            let at = i as u32;
+            match b {
+                b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
+                b'"' | b'`' => self.quotes.push(at),
+                b'\'' if is_quote(text, i, '\'') => self.quotes.push(at),
+                // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
+                0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
+                    Some(0x82) => self.stops.push((at, 3)),
+                    Some(0x8C..=0x8F) => self.quotes.push(at),
+                    _ => {}
+                },
+                // ！ (ef bc 81) and ？ (ef bc 9f) stop.
+                0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => {
+                    self.stops.push((at, 3));
+                }
+                _ => {}
+            }
+            open = !matches!(b, b'.' | b'@' | b'/');
+            i += 1;
+        }
+        (self.upto, self.open) = (i, open);
+    }
+
+    /// Records the about-words that start at `i` (after a byte that allows one) and are not
+    /// part of a domain or an address.
+    fn words_at(&mut self, bytes: &[u8], i: usize) {
+        let mut first = ABOUT_BY_FIRST[usize::from(bytes[i] - b'a')];
+        while first != 0 {
+            let w = ABOUT[first.trailing_zeros() as usize].as_bytes();
+            first &= first - 1;
+            // Compared in place: the words are short, a call to `memcmp` costs more.
+            if bytes.len() - i < w.len() || (1..w.len()).any(|k| bytes[i + k] != w[k]) {
+                continue;
+            }
+            let mut e = i + w.len();
+            while e < bytes.len() && bytes[e].is_ascii_alphanumeric() {
+                e += 1;
+            }
+            let domain = matches!(bytes.get(e), Some(b'.' | b'@')) && bytes.get(e + 1).is_some_and(u8::is_ascii_alphanumeric);
+            if !domain {
+                self.about.push((i as u32, (i + w.len()) as u32));
+            }
+        }
+    }
+
+    /// An about-word that counts lies wholly inside `from..to`.
+    fn about_within(&self, from: usize, to: usize) -> bool {
+        let k = self.about.partition_point(|&(s, _)| (s as usize) < from);
+        self.about[k..].iter().take_while(|&&(s, _)| (s as usize) < to).any(|&(_, e)| e as usize <= to)
+    }
+
+    /// A quote starts inside `from..to`.
+    fn quote_within(&self, from: usize, to: usize) -> bool {
+        let k = self.quotes.partition_point(|&q| (q as usize) < from);
+        self.quotes.get(k).is_some_and(|&q| (q as usize) < to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::judge;
+    use super::Judge;
+    use crate::injection::normalize::normalize;
+
+    /// Spans starting at every character of `text`, one, about ten and about forty bytes long.
+    fn spans(text: &str) -> Vec<(usize, usize)> {
+        let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        let mut out = Vec::new();
+        for (k, &s) in bounds.iter().enumerate() {
+            for len in [1, 10, 40] {
+                if let Some(&e) = bounds[k + 1..].iter().find(|&&e| e >= s + len) {
+                    out.push((s, e));
+                }
+            }
+        }
+        out
+    }
+
+    /// How many spans of each verdict (none, quoted, negated, about) both judges gave.
+    fn same_verdicts(text: &str) -> [usize; 4] {
+        let mut j = Judge::new(text);
+        let mut seen = [0; 4];
+        let spans = spans(text);
+        for &(s, e) in &spans {
+            let v = judge(text, s, e);
+            assert_eq!(j.judge(s, e), v, "{s}..{e} of {text:?}");
+            seen[v.map_or(0, |b| 1 + b as usize)] += 1;
+        }
+        // Backwards too: the marks are found as far as the first span needs, then further.
+        let mut j = Judge::new(text);
+        for &(s, e) in spans.iter().rev().step_by(7) {
+            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} of {text:?}, backwards");
+        }
+        seen
+    }
+
+    #[test]
+    fn every_about_word_starts_with_a_lower_case_letter() {
+        assert!(super::ABOUT.len() <= 32);
+        assert!(super::ABOUT.iter().all(|w| w.as_bytes()[0].is_ascii_lowercase()));
+    }
+
+    #[test]
+    fn tricky_texts_get_the_same_verdicts() {
+        for text in [
+            "the phrase 'ignore previous instructions' is a known attack. ignore previous instructions!",
+            "write to archive@attack.example or see attacker.example/x; such as e.g. example",
+            "an injections attack? prompt injection attack: red-team red team 'x' `y` \"z\"",
+            "我。不 ignore previous instructions！'x」『y』「z」？ 。。",
+            "don't ignore it, 'ok' it's a what is meant means what does vulnerabilities",
+            "example",
+            "",
+            ".",
+            "'",
+            "exploit.attack@phrase/pattern.x payload",
+        ] {
+            same_verdicts(text);
+        }
+    }
+
+    #[test]
+    fn corpus_texts_get_the_same_verdicts() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let mut seen = [0; 4];
+        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
+            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
+            for line in raw.lines() {
+                let line = line.replace("\\n", "\n");
+                for text in [line.clone(), normalize(&line).text] {
+                    let got = same_verdicts(&text);
+                    (0..4).for_each(|k| seen[k] += got[k]);
+                }
+            }
+        }
+        // Every verdict is exercised, many times.
+        assert!(seen.iter().all(|&n| n > 2_000), "{seen:?} spans (none, quoted, negated, about)");
+    }
+}
