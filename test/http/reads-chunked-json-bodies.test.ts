@@ -1,18 +1,10 @@
 import t from 'tap'
-import { JSON_HEADERS, startApp } from './fixtures/start-app.js'
+import { chunkedBody, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 t.test('reads a JSON body sent in several chunks without Content-Length', async (t) => {
   const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body })))
 
-  const parts = ['{"text":', '"héllo ', 'wörld"}']
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const part = parts.shift()
-      if (part === undefined) return controller.close()
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      controller.enqueue(new TextEncoder().encode(part))
-    },
-  })
+  const body = chunkedBody(['{"text":', '"héllo ', 'wörld"}'])
   const res = await fetch(`${url}/echo`, { method: 'POST', headers: JSON_HEADERS, body, duplex: 'half' } as RequestInit)
   t.equal(res.status, 200)
   t.same(await res.json(), { text: 'héllo wörld' })

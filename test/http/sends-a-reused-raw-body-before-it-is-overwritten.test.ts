@@ -1,5 +1,5 @@
 import t from 'tap'
-import { JSON_HEADERS, startApp } from './fixtures/start-app.js'
+import { chunkedBody, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 // A route that writes every reply into one buffer (Reply.rawReused) and scribbles over it as soon
 // as it can: each client still gets its own reply, whether the send happens at once (the body
@@ -20,15 +20,7 @@ t.test('a reused raw body is sent as it was when the route returned', async (t) 
   const whole = await fetch(`${url}/reuse`, { method: 'POST', headers: { ...JSON_HEADERS, 'x-request-id': 'r-whole' }, body: '{"a":1}' })
   t.same(await whole.json(), { id: 'r-whole' })
 
-  const parts = ['{"a":', '1}']
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const part = parts.shift()
-      if (part === undefined) return controller.close()
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      controller.enqueue(new TextEncoder().encode(part))
-    },
-  })
+  const body = chunkedBody(['{"a":', '1}'])
   const chunked = await fetch(`${url}/reuse`, {
     method: 'POST',
     headers: { ...JSON_HEADERS, 'x-request-id': 'r-chunked' },
