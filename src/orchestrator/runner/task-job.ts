@@ -11,10 +11,9 @@ import type { RunnerContext } from './runner-context.js';
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
   const taskId = job.data.task_id;
-  // A first delivery finds the task queued: move it at once, and read it only when that is refused.
-  let task = job.retryCount === 0 ? await ctx.store.transition(taskId, ['queued'], 'planning') : null;
-  task ??= await ctx.store.get(taskId);
-  if (task?.status === 'queued') task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId));
+  // Usually the task is queued: move it at once, and read it only when that is refused (a retry,
+  // a task moved on by someone else, or gone).
+  const task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId));
   if (!task) return;
   if (task.status === 'planning') {
     // A retry after a crash may find the plan already written; the planner is deterministic, but
