@@ -19,7 +19,7 @@
  * Results are the SQL path's (`topK`).
  */
 import type { Sql } from './sql.js'
-import { MAX_FLOATS, topK } from './vector-scan.js'
+import { loadOnce, MAX_FLOATS, topK } from './vector-scan.js'
 
 interface Copy {
   /** `vector_versions.version` of episodes when loaded: it moves only when rows are removed. */
@@ -69,14 +69,7 @@ export class EpisodeScan {
       const copy = await next
       if (copy !== null) return copy
     }
-    let pending = this.loading.get(embedder)
-    if (pending === undefined) {
-      pending = this.load(embedder).finally(() => this.loading.delete(embedder))
-      this.loading.set(embedder, pending)
-    }
-    if (wait) return pending
-    pending.catch(() => {}) // a failed background load is tried again by the next search
-    return null
+    return loadOnce(this.loading, embedder, () => this.load(embedder), wait)
   }
 
   /** The copy with the rows written since its last read applied; null when it must be reloaded. */

@@ -60,15 +60,7 @@ export class VectorScan {
     const version = rows[0]?.version ?? 'none'
     const held = this.copies.get(embedder)
     if (held?.version === version) return held
-    // One load per embedder at a time.
-    let pending = this.loading.get(embedder)
-    if (pending === undefined) {
-      pending = this.load(embedder, version).finally(() => this.loading.delete(embedder))
-      this.loading.set(embedder, pending)
-    }
-    if (wait) return pending
-    pending.catch(() => {}) // a failed background load is tried again by the next search
-    return null
+    return loadOnce(this.loading, embedder, () => this.load(embedder, version), wait)
   }
 
   private async load(embedder: string, version: string): Promise<Copy | null> {
@@ -88,6 +80,23 @@ export class VectorScan {
     this.copies.set(embedder, copy)
     return copy
   }
+}
+
+/**
+ * One load per key at a time (`loading` holds the ones in flight). With `wait`, the load's result;
+ * otherwise null at once while it runs on, and a failed load is tried again by the next caller.
+ */
+export function loadOnce<T>(
+  loading: Map<string, Promise<T | null>>, key: string, load: () => Promise<T | null>, wait: boolean,
+): Promise<T | null> | null {
+  let pending = loading.get(key)
+  if (pending === undefined) {
+    pending = load().finally(() => loading.delete(key))
+    loading.set(key, pending)
+  }
+  if (wait) return pending
+  pending.catch(() => {})
+  return null
 }
 
 /**
