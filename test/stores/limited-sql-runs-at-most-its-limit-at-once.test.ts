@@ -4,15 +4,18 @@ import t from 'tap'
 import { limitSql, onUse } from '../../src/stores/limited-sql.js'
 import type { Sql, SqlResult } from '../../src/stores/sql.js'
 
-function fakeSql(): { sql: Sql; peak: () => number; order: string[] } {
+function fakeSql(): { sql: Sql; peak: () => number; order: string[]; atStart: Map<string, number> } {
   let now = 0
   let peak = 0
   const order: string[] = []
+  /** How many statements were running (this one included) as each began. */
+  const atStart = new Map<string, number>()
   const tick = () => new Promise((r) => setTimeout(r, 5))
   const query = async <T>(text: string): Promise<SqlResult<T>> => {
     now++
     peak = Math.max(peak, now)
     order.push(text)
+    atStart.set(text, now)
     await tick()
     now--
     return { rows: [], rowCount: 0 }
@@ -36,7 +39,7 @@ function fakeSql(): { sql: Sql; peak: () => number; order: string[] } {
     },
     close: async () => {},
   }
-  return { sql, peak: () => peak, order }
+  return { sql, peak: () => peak, order, atStart }
 }
 
 t.test('runs at most its limit at once, in the order asked', async (t) => {
@@ -80,11 +83,15 @@ t.test('a limit given as a function is read as it changes: shrinking holds new w
   t.ok(fake.peak() > 1 && fake.peak() <= 4, `ran up to ${fake.peak()} at once once the limit grew`)
 
   const shrunk = fakeSql()
-  const two = limitSql(shrunk.sql, () => limit)
-  limit = 2
-  await Promise.all(Array.from({ length: 6 }, (_, i) => two.query(`b${i}`)))
-  t.equal(shrunk.peak(), 2, 'never past the limit of the moment')
-  t.same(shrunk.order, ['b0', 'b1', 'b2', 'b3', 'b4', 'b5'])
+  const three = limitSql(shrunk.sql, () => limit)
+  limit = 3
+  const wave = Array.from({ length: 3 }, (_, i) => three.query(`b${i}`))
+  limit = 1 // three are running; new work waits until all three are done, then goes one at a time
+  const later = Array.from({ length: 3 }, (_, i) => three.query(`c${i}`))
+  await Promise.all([...wave, ...later])
+  t.equal(shrunk.peak(), 3, 'the first three ran together')
+  t.same(['c0', 'c1', 'c2'].map((q) => shrunk.atStart.get(q)), [1, 1, 1], 'after the shrink, one at a time')
+  t.same(shrunk.order, ['b0', 'b1', 'b2', 'c0', 'c1', 'c2'])
 })
 
 t.test('onUse reports each statement, script and transaction as it starts', async (t) => {
