@@ -26,11 +26,10 @@ export declare class ReflexEngine {
   /** `check` on the libuv thread pool, for large texts. */
   checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<CheckResult>
   /**
-   * `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
-   * `check` parses it, which costs less than building the objects here.
+   * `check`'s result as JSON (the same fields as `CheckResult`) on the libuv thread pool, for
+   * large texts: the TypeScript wrapper's `checkAsync` parses it, which costs less than
+   * building the objects here.
    */
-  checkResultJson(text: string, flags?: CheckFlags | undefined | null): string
-  /** `checkResultJson` on the libuv thread pool, for large texts. */
   checkResultJsonAsync(text: string, flags?: CheckFlags | undefined | null): Promise<string>
   /** `check` written as the wire's JSON body without its closing brace (see `json.rs`). */
   checkJson(text: string, flags?: CheckFlags | undefined | null): string
@@ -40,7 +39,10 @@ export declare class ReflexEngine {
    * on every call, and that cost as much as hashing the text for the key.
    */
   checkJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
-  /** `checkResultJson` with the flags as separate arguments, as `checkJsonFlat`. */
+  /**
+   * `check`'s result as JSON, as `checkResultJsonAsync`, with the flags as separate arguments,
+   * as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
+   */
   checkResultJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
   /** `cacheKey` with the flags as separate arguments, as `checkJsonFlat`. */
   cacheKeyFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string

@@ -61,14 +61,9 @@ impl ReflexEngine {
         AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
     }
 
-    /// `check`'s result as JSON (the same fields as `CheckResult`): the TypeScript wrapper's
-    /// `check` parses it, which costs less than building the objects here.
-    #[napi]
-    pub fn check_result_json(&self, text: String, flags: Option<CheckFlags>) -> String {
-        json::check_result(&self.inner.check(&text, check_options(flags), now_ms()))
-    }
-
-    /// `checkResultJson` on the libuv thread pool, for large texts.
+    /// `check`'s result as JSON (the same fields as `CheckResult`) on the libuv thread pool, for
+    /// large texts: the TypeScript wrapper's `checkAsync` parses it, which costs less than
+    /// building the objects here.
     #[napi(ts_return_type = "Promise<string>")]
     pub fn check_result_json_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckJsonTask> {
         AsyncTask::new(CheckJsonTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
@@ -89,7 +84,8 @@ impl ReflexEngine {
         json::check_body(&self.inner.check(&text, options, now_ms()))
     }
 
-    /// `checkResultJson` with the flags as separate arguments, as `checkJsonFlat`.
+    /// `check`'s result as JSON, as `checkResultJsonAsync`, with the flags as separate arguments,
+    /// as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
     #[napi]
     pub fn check_result_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
         let options = flat_options(check_pii, check_injection, use_cache);
