@@ -34,7 +34,7 @@ try {
   }
   const embedder = new HashingEmbedder()
   const queries = await embedder.embed(Array.from({ length: searches }, (_, i) => `${words[i % 12]} check on line ${i}`))
-  const scan = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+  const scan = new VectorScan(sql)
   await scan.nearest(embedder.id, queries[0]!, 50, 0.1, { wait: true }) // the first load, timed apart below
   const time = async (fn: (q: number[]) => Promise<unknown>) => {
     const started = performance.now()
@@ -42,7 +42,7 @@ try {
     return (performance.now() - started) / queries.length
   }
   const loadStarted = performance.now()
-  await new VectorScan(sql, 'knowledge_chunks', 'chunk_id').nearest(embedder.id, queries[0]!, 50, 0.1, { wait: true })
+  await new VectorScan(sql).nearest(embedder.id, queries[0]!, 50, 0.1, { wait: true })
   const loadMs = performance.now() - loadStarted
   const inSql = await time((q) => sql.query(nearestSql('array', 'knowledge_chunks', 'chunk_id'), [q, embedder.id, 50, 0.1]))
   const inMemory = await time(async (q) => {

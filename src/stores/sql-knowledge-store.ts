@@ -118,7 +118,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     private readonly candidates: number,
     private readonly chunking: ChunkOptions,
   ) {
-    this.scan = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+    this.scan = new VectorScan(sql)
   }
 
   /** `embedder` defaults to `new HashingEmbedder()`. */

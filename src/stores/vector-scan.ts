@@ -1,10 +1,10 @@
 /**
- * Nearest vectors by a scan of an in-memory copy, for servers without pgvector: the `real[]`
+ * Nearest knowledge chunks by a scan of an in-memory copy, for servers without pgvector: the `real[]`
  * column compared in SQL costs ~150 µs a row (3 s at 20,000 chunks), the same dot products over
  * a Float32Array well under 1 µs a row.
  *
  * ```ts
- * const scan = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+ * const scan = new VectorScan(sql)
  * await scan.nearest('hashing-384-v1', queryVector, 50, 0.1) // [{ id, similarity }…] best first, or null
  * ```
  *
@@ -21,9 +21,6 @@
  */
 import type { Sql } from './sql.js'
 
-/** Episodes change too often for whole reloads: episode-scan.ts keeps their copy. */
-export type ScanTable = 'knowledge_chunks'
-
 interface Copy {
   version: string
   ids: string[]
@@ -37,10 +34,9 @@ export class VectorScan {
   private readonly copies = new Map<string, Copy>()
   private readonly loading = new Map<string, Promise<Copy | null>>()
 
+  // Knowledge chunks only: episodes change too often for whole reloads (episode-scan.ts).
   constructor(
     private readonly sql: Sql,
-    private readonly table: ScanTable,
-    private readonly idColumn: 'chunk_id',
     private readonly maxFloats = MAX_FLOATS,
   ) {}
 
@@ -56,7 +52,7 @@ export class VectorScan {
   }
 
   private async current(embedder: string, wait: boolean): Promise<Copy | null> {
-    const { rows } = await this.sql.query<{ version: string }>('select version::text as version from vector_versions where table_name = $1', [this.table])
+    const { rows } = await this.sql.query<{ version: string }>("select version::text as version from vector_versions where table_name = 'knowledge_chunks'")
     const version = rows[0]?.version ?? 'none'
     const held = this.copies.get(embedder)
     if (held?.version === version) return held
@@ -65,14 +61,14 @@ export class VectorScan {
 
   private async load(embedder: string, version: string): Promise<Copy | null> {
     const { rows: size } = await this.sql.query<{ floats: string | null }>(
-      `select sum(cardinality(embedding))::text as floats from ${this.table} where embedder = $1`, [embedder],
+      'select sum(cardinality(embedding))::text as floats from knowledge_chunks where embedder = $1', [embedder],
     )
     if (Number(size[0]?.floats ?? 0) > this.maxFloats) {
       this.copies.delete(embedder)
       return null
     }
     const { rows } = await this.sql.query<{ id: string; embedding: number[] }>(
-      `select ${this.idColumn} as id, embedding from ${this.table} where embedder = $1`, [embedder],
+      'select chunk_id as id, embedding from knowledge_chunks where embedder = $1', [embedder],
     )
     // Read after the version: a change committed in between is in these rows and moves the
     // version again, so the next search reloads once more; never a stale copy under a new version.

@@ -23,7 +23,7 @@ onEachSql('the vector scan', async (t, connect) => {
   const store = await SqlKnowledgeStore.open(sql)
   const embedder = new HashingEmbedder()
   await store.ingest(Array.from({ length: 120 }, (_, i) => ({ title: `n${i}`, text: paragraph(i) })))
-  const scan = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+  const scan = new VectorScan(sql)
 
   for (const query of ['pumps of line 3', 'valves and sensors checks', 'turbines every 2 weeks', 'relays']) {
     const [vector] = await embedder.embed([query])
@@ -45,7 +45,7 @@ onEachSql('the vector scan', async (t, connect) => {
   t.same(await scan.nearest(embedder.id, vector!, 5, 0.1, wait), [], 'and its delete')
 
   // without waiting: null (the caller asks SQL) until the background load is in
-  const fresh = new VectorScan(sql, 'knowledge_chunks', 'chunk_id')
+  const fresh = new VectorScan(sql)
   t.equal(await fresh.nearest(embedder.id, vector!, 5, 0.1), null, 'no copy yet: null at once')
   let answer = null
   for (let i = 0; i < 200 && answer === null; i++) {
@@ -54,5 +54,5 @@ onEachSql('the vector scan', async (t, connect) => {
   }
   t.same(answer, [], 'then the copy answers')
 
-  t.equal(await new VectorScan(sql, 'knowledge_chunks', 'chunk_id', 1000).nearest(embedder.id, vector!, 5, 0.1, wait), null, 'too many numbers to hold: null')
+  t.equal(await new VectorScan(sql, 1000).nearest(embedder.id, vector!, 5, 0.1, wait), null, 'too many numbers to hold: null')
 })
