@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use napi::bindgen_prelude::{AsyncTask, Env, External, Result, Task};
+use napi::bindgen_prelude::{AsyncTask, Env, External, Result, Task, ToNapiValue, TypeName};
 use napi_derive::napi;
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+use reflex_core::engine::{CheckOptions, CheckOutcome, Engine, EngineConfig};
 use reflex_core::pii::RedactMode;
 use reflex_core::ratelimit::{Decision, Limit};
 
@@ -57,16 +57,17 @@ impl ReflexEngine {
 
     /// `check` on the libuv thread pool, for large texts.
     #[napi(ts_return_type = "Promise<CheckResult>")]
-    pub fn check_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckTask> {
-        AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
+    pub fn check_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckTask<CheckResult>> {
+        AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags), answer: convert::check_result })
     }
 
     /// `check`'s result as JSON (the same fields as `CheckResult`) on the libuv thread pool, for
     /// large texts: the TypeScript wrapper's `checkAsync` parses it, which costs less than
     /// building the objects here.
     #[napi(ts_return_type = "Promise<string>")]
-    pub fn check_result_json_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckJsonTask> {
-        AsyncTask::new(CheckJsonTask { engine: Arc::clone(&self.inner), text, options: check_options(flags) })
+    pub fn check_result_json_async(&self, text: String, flags: Option<CheckFlags>) -> AsyncTask<CheckTask<String>> {
+        let answer = |o: CheckOutcome| json::check_result(&o);
+        AsyncTask::new(CheckTask { engine: Arc::clone(&self.inner), text, options: check_options(flags), answer })
     }
 
     /// `check` written as the wire's JSON body without its closing brace (see `json.rs`).
@@ -181,37 +182,21 @@ pub(crate) fn take(engine: &Engine, key: &str, capacity: u32, window_ms: f64, co
     engine.rate_limit(key, limit, cost, now_ms())
 }
 
-pub struct CheckTask {
+/// A check on the libuv thread pool, answered as `answer` writes it: `check_async`'s object,
+/// `check_result_json_async`'s JSON.
+pub struct CheckTask<T> {
     engine: Arc<Engine>,
     text: String,
     options: CheckOptions,
+    answer: fn(CheckOutcome) -> T,
 }
 
-impl Task for CheckTask {
-    type Output = CheckResult;
-    type JsValue = CheckResult;
+impl<T: ToNapiValue + TypeName + Send + 'static> Task for CheckTask<T> {
+    type Output = T;
+    type JsValue = T;
 
     fn compute(&mut self) -> Result<Self::Output> {
-        Ok(convert::check_result(self.engine.check(&self.text, self.options, now_ms())))
-    }
-
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-        Ok(output)
-    }
-}
-
-pub struct CheckJsonTask {
-    engine: Arc<Engine>,
-    text: String,
-    options: CheckOptions,
-}
-
-impl Task for CheckJsonTask {
-    type Output = String;
-    type JsValue = String;
-
-    fn compute(&mut self) -> Result<Self::Output> {
-        Ok(json::check_result(&self.engine.check(&self.text, self.options, now_ms())))
+        Ok((self.answer)(self.engine.check(&self.text, self.options, now_ms())))
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
