@@ -48,6 +48,16 @@ pub(crate) fn string(buf: &mut String, s: &str) {
     buf.push('"');
 }
 
+/// `items` as JSON strings separated by commas: a JSON array's inside.
+fn strings(buf: &mut String, items: &[&str]) {
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            buf.push(',');
+        }
+        string(buf, s);
+    }
+}
+
 /// A duration in milliseconds with three decimals, as `{:.3}` (and `toFixed(3)`) write it, for
 /// `processing_time_ms`: digit by digit, as `{:.3}` cost more than the rest of a memoised hit's
 /// body. Negative or NaN is 0 (`max` drops NaN); a value too large to be a duration, infinity
@@ -165,12 +175,7 @@ fn render_findings(f: &Findings) -> String {
     buf.push_str("\",\"complexity\":\"");
     buf.push_str(f.routing.complexity.as_str());
     buf.push_str("\",\"suggested_arms\":[");
-    for (i, arm) in f.routing.suggested_arms.iter().enumerate() {
-        if i > 0 {
-            buf.push(',');
-        }
-        string(&mut buf, arm);
-    }
+    strings(&mut buf, &f.routing.suggested_arms);
     buf.push_str("]}");
     buf
 }
@@ -229,12 +234,7 @@ pub fn check_result(o: &CheckOutcome) -> String {
     buf.push_str("\",\"complexity\":\"");
     buf.push_str(o.routing.complexity.as_str());
     buf.push_str("\",\"suggestedArms\":[");
-    for (i, arm) in o.routing.suggested_arms.iter().enumerate() {
-        if i > 0 {
-            buf.push(',');
-        }
-        string(&mut buf, arm);
-    }
+    strings(&mut buf, &o.routing.suggested_arms);
     buf.push_str("]}");
     // Last, where napi-rs puts an optional field that is set.
     if let Some(entry) = &o.cached {
