@@ -25,7 +25,7 @@ export type {
 } from '#bindings'
 
 /**
- * The addon's engine, with two shortcuts past napi costs (bench/RESULTS.md), same answers:
+ * The addon's engine, with three shortcuts past napi costs (bench/RESULTS.md), same answers:
  * - `check` and `checkAsync` parse the result the addon writes as JSON: one string and
  *   `JSON.parse` cost less than building the nested objects through napi. Same fields, order and
  *   values as the addon's own object form.
