@@ -7,7 +7,16 @@
  * engine.check('mail ada@example.com').piiMatches[0]?.type // 'EMAIL'
  * ```
  */
-import { ReflexEngine as NativeEngine, version, type CheckFlags, type CheckResult, type ExternalObject } from '#bindings'
+import {
+  checkRequest as nativeCheckRequest,
+  checkRequestBody as nativeCheckRequestBody,
+  lastReply,
+  ReflexEngine as NativeEngine,
+  version,
+  type CheckFlags,
+  type CheckResult,
+  type ExternalObject,
+} from '#bindings'
 
 export type {
   CachedValue,
@@ -82,8 +91,6 @@ export const addonVersion: string = version()
 // ---------------------------------------------------------------------------------------------
 // The check route's one native call (crates/reflex-node/src/request.rs)
 // ---------------------------------------------------------------------------------------------
-
-import { checkRequest as nativeCheckRequest, checkRequestBody as nativeCheckRequestBody, lastReply } from '#bindings'
 
 /** Bits of `checkRequest`'s `flags`: which parts of the check run. */
 export const CHECK_FLAGS = { pii: 1, injection: 2, cache: 4 } as const
