@@ -353,11 +353,18 @@ export class SqlTaskStore implements TaskStore {
 
   async updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
     patch: StepPatch = {}): Promise<TaskStep | null> {
-    return (await this.moveStep(taskId, stepId, from, to, patch))?.step ?? null;
+    return (await this.changeStep(taskId, stepId, from, to, patch, false))?.step ?? null;
   }
 
-  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+  async moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
     patch: StepPatch = {}): Promise<StepMove | null> {
+    const moved = await this.changeStep(taskId, stepId, from, to, patch, true);
+    return moved && { step: moved.step, task: moved.task! };
+  }
+
+  /** updateStep, and with `read` moveStep: the event's statement also reads the task back. */
+  private changeStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
+    patch: StepPatch, read: boolean): Promise<{ step: TaskStep; task?: StoredTask } | null> {
     return this.sql.transaction(async (tx) => {
       if ((await lockTask(tx, taskId)) === null) return null;
       const { rows } = await tx.query<StepRow>(
@@ -375,11 +382,12 @@ export class SqlTaskStore implements TaskStore {
       );
       const row = rows[0];
       if (!row) return null;
-      const task = await appendEventAndRead(tx, taskId, {
-        type: `step.${to}`,
-        data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) },
-      });
-      return { step: toStep(row), task };
+      const event = { type: `step.${to}`, data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) } };
+      if (!read) {
+        await appendEvents(tx, taskId, [event], { touch: true });
+        return { step: toStep(row) };
+      }
+      return { step: toStep(row), task: await appendEventAndRead(tx, taskId, event) };
     });
   }
 
