@@ -34,12 +34,14 @@ export interface PlannerArmDeps {
   engine?: ReflexEngine
 }
 
+const ExternalArms = Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })
+
 export const PlannerInput = Type.Object({
   constraints: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.String())])),
   acceptance_criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })),
   previous_failure: Type.Optional(Type.String({ maxLength: 20_000 })),
   /** Registered arms the model may plan steps for (the heuristic plans built-in arms only). */
-  external_arms: Type.Optional(Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })),
+  external_arms: Type.Optional(ExternalArms),
 })
 
 const Step = Type.Object({
@@ -111,8 +113,6 @@ interface Input {
   previousFailure?: string
   external: ExternalArm[]
 }
-
-const ExternalArms = Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })
 
 function readInput(request: ExecuteRequest): Input {
   const goal = request.goal.trim()
