@@ -68,7 +68,10 @@ struct Unit {
 
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
-    if text.is_ascii() {
+    // Read once: a text that is not ASCII would otherwise be scanned twice up to its first
+    // non-ASCII byte.
+    let ascii = text.is_ascii();
+    if ascii {
         if let Some(done) = ascii_in_place(text.as_bytes()) {
             return done;
         }
@@ -76,7 +79,7 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     // The general path: one unit per character, a map back to the original.
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
     let need_join;
-    if text.is_ascii() {
+    if ascii {
         let bytes = text.as_bytes();
         need_join = true;
         for (i, &b) in bytes.iter().enumerate() {
