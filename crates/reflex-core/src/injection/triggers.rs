@@ -205,13 +205,6 @@ impl Triggers {
         (bits & mask != 0) | self.has_short[(four & 0xFF) as usize]
     }
 
-    /// The filter bit of a window.
-    #[inline]
-    fn filter(&self, key: u32) -> bool {
-        let h = hash(key) & ((1 << FILTER_BITS) - 1);
-        self.bits[h >> 6] & (1 << (h & 63)) != 0
-    }
-
     /// Every word that starts at `at` or whose window starts at `at`.
     #[inline(never)]
     fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
@@ -243,10 +236,11 @@ impl Triggers {
     /// Calls `hit` for each entry whose window is `key`.
     #[inline]
     fn probe(&self, key: u32, mut hit: impl FnMut(&Entry)) {
-        if !self.filter(key) {
+        let h = hash(key) & ((1 << FILTER_BITS) - 1);
+        if self.bits[h >> 6] & (1 << (h & 63)) == 0 {
             return;
         }
-        let b = bucket(hash(key) & ((1 << FILTER_BITS) - 1));
+        let b = bucket(h);
         for e in &self.entries[usize::from(self.heads[b])..usize::from(self.heads[b + 1])] {
             if e.key == key {
                 hit(e);
