@@ -339,7 +339,6 @@ pub(crate) struct Table {
     with_needs: [u64; WORDS],
 }
 
-
 /// Rows are armed in a bit set of this many 64-bit words.
 const WORDS: usize = 3;
 
@@ -395,7 +394,8 @@ struct Words {
 }
 
 impl Words {
-    fn add(&mut self, word: &str, arm: Option<Arm>, row: (u16, bool)) {
+    /// Adds `word` (once) and returns its id.
+    fn add(&mut self, word: &str, arm: Option<Arm>, row: (u16, bool)) -> usize {
         let at = self.words.iter().position(|w| w == word).unwrap_or_else(|| {
             self.words.push(word.to_string());
             self.arms.push(arm.clone().unwrap_or(Arm::Rules(Vec::new())));
@@ -404,20 +404,17 @@ impl Words {
         if let (None, Arm::Rules(v)) = (arm, &mut self.arms[at]) {
             v.push(row);
         }
+        at
     }
 
     /// A word that only marks where some row can start: it arms nothing.
     fn add_anchor(&mut self, word: &str) -> u16 {
-        let at = self.words.iter().position(|w| w == word).unwrap_or_else(|| {
-            self.words.push(word.to_string());
-            self.arms.push(Arm::Rules(Vec::new()));
-            self.words.len() - 1
-        });
+        let at = self.add(word, Some(Arm::Rules(Vec::new())), (0, false));
         u16::try_from(at).expect("at most 65,535 trigger words")
     }
 
-    fn build(&self) -> Automaton {
-        Automaton { finder: Triggers::new(&self.words), arms: self.arms.clone() }
+    fn build(self) -> Automaton {
+        Automaton { finder: Triggers::new(&self.words), arms: self.arms }
     }
 }
 
