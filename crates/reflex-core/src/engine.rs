@@ -234,14 +234,11 @@ impl Engine {
     /// Checks `text` with a cache entry the caller already looked up (in a shared tier the
     /// engine cannot reach); the in-process tier is not consulted.
     pub fn check_with_entry(&self, text: &str, options: CheckOptions, cached: Option<Entry>) -> CheckOutcome {
-        self.check_with(text, options, Self::cache_key(text, options), cached)
-    }
-
-    fn check_with(&self, text: &str, options: CheckOptions, cache_key: String, cached: Option<Entry>) -> CheckOutcome {
-        let flags = options.key_flags();
+        let cache_key = Self::cache_key(text, options);
         // A hit on the exact same text reuses its detection (see `memo`): same fields, same
         // counters, without running the detectors again.
-        let memoised = if cached.is_some() { lock(&self.memo).get(text, flags).map(|d| Arc::clone(&d.found)) } else { None };
+        let memoised =
+            if cached.is_some() { lock(&self.memo).get(text, options.key_flags()).map(|d| Arc::clone(&d.found)) } else { None };
         if let Some(found) = memoised {
             self.count(found.blocked, !found.pii.is_empty(), !found.injection.is_empty());
             return CheckOutcome { cache_key, cached, found };
