@@ -7,20 +7,13 @@ use std::hint::black_box;
 
 use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
 
-/// English of the bench's kind (bench/texts.ts), with an e-mail address and a phone number.
-fn text() -> String {
-    let base = "The quarterly planning meeting moved to Thursday afternoon because the design review ran long. \
-Please read the attached notes before then: they cover the migration of the billing service. ";
-    let tail = "Questions to maria.lopez@example.com or call (415) 555-0132 before noon. ";
-    let mut text = base.repeat(1024 / base.len() + 1);
-    text.truncate(1024 - tail.len());
-    text.push_str(tail);
-    text
-}
+#[path = "common/bench_texts.rs"]
+mod bench_texts;
 
 fn main() {
     let calls: u64 = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(20_000);
-    let text = text();
+    // The bench's English with an e-mail address and a phone number (bench/texts.ts).
+    let text = bench_texts::text("pii");
     let engine = Engine::new(EngineConfig::default());
     let opts = CheckOptions::default();
     engine.cache_set(&Engine::cache_key(&text, opts), "{\"answer\":\"a stored task result\"}", 3_600_000, 0);

@@ -1,5 +1,5 @@
 //! The three 1 KB bench texts of bench/texts.ts, for the examples that time or count a check
-//! (`stages`, `check_loop`): `#[path = "common/bench_texts.rs"] mod bench_texts;`.
+//! (`stages`, `check_loop`, `hit`): `#[path = "common/bench_texts.rs"] mod bench_texts;`.
 
 #![allow(dead_code)] // each example uses some of them
 
