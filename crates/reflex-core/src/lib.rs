@@ -22,4 +22,6 @@ pub mod pii;
 pub mod ratelimit;
 pub mod routing;
 pub mod severity;
+#[cfg(test)]
+mod test_rng;
 pub mod utf16;

@@ -432,13 +432,7 @@ mod tests {
             "password=", "ssn ", "born ", "NHS ", "passport ", "bc1q", "0x", "eyJ", "AKIA", "sk-", "ghp_", "DE89", "-----BEGIN ",
             "PRIVATE KEY-----", "-----END ", "\"", "'", "call ", "January ", ".com",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d_u64);
         for _ in 0..3000 {
             let mut text = String::new();
             for _ in 0..next() % 60 {

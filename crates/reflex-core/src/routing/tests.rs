@@ -202,13 +202,7 @@ fn read_word_matches_the_byte_loop_on_random_text() {
         b"9", b"implementation", b"verification", b"\xc3\xa9", b"\xf0\x9f\x9a\x80", b"@", b"[", b"`",
         b"{", b"/", b":", b"\t", b"bugfix", b"lookup", b"informationally", b"\x00",
     ];
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d_u64);
     let mut checked = 0;
     for _ in 0..20_000 {
         let mut text = Vec::new();
@@ -294,13 +288,7 @@ fn the_block_scan_counts_like_the_byte_loop() {
         "averyveryverylongwordthatcrossesblocks", "another_long_identifier_with_underscores_and_digits_0123456789",
         "verification", "\0",
     ];
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15_u64);
     for round in 0..30_000 {
         let mut text = String::new();
         for _ in 0..next() % (if round % 10 == 0 { 400 } else { 40 }) {
