@@ -241,23 +241,21 @@ mod tests {
         let mut rows_run = 0usize;
         let mut matches = 0usize;
         for text in &texts {
-            {
-                let norm = normalize(text).text;
-                for text in [rot13(&norm), norm] {
-                    let mut armed = t.arm(&text);
-                    armed.bits = [!0; WORDS];
-                    for i in t.rules.len()..WORDS * 64 {
-                        armed.bits[i / 64] &= !(1 << (i % 64));
-                    }
-                    let mut got: Vec<Vec<(usize, usize)>> = vec![Vec::new(); t.rules.len()];
-                    t.each_match(&text, &armed, |i, a, b| got[i].push((a, b)));
-                    for (i, (_, re)) in t.rules.iter().enumerate() {
-                        let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
-                        assert_eq!(got[i], want, "row {i} on {text:?}");
-                        matches += want.len();
-                    }
-                    rows_run += t.rules.len();
+            let norm = normalize(text).text;
+            for text in [rot13(&norm), norm] {
+                let mut armed = t.arm(&text);
+                armed.bits = [!0; WORDS];
+                for i in t.rules.len()..WORDS * 64 {
+                    armed.bits[i / 64] &= !(1 << (i % 64));
                 }
+                let mut got: Vec<Vec<(usize, usize)>> = vec![Vec::new(); t.rules.len()];
+                t.each_match(&text, &armed, |i, a, b| got[i].push((a, b)));
+                for (i, (_, re)) in t.rules.iter().enumerate() {
+                    let want: Vec<(usize, usize)> = re.find_iter(&text).map(|m| (m.start(), m.end())).collect();
+                    assert_eq!(got[i], want, "row {i} on {text:?}");
+                    matches += want.len();
+                }
+                rows_run += t.rules.len();
             }
         }
         // The texts do exercise the rows: most corpus attacks match something.
