@@ -128,10 +128,6 @@ impl<'a> Parser<'a> {
         }
         let mut out = String::from(&self.json[start..self.at]);
         loop {
-            // Runs of plain text (all of the usual text) are copied whole.
-            let run = plain_len(&self.s[self.at..]);
-            out.push_str(&self.json[self.at..self.at + run]);
-            self.at += run;
             match *self.s.get(self.at)? {
                 b'"' => {
                     self.at += 1;
@@ -155,6 +151,10 @@ impl<'a> Parser<'a> {
                 }
                 _ => return None, // a raw control character
             }
+            // Runs of plain text (all of the usual text) are copied whole.
+            let run = plain_len(&self.s[self.at..]);
+            out.push_str(&self.json[self.at..self.at + run]);
+            self.at += run;
         }
     }
 
