@@ -19,16 +19,14 @@
  * Results are the SQL path's (`topK`).
  */
 import type { Sql } from './sql.js'
-import { loadOnce, MAX_FLOATS, topK } from './vector-scan.js'
+import { loadOnce, VectorCopies, type VectorCopy } from './vector-scan.js'
 
-interface Copy {
+interface Copy extends VectorCopy {
   /** `vector_versions.version` of episodes when loaded: it moves only when rows are removed. */
   removals: string
   /** Rows written by this transaction or later are read again at the next search. */
   xmin: string
   index: Map<string, number>
-  ids: string[]
-  vectors: Float32Array[]
   floats: number
 }
 
@@ -39,29 +37,11 @@ interface Head {
 
 type Row = Head & { id: string | null; embedder?: string | null; embedding: number[] | null }
 
-export class EpisodeScan {
-  private readonly copies = new Map<string, Copy>()
-  private readonly loading = new Map<string, Promise<Copy | null>>()
+export class EpisodeScan extends VectorCopies<Copy> {
   /** One catch-up at a time per embedder, in call order: results applied out of order could undo a newer write. */
   private readonly syncing = new Map<string, Promise<unknown>>()
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly maxFloats = MAX_FLOATS,
-  ) {}
-
-  /**
-   * The `k` episodes of `embedder` most similar to `vector` (above `min`), best first; null while
-   * the copy is being (re)loaded, unless `wait`, and when there are too many numbers to hold.
-   */
-  async nearest(
-    embedder: string, vector: readonly number[], k: number, min: number, opts: { wait?: boolean } = {},
-  ): Promise<Array<{ id: string; similarity: number }> | null> {
-    const copy = await this.current(embedder, opts.wait ?? false)
-    return copy === null ? null : topK(copy.ids, copy.vectors, vector, k, min)
-  }
-
-  private async current(embedder: string, wait: boolean): Promise<Copy | null> {
+  protected async current(embedder: string, wait: boolean): Promise<Copy | null> {
     if (this.copies.has(embedder)) {
       const previous = this.syncing.get(embedder) ?? Promise.resolve()
       const next = previous.catch(() => {}).then(() => this.catchUp(embedder))

@@ -21,23 +21,26 @@
  */
 import type { Sql } from './sql.js'
 
-interface Copy {
-  version: string
+/** 16 M numbers: 64 MiB, e.g. 40,000 chunks of 384 dimensions. */
+export const MAX_FLOATS = 16 * 1024 * 1024
+
+/** One embedder's rows in memory: `ids[i]` names `vectors[i]`. */
+export interface VectorCopy {
   ids: string[]
   vectors: Float32Array[]
 }
 
-/** 16 M numbers: 64 MiB, e.g. 40,000 chunks of 384 dimensions. */
-export const MAX_FLOATS = 16 * 1024 * 1024
+/**
+ * A copy of some rows' vectors per embedder, searched by `topK`; each subclass keeps its copy
+ * current its own way (`current`) and loads it through `loadOnce(this.loading, …)`.
+ */
+export abstract class VectorCopies<C extends VectorCopy> {
+  protected readonly copies = new Map<string, C>()
+  protected readonly loading = new Map<string, Promise<C | null>>()
 
-export class VectorScan {
-  private readonly copies = new Map<string, Copy>()
-  private readonly loading = new Map<string, Promise<Copy | null>>()
-
-  // Knowledge chunks only: episodes change too often for whole reloads (episode-scan.ts).
   constructor(
-    private readonly sql: Sql,
-    private readonly maxFloats = MAX_FLOATS,
+    protected readonly sql: Sql,
+    protected readonly maxFloats = MAX_FLOATS,
   ) {}
 
   /**
@@ -51,7 +54,17 @@ export class VectorScan {
     return copy === null ? null : topK(copy.ids, copy.vectors, vector, k, min)
   }
 
-  private async current(embedder: string, wait: boolean): Promise<Copy | null> {
+  /** The embedder's copy as of now; null (unless `wait`) while it loads. */
+  protected abstract current(embedder: string, wait: boolean): Promise<C | null>
+}
+
+interface Copy extends VectorCopy {
+  version: string
+}
+
+/** Knowledge chunks only: episodes change too often for whole reloads (episode-scan.ts). */
+export class VectorScan extends VectorCopies<Copy> {
+  protected async current(embedder: string, wait: boolean): Promise<Copy | null> {
     const { rows } = await this.sql.query<{ version: string }>("select version::text as version from vector_versions where table_name = 'knowledge_chunks'")
     const version = rows[0]?.version ?? 'none'
     const held = this.copies.get(embedder)
