@@ -71,9 +71,19 @@ pub(crate) fn millis(buf: &mut String, ms: f64) {
     }
     #[allow(clippy::cast_sign_loss)] // 0 <= thousandths < 1e15
     let t = thousandths as u64;
+    uint(buf, t / 1000);
+    let frac = t % 1000;
+    buf.push('.');
+    buf.push(char::from(b'0' + (frac / 100) as u8));
+    buf.push(char::from(b'0' + (frac / 10 % 10) as u8));
+    buf.push(char::from(b'0' + (frac % 10) as u8));
+}
+
+/// `n` in decimal, as `{}` writes it, without the formatting machinery `write!` goes through
+/// (a tenth of the attack text's body went to `write!` for offsets and confidences).
+pub(crate) fn uint(buf: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
-    let mut n = t / 1000;
     loop {
         at -= 1;
         digits[at] = b'0' + (n % 10) as u8;
@@ -85,17 +95,33 @@ pub(crate) fn millis(buf: &mut String, ms: f64) {
     for &d in &digits[at..] {
         buf.push(char::from(d));
     }
-    let frac = t % 1000;
-    buf.push('.');
-    buf.push(char::from(b'0' + (frac / 100) as u8));
-    buf.push(char::from(b'0' + (frac / 10 % 10) as u8));
-    buf.push(char::from(b'0' + (frac % 10) as u8));
 }
 
-/// Confidence and score with three decimals: enough for a 0..1 figure, short on the wire.
+/// Confidence and score with three decimals: enough for a 0..1 figure, short on the wire. Written
+/// as `{}` writes `round(x * 1000) / 1000` (the shortest digits that read back as that double, so
+/// no trailing zeros, and no point for a whole number): for a count `t` of thousandths that is the
+/// digits of `t / 1000`, a point and `t % 1000` with its trailing zeros dropped, because no shorter
+/// decimal lies as near the double. Anything else (negative, NaN, huge) goes through `{}`.
 fn number(buf: &mut String, x: f32) {
-    let rounded = (f64::from(x) * 1000.0).round() / 1000.0;
-    let _ = write!(buf, "{rounded}");
+    let thousandths = (f64::from(x) * 1000.0).round();
+    if !(0.0..1e15).contains(&thousandths) || thousandths.is_sign_negative() {
+        let _ = write!(buf, "{}", thousandths / 1000.0);
+        return;
+    }
+    #[allow(clippy::cast_sign_loss)] // 0 <= thousandths < 1e15
+    let t = thousandths as u64;
+    uint(buf, t / 1000);
+    let mut frac = t % 1000;
+    if frac == 0 {
+        return;
+    }
+    buf.push('.');
+    let mut scale = 100;
+    while frac != 0 {
+        buf.push(char::from(b'0' + (frac / scale) as u8));
+        frac %= scale;
+        scale /= 10;
+    }
 }
 
 /// The check body without its closing brace: `{"status":…,"routing":{…}` — the caller appends
@@ -130,6 +156,15 @@ pub fn findings_body(o: &CheckOutcome) -> &str {
     o.rendered.get_or_init(|| render_findings(&o.found))
 }
 
+/// `","start":S,"end":E,"matched_text":`, after a match's type.
+fn offsets(buf: &mut String, start: usize, end: usize) {
+    buf.push_str("\",\"start\":");
+    uint(buf, start as u64);
+    buf.push_str(",\"end\":");
+    uint(buf, end as u64);
+    buf.push_str(",\"matched_text\":");
+}
+
 fn render_findings(f: &Findings) -> String {
     let mut buf = String::with_capacity(384 + f.redacted_text.len() * 2);
     buf.push_str(",\"pii_detected\":");
@@ -141,7 +176,7 @@ fn render_findings(f: &Findings) -> String {
         }
         buf.push_str("{\"type\":\"");
         buf.push_str(m.kind.as_str());
-        let _ = write!(buf, "\",\"start\":{},\"end\":{},\"matched_text\":", m.start, m.end);
+        offsets(&mut buf, m.start, m.end);
         string(&mut buf, &m.matched_text);
         buf.push_str(",\"confidence\":");
         number(&mut buf, m.confidence);
@@ -162,7 +197,7 @@ fn render_findings(f: &Findings) -> String {
         }
         buf.push_str("{\"type\":\"");
         buf.push_str(m.family.as_str());
-        let _ = write!(buf, "\",\"start\":{},\"end\":{},\"matched_text\":", m.start, m.end);
+        offsets(&mut buf, m.start, m.end);
         string(&mut buf, &m.matched_text);
         buf.push_str(",\"severity\":\"");
         buf.push_str(m.severity.as_str());
@@ -252,7 +287,7 @@ pub fn check_result(o: &CheckOutcome) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{millis, string};
+    use super::{millis, number, string, uint};
 
     #[test]
     fn writes_milliseconds_as_three_decimals() {
@@ -272,6 +307,32 @@ mod tests {
         assert_eq!(written(-1.0), "0.000");
         assert_eq!(written(f64::NAN), "0.000");
         assert_eq!(written(1e300), format!("{:.3}", 1e300));
+    }
+
+    #[test]
+    fn writes_confidences_as_the_shortest_digits_of_three_decimals() {
+        let written = |x: f32| {
+            let mut buf = String::new();
+            number(&mut buf, x);
+            buf
+        };
+        let reference = |x: f32| format!("{}", (f64::from(x) * 1000.0).round() / 1000.0);
+        for t in 0..=3000u16 {
+            let x = f32::from(t) / 1000.0;
+            assert_eq!(written(x), reference(x), "{x}");
+        }
+        for x in [0.0, 0.000_4, 0.000_5, 0.85, 0.999_6, 1.0, 12.5, -0.0, -0.000_4, -0.25, f32::NAN, f32::INFINITY, 3e12, 1e30] {
+            assert_eq!(written(x), reference(x), "{x}");
+        }
+    }
+
+    #[test]
+    fn writes_integers_as_display_does() {
+        for n in [0, 1, 9, 10, 99, 100, 1024, 65_535, 100_001, u64::from(u32::MAX), u64::MAX] {
+            let mut buf = String::new();
+            uint(&mut buf, n);
+            assert_eq!(buf, n.to_string());
+        }
     }
 
     fn quoted(s: &str) -> String {
