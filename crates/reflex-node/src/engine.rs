@@ -14,6 +14,7 @@ use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResu
 use crate::errors::CodedError;
 use crate::json;
 use crate::options::{check_options, flat_options, CheckFlags, EngineOptions, RedactOptions};
+use crate::text::{Answer, Text};
 
 /// Milliseconds from a JavaScript number; negative, NaN and infinite values become 0.
 #[allow(clippy::cast_sign_loss)] // guarded: only finite positive values are cast
@@ -71,33 +72,33 @@ impl ReflexEngine {
     }
 
     /// `check` written as the wire's JSON body without its closing brace (see `json.rs`).
-    #[napi]
-    pub fn check_json(&self, text: String, flags: Option<CheckFlags>) -> String {
-        json::check_body(&self.inner.check(&text, check_options(flags), now_ms()))
+    #[napi(ts_return_type = "string")]
+    pub fn check_json(&self, #[napi(ts_arg_type = "string")] text: Text, flags: Option<CheckFlags>) -> Answer {
+        Answer(json::check_body(&self.inner.check(&text.0, check_options(flags), now_ms())))
     }
 
     /// `checkJson` with the flags as separate arguments (each defaults to true), which the
     /// TypeScript wrapper calls: napi reads an object's properties by name, interning each name
     /// on every call, and that cost as much as hashing the text for the key.
-    #[napi]
-    pub fn check_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+    #[napi(ts_return_type = "string")]
+    pub fn check_json_flat(&self, #[napi(ts_arg_type = "string")] text: Text, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> Answer {
         let options = flat_options(check_pii, check_injection, use_cache);
-        json::check_body(&self.inner.check(&text, options, now_ms()))
+        Answer(json::check_body(&self.inner.check(&text.0, options, now_ms())))
     }
 
     /// `check`'s result as JSON, as `checkResultJsonAsync`, with the flags as separate arguments,
     /// as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
-    #[napi]
-    pub fn check_result_json_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
+    #[napi(ts_return_type = "string")]
+    pub fn check_result_json_flat(&self, #[napi(ts_arg_type = "string")] text: Text, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> Answer {
         let options = flat_options(check_pii, check_injection, use_cache);
-        json::check_result(&self.inner.check(&text, options, now_ms()))
+        Answer(json::check_result(&self.inner.check(&text.0, options, now_ms())))
     }
 
     /// `cacheKey` with the flags as separate arguments, as `checkJsonFlat`.
-    #[napi]
+    #[napi(ts_return_type = "string")]
     #[allow(clippy::unused_self)] // a method, so JavaScript reaches it on the engine like the rest
-    pub fn cache_key_flat(&self, text: String, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> String {
-        Engine::cache_key(&text, flat_options(check_pii, check_injection, use_cache))
+    pub fn cache_key_flat(&self, #[napi(ts_arg_type = "string")] text: Text, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> Answer {
+        Answer(Engine::cache_key(&text.0, flat_options(check_pii, check_injection, use_cache)))
     }
 
     /// `checkJson` with the cache entry the caller found in a shared tier (`null`: none); the

@@ -18,6 +18,7 @@ mod errors;
 mod json;
 mod options;
 mod request;
+mod text;
 
 use napi_derive::napi;
 

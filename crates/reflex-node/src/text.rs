@@ -1,0 +1,88 @@
+//! Strings across napi on the hot checks, each copied once.
+//!
+//! napi-rs reads a JavaScript string as UTF-8 in two passes (V8's `Utf8Length`, then
+//! `WriteUtf8` into a zeroed buffer) and hands a Rust string back through V8's UTF-8 decoder. A
+//! 1 KB text's check paid a few thousand instructions for that beside a ~70k check. Here the
+//! text is written once into room for the worst case (three UTF-8 bytes per UTF-16 unit, which
+//! `napi_get_value_string_utf16` reports without a pass), and an all-ASCII JSON answer (the usual
+//! one: the writer escapes only quotes, backslashes and controls) is copied as Latin-1, which V8
+//! takes as it is; anything else goes through UTF-8 as before.
+
+use std::ptr;
+
+use napi::bindgen_prelude::{FromNapiValue, Result, ToNapiValue, TypeName, ValidateNapiValue};
+use napi::{sys, Status, ValueType};
+
+/// A JavaScript string argument, read in one pass. Declare it with `ts_arg_type = "string"`.
+pub struct Text(pub String);
+
+impl FromNapiValue for Text {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> Result<Self> {
+        let mut units = 0;
+        // SAFETY: a null buffer asks only for the length in UTF-16 units (V8's `Length`, O(1)).
+        let status = unsafe { sys::napi_get_value_string_utf16(env, value, ptr::null_mut(), 0, &raw mut units) };
+        if status != sys::Status::napi_ok {
+            // Not a string: napi-rs's own conversion says so in its usual words.
+            return unsafe { String::from_napi_value(env, value) }.map(Text);
+        }
+        // Every UTF-16 unit is at most three UTF-8 bytes (a lone surrogate becomes U+FFFD's
+        // three), a pair four; one more for the terminator napi writes.
+        let room = units * 3 + 1;
+        let mut bytes: Vec<u8> = Vec::with_capacity(room);
+        let mut written = 0;
+        // SAFETY: napi writes at most `room` bytes into the buffer and reports how many before the
+        // terminator; V8 writes whole, valid UTF-8 (invalid sequences replaced).
+        let status = unsafe { sys::napi_get_value_string_utf8(env, value, bytes.as_mut_ptr().cast(), room, &raw mut written) };
+        if status != sys::Status::napi_ok {
+            return Err(napi::Error::new(Status::GenericFailure, "could not read the text"));
+        }
+        unsafe {
+            bytes.set_len(written);
+            Ok(Text(String::from_utf8_unchecked(bytes)))
+        }
+    }
+}
+
+impl TypeName for Text {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for Text {}
+
+/// A string answer (JSON, a cache key) handed to JavaScript: Latin-1 when it is all ASCII.
+/// Declare it with `ts_return_type = "string"`.
+pub struct Answer(pub String);
+
+impl ToNapiValue for Answer {
+    unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
+        if !val.0.is_ascii() {
+            return unsafe { String::to_napi_value(env, val.0) };
+        }
+        let Ok(len) = isize::try_from(val.0.len()) else {
+            return unsafe { String::to_napi_value(env, val.0) };
+        };
+        let mut out = ptr::null_mut();
+        // SAFETY: ASCII bytes are Latin-1 characters of the same values; V8 copies them.
+        let status = unsafe { sys::napi_create_string_latin1(env, val.0.as_ptr().cast(), len, &raw mut out) };
+        if status != sys::Status::napi_ok {
+            return unsafe { String::to_napi_value(env, val.0) };
+        }
+        Ok(out)
+    }
+}
+
+impl TypeName for Answer {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
