@@ -1,49 +1,90 @@
 //! Every occurrence of every trigger word in a text: the same answer as an overlapping
 //! Aho-Corasick search, found by hashing short windows instead of walking an automaton.
 //!
-//! Why not Aho-Corasick: the ~700 trigger words make a DFA of about 800 KB, which does not stay
-//! in cache beside the regexes and the rest of a check; its walk costs ≈ 3 ns a byte on plain
-//! English, the largest single cost of the injection pass, and no prefilter helps because the
-//! words start with almost every letter. Here each word of four bytes or more is indexed by
-//! one four-byte window of it, the one made of the rarest bytes (so "the real" is found by
-//! "real" or "e re" rather than by "the "); three-byte words by their three bytes, and words
-//! of one or two bytes (`+`, `=`, `##`, `<|`…) by their first byte. The scan reads one window
-//! per position (four positions from one eight-byte load) and tests one bit of a first-level
-//! filter that fits in L1, chosen by all four bytes for the long words' windows and by the
-//! first three for the three-byte words, so one load answers for both; the positions are
-//! independent, so the loop has no chain of dependent loads. A set bit sends the position to
-//! the two exact filters and their buckets, and a candidate (a true window, or a hash
-//! collision) is confirmed by comparing the whole word, so the result is exact. (Three-byte
-//! windows for every word were tried: "the", "ing", "and" are windows of some word, and on
-//! English a candidate every eighth byte cost more than the second probe.)
+//! Why not Aho-Corasick: the trigger words (about 3,000 with the anchors `patterns` adds) make a
+//! DFA of about 800 KB, which does not stay in cache beside the regexes and the rest of a check;
+//! its walk costs ≈ 3 ns a byte on plain English, and no prefilter helps because the words
+//! start with almost every letter. Here each word of four bytes or more is indexed by one
+//! four-byte window of it, the one made of the rarest bytes (so "the real" is found by "real"
+//! or "e re" rather than by "the "); three-byte words by their three bytes, and words of one or
+//! two bytes (`+`, `=`, `##`, `<|`…) by their first byte, which a `memchr` pass finds (they all
+//! begin with rare punctuation). The scan reads one window per position (four positions from one
+//! eight-byte load) and tests two bits of one 64-bit block of a first-level filter: the block is
+//! chosen by a hash of the window's first three bytes, one bit by its fourth byte for the long
+//! words' windows, the other by more bits of the same hash for the three-byte words, so one load
+//! answers for both. (With one fixed bit for all three-byte words, as before, a three-byte
+//! prefix of English hit a marked block one time in twelve.) A set bit sends the position to
+//! the buckets of the kind it names, and a candidate (a true window, or a collision) is
+//! confirmed by comparing the whole word, so the result is exact.
+//!
+//! Two indexes: one of the ASCII words and one of all. An ASCII text cannot hold a word with a
+//! byte above 0x7F, and without those (half the words: Cyrillic, CJK, Arabic…) the filter is half
+//! as full, so English sends fewer positions to the buckets.
 
-/// Bits in the filter: 2^16, 8 KiB. About seven hundred windows set about 1 % of them.
-const FILTER_BITS: u32 = 16;
-/// Buckets behind the filter: 2^12, so the bucket heads take 8 KiB.
-const BUCKET_BITS: u32 = 12;
-/// Blocks of the first-level filter (see `Triggers::maybe`): 2^11 of 64 bits, 16 KiB.
-const BLOCK_BITS: u32 = 11;
+use memchr::{memchr2_iter, memchr3_iter, memchr_iter};
+
+/// Blocks of the first-level filter: 2^11 of 64 bits, 16 KiB, for all words. The ASCII index
+/// has half the windows and half the blocks (8 KiB), so about the same share of bits is set.
+const ALL_BLOCKS: usize = 1 << 11;
+const ASCII_BLOCKS: usize = 1 << 10;
+/// Buckets behind the filter: 2^11, so the bucket heads take 4 KiB.
+const BUCKET_BITS: u32 = 11;
 
 /// Finds all occurrences of a fixed set of byte strings.
 pub(crate) struct Triggers {
-    /// A fixed-size array, so indexing by a 16-bit hash needs no bounds check.
-    bits: Box<[u64; 1 << (FILTER_BITS - 6)]>,
-    /// The first-level filter: the block of a window's first three bytes has bit
-    /// `fourth byte & 63` set for each four-byte window, and bit 0 for each three-byte word.
-    blocks: Box<[u64; 1 << BLOCK_BITS]>,
-    /// Entries sorted by bucket; bucket `b` is `entries[heads[b]..heads[b + 1]]`.
-    heads: Vec<u16>,
-    entries: Vec<Entry>,
-    /// Words of one or two bytes, by first byte.
-    short: Vec<Vec<(Box<[u8]>, u16)>>,
-    has_short: [bool; 256],
+    /// The words with no byte above 0x7F: the only ones an ASCII text can hold.
+    ascii: Index<ASCII_BLOCKS>,
+    all: Index<ALL_BLOCKS>,
 }
 
-/// A word, the id the caller gave it, and its indexed window.
+impl Triggers {
+    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
+    pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
+        // Ids and the bucket heads are u16: the heads count up to the number of words.
+        assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
+        let words: Vec<(&[u8], u16)> = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let w = w.as_ref();
+                assert!(!w.is_empty(), "trigger word {i} is empty");
+                (w, i as u16)
+            })
+            .collect();
+        let ascii: Vec<(&[u8], u16)> = words.iter().copied().filter(|(w, _)| w.is_ascii()).collect();
+        Triggers { ascii: Index::new(&ascii), all: Index::new(&words) }
+    }
+
+    /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
+    /// included, in no particular order.
+    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
+        if text.is_ascii() {
+            self.ascii.each(text, &mut found);
+        } else {
+            self.all.each(text, &mut found);
+        }
+    }
+}
+
+/// The filter, buckets and short words of one set of words; `N` blocks, a power of two.
+struct Index<const N: usize> {
+    /// The first-level filter: the block of a window's first three bytes has bit
+    /// `fourth byte & 63` set for each four-byte window, and a bit chosen by other bits of the
+    /// same hash for each three-byte word. A fixed-size array, so indexing by a hash of as
+    /// many bits needs no bounds check.
+    blocks: Box<[u64; N]>,
+    /// Windows and entries sorted by bucket; bucket `b` is `[heads[b]..heads[b + 1]]` of both.
+    /// A fixed-size array, so indexing by a bucket number needs no bounds check.
+    heads: Box<[u16; (1 << BUCKET_BITS) + 1]>,
+    keys: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Words of one or two bytes, and the distinct first bytes they begin with.
+    short: Vec<(Box<[u8]>, u16)>,
+    firsts: Vec<u8>,
+}
+
+/// A word, the id the caller gave it, and where its indexed window starts in it.
 struct Entry {
-    /// The window: four bytes for words of four or more, three for three-byte words.
-    key: u32,
-    /// Where the window starts inside the word.
     offset: usize,
     word: Box<[u8]>,
     id: u16,
@@ -55,12 +96,12 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(key: u32, offset: usize, word: &[u8], id: u16) -> Entry {
+    fn new(offset: usize, word: &[u8], id: u16) -> Entry {
         let n = word.len().min(8);
         let mut head = [0u8; 8];
         head[..n].copy_from_slice(&word[..n]);
         let head_mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
-        Entry { key, offset, word: word.into(), id, head: u64::from_le_bytes(head), head_mask }
+        Entry { offset, word: word.into(), id, head: u64::from_le_bytes(head), head_mask }
     }
 
     /// Whether the word occurs in `text` at `start`.
@@ -74,20 +115,17 @@ impl Entry {
     }
 }
 
-/// Multiplicative hashing: the top bits of the product index the filter.
+/// Multiplicative hashing of a window's first three bytes: the multiplier's zero low byte
+/// shifts the fourth byte out of the product, so no mask is needed.
 #[inline]
-fn hash(key: u32) -> usize {
-    (key.wrapping_mul(0x9E37_79B1) >> (32 - FILTER_BITS)) as usize
+fn hash3(four: u32) -> u32 {
+    four.wrapping_mul(0x9E37_7900)
 }
 
-/// The first-level filter's block for the first three bytes of a window.
+/// The bucket of a window (four bytes, or three with a zero fourth).
 #[inline]
-fn block(three: u32) -> usize {
-    (three.wrapping_mul(0x9E37_79B1) >> (32 - BLOCK_BITS)) as usize
-}
-
-fn bucket(h: usize) -> usize {
-    h >> (FILTER_BITS - BUCKET_BITS)
+fn bucket(key: u32) -> usize {
+    (key.wrapping_mul(0x85EB_CA6B) >> (32 - BUCKET_BITS)) as usize
 }
 
 /// How common a byte is in ordinary text, roughly: a window with a low total is rare, so its
@@ -116,57 +154,53 @@ fn window(bytes: &[u8], at: usize) -> u32 {
     }
 }
 
-impl Triggers {
-    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
-    pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
-        let mut entries = Vec::new();
-        let mut short: Vec<Vec<(Box<[u8]>, u16)>> = vec![Vec::new(); 256];
-        let mut has_short = [false; 256];
-        // Ids and the bucket heads are u16: the heads count up to the number of words.
-        assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
-        for (i, w) in words.iter().enumerate() {
-            let w = w.as_ref();
-            assert!(!w.is_empty(), "trigger word {i} is empty");
-            let id = u16::try_from(i).expect("checked above");
+impl<const N: usize> Index<N> {
+    /// The shift that takes a block number from the top bits of a 32-bit hash.
+    const SHIFT: u32 = 32 - N.trailing_zeros();
+
+    fn new(words: &[(&[u8], u16)]) -> Index<N> {
+        let mut indexed: Vec<(u32, Entry)> = Vec::new();
+        let mut short = Vec::new();
+        let mut firsts = Vec::new();
+        for &(w, id) in words {
             if w.len() < 3 {
-                short[usize::from(w[0])].push((w.into(), id));
-                has_short[usize::from(w[0])] = true;
+                short.push((w.into(), id));
+                if !firsts.contains(&w[0]) {
+                    firsts.push(w[0]);
+                }
                 continue;
             }
-            if w.len() == 3 {
-                entries.push(Entry::new(window(w, 0), 0, w, id));
-                continue;
-            }
-            let offset = (0..=w.len() - 4)
-                .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
-                .unwrap_or(0);
-            entries.push(Entry::new(window(w, offset), offset, w, id));
+            let offset = if w.len() == 3 {
+                0
+            } else {
+                (0..=w.len() - 4)
+                    .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
+                    .unwrap_or(0)
+            };
+            // Three-byte words have a zero fourth byte in their key.
+            indexed.push((window(w, offset), Entry::new(offset, w, id)));
         }
-        entries.sort_by_key(|e| bucket(hash(e.key)));
-        let mut bits = Box::new([0u64; 1 << (FILTER_BITS - 6)]);
-        let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
-        let mut blocks = Box::new([0u64; 1 << BLOCK_BITS]);
-        for e in &entries {
-            // Three-byte words have a zero fourth byte in `key`: bit 0 either way.
-            blocks[block(e.key & 0x00FF_FFFF)] |= 1 << ((e.key >> 24) & 63);
-            let h = hash(e.key);
-            bits[h >> 6] |= 1 << (h & 63);
-            heads[bucket(h) + 1] += 1;
+        indexed.sort_by_key(|(key, _)| bucket(*key));
+        let mut blocks = Box::new([0u64; N]);
+        let mut heads = Box::new([0u16; (1 << BUCKET_BITS) + 1]);
+        for (key, e) in &indexed {
+            let h = hash3(*key);
+            let bit = if e.word.len() == 3 { (h >> 15) & 63 } else { (key >> 24) & 63 };
+            blocks[(h >> Self::SHIFT) as usize] |= 1 << bit;
+            heads[bucket(*key) + 1] += 1;
         }
         for b in 1..heads.len() {
             heads[b] += heads[b - 1];
         }
-        Triggers { bits, blocks, heads, entries, short, has_short }
+        let (keys, entries) = indexed.into_iter().unzip();
+        Index { blocks, heads, keys, entries, short, firsts }
     }
 
-    /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
-    /// included, in no particular order.
-    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
+    fn each(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
         // The hot loop only asks whether anything may start here (`maybe`): one load from the
-        // first-level filter and one from the short-word flags, one branch per byte. Almost
-        // every byte of ordinary text stops there; the rest go to `here`, out of line, so the
-        // loop keeps its few values in registers.
-        let body = text.len().saturating_sub(3);
+        // first-level filter, one branch per byte. Almost every byte of ordinary text stops
+        // there; the rest go to `here`, out of line, so the loop keeps its few values in
+        // registers.
         // Eight bytes at a time hold the windows of four positions.
         let mut at = 0;
         while at + 8 <= text.len() {
@@ -174,154 +208,98 @@ impl Triggers {
             for k in 0..4 {
                 let four = (eight >> (8 * k)) as u32;
                 if self.maybe(four) {
-                    self.here(text, at + k, four, &mut found);
+                    self.here(text, at + k, four, found);
                 }
             }
             at += 4;
         }
-        for at in at..body {
-            let four = u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
-            if self.maybe(four) {
-                self.here(text, at, four, &mut found);
-            }
-        }
-        // The last three positions, where the window is zero-padded.
-        for at in body..text.len() {
+        // The last positions, where the window may be zero-padded.
+        for at in at..text.len() {
             let four = window(text, at);
             if self.maybe(four) {
-                self.here(text, at, four, &mut found);
+                self.here(text, at, four, found);
             }
         }
+        self.each_short(text, found);
+    }
+
+    /// The block of the filter for a window, and the block shifted by the bit a three-byte word
+    /// starting there would set: bit 0 of the second says a three-byte word may start at the
+    /// window, bit `fourth byte & 63` of the first that a long word's window may be the window.
+    #[inline]
+    fn block(&self, four: u32) -> (u64, u64) {
+        let h = hash3(four);
+        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+        (bits, bits.wrapping_shr(h >> 15))
     }
 
     /// False when no word can start at a position whose window is `four`, nor have its
-    /// window start there; true may be a collision. A four-byte window sets a bit chosen by
-    /// its fourth byte in a block chosen by its first three, a three-byte word sets bit 0 of
-    /// its block: one load tests both kinds, where the two filters of `here` need two.
+    /// window start there; true may be a collision. Two bit tests (`bt` on x86) rather than
+    /// shifts, which without BMI2 go through `cl`.
     #[inline]
     fn maybe(&self, four: u32) -> bool {
-        let bits = self.blocks[block(four & 0x00FF_FFFF)];
-        let mask = 1 | 1 << ((four >> 24) & 63);
-        (bits & mask != 0) | self.has_short[(four & 0xFF) as usize]
+        let h = hash3(four);
+        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+        bits & (1 << ((four >> 24) & 63)) != 0 || bits & (1 << ((h >> 15) & 63)) != 0
     }
 
-    /// Every word that starts at `at` or whose window starts at `at`.
+    /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
     #[inline(never)]
     fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
-        // Words of four bytes or more, by their window (which may sit inside the word).
-        self.probe(four, |e| {
-            if e.word.len() >= 4 {
-                if let Some(start) = at.checked_sub(e.offset) {
-                    if e.at(text, start) {
-                        found(e.id, start);
+        let (bits, three) = self.block(four);
+        if bits.wrapping_shr(four >> 24) & 1 != 0 {
+            // Words of four bytes or more, by their window (which may sit inside the word).
+            self.probe(four, |e| {
+                if e.word.len() >= 4 {
+                    if let Some(start) = at.checked_sub(e.offset) {
+                        if e.at(text, start) {
+                            found(e.id, start);
+                        }
                     }
                 }
-            }
-        });
-        self.probe(four & 0x00FF_FFFF, |e| {
-            if e.word.len() == 3 && e.at(text, at) {
-                found(e.id, at);
-            }
-        });
-        let first = usize::from(text[at]);
-        if self.has_short[first] {
-            for (w, id) in &self.short[first] {
-                if text[at..].starts_with(w) {
-                    found(*id, at);
+            });
+        }
+        if three & 1 != 0 {
+            self.probe(four & 0x00FF_FFFF, |e| {
+                if e.word.len() == 3 && e.at(text, at) {
+                    found(e.id, at);
                 }
-            }
+            });
         }
     }
 
     /// Calls `hit` for each entry whose window is `key`.
     #[inline]
     fn probe(&self, key: u32, mut hit: impl FnMut(&Entry)) {
-        let h = hash(key) & ((1 << FILTER_BITS) - 1);
-        if self.bits[h >> 6] & (1 << (h & 63)) == 0 {
-            return;
-        }
-        let b = bucket(h);
-        for e in &self.entries[usize::from(self.heads[b])..usize::from(self.heads[b + 1])] {
-            if e.key == key {
+        let b = bucket(key);
+        let (lo, hi) = (usize::from(self.heads[b]), usize::from(self.heads[b + 1]));
+        for (k, e) in self.keys[lo..hi].iter().zip(&self.entries[lo..hi]) {
+            if *k == key {
                 hit(e);
+            }
+        }
+    }
+
+    /// The words of one or two bytes, where their first byte occurs: a `memchr` pass per three
+    /// first bytes, since those bytes are rare punctuation in ordinary text.
+    fn each_short(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
+        let mut at = |at: usize| {
+            for (w, id) in &self.short {
+                if text[at..].starts_with(w) {
+                    found(*id, at);
+                }
+            }
+        };
+        for f in self.firsts.chunks(3) {
+            match *f {
+                [a, b, c] => memchr3_iter(a, b, c, text).for_each(&mut at),
+                [a, b] => memchr2_iter(a, b, text).for_each(&mut at),
+                [a] => memchr_iter(a, text).for_each(&mut at),
+                _ => unreachable!("chunks of one to three"),
             }
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-
-    use super::Triggers;
-
-    /// (word id, start) pairs.
-    type Hits = Vec<(u16, usize)>;
-
-    /// Occurrences from the filter and from an overlapping Aho-Corasick search, both sorted.
-    fn both(words: &[&str], text: &str) -> (Hits, Hits) {
-        let mut ours = Vec::new();
-        Triggers::new(words).each(text.as_bytes(), |id, at| ours.push((id, at)));
-        ours.sort_unstable();
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(words)
-            .unwrap();
-        let mut theirs: Hits = ac
-            .find_overlapping_iter(text)
-            .map(|m| (m.pattern().as_usize() as u16, m.start()))
-            .collect();
-        theirs.sort_unstable();
-        (ours, theirs)
-    }
-
-    #[test]
-    fn finds_what_aho_corasick_finds() {
-        let words = [
-            "+", "=", "##", "<|", "='", "ai ", " ai", "dan", "the real", "ignor", "ignore", "gnore",
-            "your", "your new", "you are", "void", "a", "aaaa", "忽略", "無視", "指示を", "é",
-        ];
-        for text in [
-            "",
-            "a",
-            "+=",
-            "ignore all previous; avoid the real thing, your new you are",
-            "aaaaaaa ##<|='== ai dan ai",
-            "忽略之前的指令。指示をすべて無視 é",
-            "ends with +",
-            "ends with ai",
-            "the rea",
-        ] {
-            let (ours, theirs) = both(&words, text);
-            assert_eq!(ours, theirs, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn agrees_at_every_length() {
-        // Every cut of a text, so words end in the eight-byte loop, the four-byte loop and the
-        // zero-padded tail.
-        let words = ["+", "##", "ai ", " ai", "dan", "ignore", "the real", "ignore the real", "your new", "é", "忽略"];
-        let text = "ignore the real ai + your new dan ## é 忽略 ai";
-        for n in (0..=text.len()).filter(|&n| text.is_char_boundary(n)) {
-            let (ours, theirs) = both(&words, &text[..n]);
-            assert_eq!(ours, theirs, "{:?}", &text[..n]);
-        }
-    }
-
-    #[test]
-    fn agrees_on_pseudo_random_text() {
-        let words = ["ab", "abc", "bca", "cab", "abca", "bcab", "aaa", "c", "abcabc", "ba b"];
-        // A small LCG over a four-letter alphabet: dense in matches and overlaps.
-        let mut state = 12_345u32;
-        let mut text = String::new();
-        for _ in 0..5_000 {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            text.push(['a', 'b', 'c', ' '][(state >> 16) as usize % 4]);
-        }
-        let (ours, theirs) = both(&words, &text);
-        assert!(theirs.len() > 1_000);
-        assert_eq!(ours, theirs);
-    }
-}
+mod tests;
