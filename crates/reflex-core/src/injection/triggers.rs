@@ -23,12 +23,11 @@
 
 use memchr::{memchr2_iter, memchr3_iter, memchr_iter};
 
-/// Blocks of the first-level filter: 2^11 of 64 bits, 16 KiB, for all words. The ASCII index
-/// has half the windows and half the blocks (8 KiB), so about the same share of bits is set.
-const ALL_BLOCKS: usize = 1 << 11;
-const ASCII_BLOCKS: usize = 1 << 10;
-/// Buckets behind the filter: 2^11, so the bucket heads take 4 KiB.
-const BUCKET_BITS: u32 = 11;
+/// Blocks of the first-level filter: for the ASCII words 2^11 of 64 bits (16 KiB, about 3 % of
+/// the bits set; with 8 KiB, a tenth of the English positions that reached the buckets were
+/// collisions), for all words twice as many for twice the windows.
+const ALL_BLOCKS: usize = 1 << 12;
+const ASCII_BLOCKS: usize = 1 << 11;
 
 /// Finds all occurrences of a fixed set of byte strings.
 pub(crate) struct Triggers {
@@ -73,21 +72,62 @@ struct Index<const N: usize> {
     /// same hash for each three-byte word. A fixed-size array, so indexing by a hash of as
     /// many bits needs no bounds check.
     blocks: Box<[u64; N]>,
-    /// Windows and entries sorted by bucket; bucket `b` is `[heads[b]..heads[b + 1]]` of both.
-    /// A fixed-size array, so indexing by a bucket number needs no bounds check.
-    heads: Box<[u16; (1 << BUCKET_BITS) + 1]>,
-    keys: Vec<u32>,
-    entries: Vec<Entry>,
+    /// Words of four bytes or more by their window, and three-byte words: apart, so a probe
+    /// finds only its own kind and needs no length test.
+    long: Buckets<LONG_BUCKETS>,
+    three: Buckets<THREE_BUCKETS>,
     /// Words of one or two bytes, and the distinct first bytes they begin with.
     short: Vec<(Box<[u8]>, u16)>,
     firsts: Vec<u8>,
 }
 
-/// A word, the id the caller gave it, and where its indexed window starts in it.
+/// Buckets behind the filter: 2^11 for the long words' windows (4 KiB of heads), 2^7 for the
+/// ninety-odd three-byte words.
+const LONG_BUCKETS: usize = 1 << 11;
+const THREE_BUCKETS: usize = 1 << 7;
+
+/// Entries by the bucket of their key: bucket `b` is `entries[heads[b]..heads[b + 1]]`.
+struct Buckets<const B: usize> {
+    /// `B + 1` heads; a boxed slice, as an array of `B + 1` needs a const expression.
+    heads: Box<[u16]>,
+    entries: Vec<Entry>,
+}
+
+impl<const B: usize> Buckets<B> {
+    const SHIFT: u32 = 32 - B.trailing_zeros();
+
+    fn bucket(key: u32) -> usize {
+        (key.wrapping_mul(0x85EB_CA6B) >> Self::SHIFT) as usize
+    }
+
+    fn new(mut entries: Vec<Entry>) -> Buckets<B> {
+        entries.sort_by_key(|e| Self::bucket(e.key));
+        let mut heads = vec![0u16; B + 1];
+        for e in &entries {
+            heads[Self::bucket(e.key) + 1] += 1;
+        }
+        for b in 1..heads.len() {
+            heads[b] += heads[b - 1];
+        }
+        Buckets { heads: heads.into(), entries }
+    }
+
+    /// The entries whose key is `key`.
+    #[inline]
+    fn probe(&self, key: u32) -> impl Iterator<Item = &Entry> {
+        let b = Self::bucket(key);
+        let (lo, hi) = (usize::from(self.heads[b]), usize::from(self.heads[b + 1]));
+        self.entries[lo..hi].iter().filter(move |e| e.key == key)
+    }
+}
+
+/// A word, the id the caller gave it, its indexed window and where that starts in it.
 struct Entry {
+    /// The window: four bytes for words of four or more, three for three-byte words.
+    key: u32,
+    id: u16,
     offset: usize,
     word: Box<[u8]>,
-    id: u16,
     /// The word's first eight bytes (fewer for a shorter word) as a little-endian number, and
     /// the mask of the bytes it holds: most words are confirmed by one compare, without a call
     /// to `memcmp`.
@@ -101,7 +141,9 @@ impl Entry {
         let mut head = [0u8; 8];
         head[..n].copy_from_slice(&word[..n]);
         let head_mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
-        Entry { offset, word: word.into(), id, head: u64::from_le_bytes(head), head_mask }
+        // Three-byte words have a zero fourth byte in their key.
+        let key = window(word, offset);
+        Entry { key, id, offset, word: word.into(), head: u64::from_le_bytes(head), head_mask }
     }
 
     /// Whether the word occurs in `text` at `start`.
@@ -122,12 +164,6 @@ fn hash3(four: u32) -> u32 {
     four.wrapping_mul(0x9E37_7900)
 }
 
-/// The bucket of a window (four bytes, or three with a zero fourth).
-#[inline]
-fn bucket(key: u32) -> usize {
-    (key.wrapping_mul(0x85EB_CA6B) >> (32 - BUCKET_BITS)) as usize
-}
-
 /// How common a byte is in ordinary text, roughly: a window with a low total is rare, so its
 /// bit is seldom hit by text that holds none of the words.
 fn commonness(b: u8) -> u32 {
@@ -139,6 +175,27 @@ fn commonness(b: u8) -> u32 {
         b'a'..=b'z' | b'.' | b',' => 2,
         _ => 1,
     }
+}
+
+/// The most frequent letter pairs of English, most frequent first (the usual tables of
+/// bigram counts), and pairs with a space that most words begin or end with.
+const COMMON_PAIRS: [&[u8; 2]; 50] = [
+    b"th", b"he", b"in", b"er", b"an", b"re", b"on", b"at", b"en", b"nd", b"ti", b"es", b"or",
+    b"te", b"of", b"ed", b"is", b"it", b"al", b"ar", b"st", b"to", b"nt", b"ng", b"se", b"ha",
+    b"as", b"ou", b"io", b"le", b"ve", b"co", b"me", b"de", b"hi", b"ri", b"ro", b"ic", b"ne",
+    b"ea", b"e ", b" t", b"s ", b" a", b"d ", b"t ", b" o", b" s", b"n ", b" w",
+];
+
+/// How common a window is in ordinary text, roughly: its bytes' commonness, plus a penalty for
+/// each frequent pair in it, so "ning" or "ment" (a few letters of many English words) lose to
+/// a window such as "warn" that only the word itself tends to hold.
+fn window_commonness(w: &[u8]) -> u32 {
+    let pairs: u32 = w
+        .windows(2)
+        .filter_map(|p| COMMON_PAIRS.iter().position(|c| c[..] == *p))
+        .map(|rank| if rank < 10 { 12 } else { 6 })
+        .sum();
+    w.iter().map(|&b| commonness(b)).sum::<u32>() + pairs
 }
 
 /// The four bytes at `at` as a little-endian number, zero-padded past the end.
@@ -159,41 +216,31 @@ impl<const N: usize> Index<N> {
     const SHIFT: u32 = 32 - N.trailing_zeros();
 
     fn new(words: &[(&[u8], u16)]) -> Index<N> {
-        let mut indexed: Vec<(u32, Entry)> = Vec::new();
+        let (mut long, mut three) = (Vec::new(), Vec::new());
         let mut short = Vec::new();
         let mut firsts = Vec::new();
         for &(w, id) in words {
-            if w.len() < 3 {
-                short.push((w.into(), id));
-                if !firsts.contains(&w[0]) {
-                    firsts.push(w[0]);
+            match w.len() {
+                1 | 2 => {
+                    short.push((w.into(), id));
+                    if !firsts.contains(&w[0]) {
+                        firsts.push(w[0]);
+                    }
                 }
-                continue;
+                3 => three.push(Entry::new(0, w, id)),
+                _ => {
+                    let offset = (0..=w.len() - 4)
+                        .min_by_key(|&k| window_commonness(&w[k..k + 4]))
+                        .unwrap_or(0);
+                    long.push(Entry::new(offset, w, id));
+                }
             }
-            let offset = if w.len() == 3 {
-                0
-            } else {
-                (0..=w.len() - 4)
-                    .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
-                    .unwrap_or(0)
-            };
-            // Three-byte words have a zero fourth byte in their key.
-            indexed.push((window(w, offset), Entry::new(offset, w, id)));
         }
-        indexed.sort_by_key(|(key, _)| bucket(*key));
         let mut blocks = Box::new([0u64; N]);
-        let mut heads = Box::new([0u16; (1 << BUCKET_BITS) + 1]);
-        for (key, e) in &indexed {
-            let h = hash3(*key);
-            let bit = if e.word.len() == 3 { (h >> 15) & 63 } else { (key >> 24) & 63 };
-            blocks[(h >> Self::SHIFT) as usize] |= 1 << bit;
-            heads[bucket(*key) + 1] += 1;
+        for (e, bit) in long.iter().map(|e| (e, e.key >> 24)).chain(three.iter().map(|e| (e, hash3(e.key) >> 15))) {
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << (bit & 63);
         }
-        for b in 1..heads.len() {
-            heads[b] += heads[b - 1];
-        }
-        let (keys, entries) = indexed.into_iter().unzip();
-        Index { blocks, heads, keys, entries, short, firsts }
+        Index { blocks, long: Buckets::new(long), three: Buckets::new(three), short, firsts }
     }
 
     fn each(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
@@ -223,16 +270,6 @@ impl<const N: usize> Index<N> {
         self.each_short(text, found);
     }
 
-    /// The block of the filter for a window, and the block shifted by the bit a three-byte word
-    /// starting there would set: bit 0 of the second says a three-byte word may start at the
-    /// window, bit `fourth byte & 63` of the first that a long word's window may be the window.
-    #[inline]
-    fn block(&self, four: u32) -> (u64, u64) {
-        let h = hash3(four);
-        let bits = self.blocks[(h >> Self::SHIFT) as usize];
-        (bits, bits.wrapping_shr(h >> 15))
-    }
-
     /// False when no word can start at a position whose window is `four`, nor have its
     /// window start there; true may be a collision. Two bit tests (`bt` on x86) rather than
     /// shifts, which without BMI2 go through `cl`.
@@ -246,36 +283,23 @@ impl<const N: usize> Index<N> {
     /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
     #[inline(never)]
     fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
-        let (bits, three) = self.block(four);
-        if bits.wrapping_shr(four >> 24) & 1 != 0 {
+        let h = hash3(four);
+        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+        if bits & (1 << ((four >> 24) & 63)) != 0 {
             // Words of four bytes or more, by their window (which may sit inside the word).
-            self.probe(four, |e| {
-                if e.word.len() >= 4 {
-                    if let Some(start) = at.checked_sub(e.offset) {
-                        if e.at(text, start) {
-                            found(e.id, start);
-                        }
+            for e in self.long.probe(four) {
+                if let Some(start) = at.checked_sub(e.offset) {
+                    if e.at(text, start) {
+                        found(e.id, start);
                     }
                 }
-            });
+            }
         }
-        if three & 1 != 0 {
-            self.probe(four & 0x00FF_FFFF, |e| {
-                if e.word.len() == 3 && e.at(text, at) {
+        if bits & (1 << ((h >> 15) & 63)) != 0 {
+            for e in self.three.probe(four & 0x00FF_FFFF) {
+                if e.at(text, at) {
                     found(e.id, at);
                 }
-            });
-        }
-    }
-
-    /// Calls `hit` for each entry whose window is `key`.
-    #[inline]
-    fn probe(&self, key: u32, mut hit: impl FnMut(&Entry)) {
-        let b = bucket(key);
-        let (lo, hi) = (usize::from(self.heads[b]), usize::from(self.heads[b + 1]));
-        for (k, e) in self.keys[lo..hi].iter().zip(&self.entries[lo..hi]) {
-            if *k == key {
-                hit(e);
             }
         }
     }
