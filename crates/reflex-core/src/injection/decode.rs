@@ -45,18 +45,30 @@ pub(crate) fn payloads(text: &str, budget: &mut usize) -> Vec<Payload> {
 ///
 /// A run of 16 or more covers a whole aligned eight-byte chunk, and no byte below `+` (space,
 /// newline, quotes, brackets…) is in the alphabet, so only chunks without such a byte can lie
-/// inside one; the run itself stops at those bytes in the chunks on either side. Prose has a
-/// space every few bytes: it usually has no such chunk at all, and the byte-by-byte search
-/// (`runs`) then reads nothing.
+/// inside one; and only if the bytes after the last such byte of the chunk before and before
+/// the first of the chunk after add up to eight more. Prose has a space every few bytes and
+/// words shorter than sixteen letters: it usually has no such chunk at all, and the
+/// byte-by-byte search (`runs`) then reads nothing.
 fn spaceless(bytes: &[u8]) -> Vec<(usize, usize)> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let chunk = |k: usize| u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("eight bytes"));
+    // The high bit of each byte below `+` or above 0x7F, exactly: no carry crosses bytes.
+    let outside = |x: u64| (!((x & !HIGHS).wrapping_add(u64::from(0x80 - b'+') * ONES)) | x) & HIGHS;
+    let n = bytes.len() / 8;
     let mut parts: Vec<(usize, usize)> = Vec::new();
-    for (k, chunk) in bytes.chunks_exact(8).enumerate() {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+    for k in 0..n {
+        let x = chunk(k);
         // Some byte is below `+`: a borrow can only mark a byte above one that truly is, so
         // the answer for the chunk is exact.
         if x.wrapping_sub(u64::from(b'+') * ONES) & !x & HIGHS != 0 {
+            continue;
+        }
+        // The alphabet bytes the run through this chunk can take from its neighbours; past the
+        // last whole chunk, all of them.
+        let before = if k == 0 { 0 } else { outside(chunk(k - 1)).leading_zeros() / 8 };
+        let after = if k + 1 < n { outside(chunk(k + 1)).trailing_zeros() / 8 } else { 8 };
+        if before + after < 8 {
             continue;
         }
         let (lo, hi) = ((8 * k).saturating_sub(8), (8 * k + 16).min(bytes.len()));
@@ -199,7 +211,8 @@ mod tests {
             state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             (state >> 8) as usize % n
         };
-        let pieces = ["word ", "a ", b64, hex, "x", " ", "é", "-_/+", "Zm9v", "\n", "longerwordhere"];
+        // Runs just under and over 16 bytes, at every offset from the chunk boundaries.
+        let pieces = ["word ", "a ", b64, hex, "x", " ", "é", "-_/+", "Zm9v", "\\n", "longerwordhere", ".", "Zm9vYmFyYmF6cXV4", "Zm9vYmFyYmF6cXV", "666f6f626172"];
         let mut found = 0;
         for _ in 0..3_000 {
             let text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
