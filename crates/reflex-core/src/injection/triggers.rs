@@ -248,22 +248,24 @@ impl<const N: usize> Index<N> {
         // first-level filter, one branch per byte. Almost every byte of ordinary text stops
         // there; the rest go to `here`, out of line, so the loop keeps its few values in
         // registers.
-        // Eight bytes at a time hold the windows of four positions.
+        // Eight bytes at a time hold the windows of five positions. The fourth byte of the
+        // window at `k` is the first of the eight bytes shifted by `k + 3`, which the window at
+        // `k + 3` needs anyway: its low six bits are the bit to test, with no shift of its own.
         let mut at = 0;
         while at + 8 <= text.len() {
             let eight = u64::from_le_bytes(text[at..at + 8].try_into().expect("eight bytes"));
-            for k in 0..4 {
+            for k in 0..5 {
                 let four = (eight >> (8 * k)) as u32;
-                if self.maybe(four) {
+                if self.maybe(four, (eight >> (8 * (k + 3))) as u32) {
                     self.here(text, at + k, four, found);
                 }
             }
-            at += 4;
+            at += 5;
         }
         // The last positions, where the window may be zero-padded.
         for at in at..text.len() {
             let four = window(text, at);
-            if self.maybe(four) {
+            if self.maybe(four, four >> 24) {
                 self.here(text, at, four, found);
             }
         }
@@ -271,13 +273,14 @@ impl<const N: usize> Index<N> {
     }
 
     /// False when no word can start at a position whose window is `four`, nor have its
-    /// window start there; true may be a collision. Two bit tests (`bt` on x86) rather than
+    /// window start there; true may be a collision. `fourth` holds the window's fourth byte
+    /// in its low byte. Two bit tests (`bt` on x86) rather than
     /// shifts, which without BMI2 go through `cl`.
     #[inline]
-    fn maybe(&self, four: u32) -> bool {
+    fn maybe(&self, four: u32, fourth: u32) -> bool {
         let h = hash3(four);
         let bits = self.blocks[(h >> Self::SHIFT) as usize];
-        bits & (1 << ((four >> 24) & 63)) != 0 || bits & (1 << ((h >> 15) & 63)) != 0
+        bits & (1 << (fourth & 63)) != 0 || bits & (1 << ((h >> 15) & 63)) != 0
     }
 
     /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
