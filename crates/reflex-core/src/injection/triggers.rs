@@ -74,8 +74,8 @@ struct Index<const N: usize> {
     blocks: Box<[u64; N]>,
     /// Words of four bytes or more by their window, and three-byte words: apart, so a probe
     /// finds only its own kind and needs no length test.
-    long: Buckets<LONG_BUCKETS>,
-    three: Buckets<THREE_BUCKETS>,
+    long: Buckets<{ LONG_BUCKETS + 1 }>,
+    three: Buckets<{ THREE_BUCKETS + 1 }>,
     /// Words of one or two bytes, and the distinct first bytes they begin with.
     short: Vec<(Box<[u8]>, u16)>,
     firsts: Vec<u8>,
@@ -86,30 +86,31 @@ struct Index<const N: usize> {
 const LONG_BUCKETS: usize = 1 << 11;
 const THREE_BUCKETS: usize = 1 << 7;
 
-/// Entries by the bucket of their key: bucket `b` is `entries[heads[b]..heads[b + 1]]`.
-struct Buckets<const B: usize> {
-    /// `B + 1` heads; a boxed slice, as an array of `B + 1` needs a const expression.
-    heads: Box<[u16]>,
+/// Entries by the bucket of their key: bucket `b` is `entries[heads[b]..heads[b + 1]]`, with
+/// `H - 1` buckets (a power of two) and so `H` heads. A fixed-size array: indexing it by a
+/// bucket number, and the one after, needs no bounds check.
+struct Buckets<const H: usize> {
+    heads: Box<[u16; H]>,
     entries: Vec<Entry>,
 }
 
-impl<const B: usize> Buckets<B> {
-    const SHIFT: u32 = 32 - B.trailing_zeros();
+impl<const H: usize> Buckets<H> {
+    const SHIFT: u32 = 32 - (H - 1).trailing_zeros();
 
     fn bucket(key: u32) -> usize {
         (key.wrapping_mul(0x85EB_CA6B) >> Self::SHIFT) as usize
     }
 
-    fn new(mut entries: Vec<Entry>) -> Buckets<B> {
+    fn new(mut entries: Vec<Entry>) -> Buckets<H> {
         entries.sort_by_key(|e| Self::bucket(e.key));
-        let mut heads = vec![0u16; B + 1];
+        let mut heads = Box::new([0u16; H]);
         for e in &entries {
             heads[Self::bucket(e.key) + 1] += 1;
         }
         for b in 1..heads.len() {
             heads[b] += heads[b - 1];
         }
-        Buckets { heads: heads.into(), entries }
+        Buckets { heads, entries }
     }
 
     /// The entries whose key is `key`.
