@@ -187,16 +187,25 @@ const COMMON_PAIRS: [&[u8; 2]; 50] = [
     b"ea", b"e ", b" t", b"s ", b" a", b"d ", b"t ", b" o", b" s", b"n ", b" w",
 ];
 
+/// The most frequent letter triples of English (the usual tables of trigram counts).
+const COMMON_TRIPLES: [&[u8; 3]; 40] = [
+    b"the", b"and", b"ing", b"ion", b"tio", b"ent", b"ati", b"for", b"her", b"ter", b"hat",
+    b"tha", b"ere", b"ate", b"his", b"con", b"res", b"ver", b"all", b"ons", b"nce", b"men",
+    b"ith", b"ted", b"ers", b"pro", b"thi", b"wit", b"are", b"ess", b"not", b"ive", b"was",
+    b"ect", b"rea", b"com", b"eve", b"per", b"int", b"est",
+];
+
 /// How common a window is in ordinary text, roughly: its bytes' commonness, plus a penalty for
-/// each frequent pair in it, so "ning" or "ment" (a few letters of many English words) lose to
-/// a window such as "warn" that only the word itself tends to hold.
+/// each frequent pair and triple in it, so "ning" or "ment" (a few letters of many English
+/// words) lose to a window such as "warn" that only the word itself tends to hold.
 fn window_commonness(w: &[u8]) -> u32 {
     let pairs: u32 = w
         .windows(2)
         .filter_map(|p| COMMON_PAIRS.iter().position(|c| c[..] == *p))
         .map(|rank| if rank < 10 { 12 } else { 6 })
         .sum();
-    w.iter().map(|&b| commonness(b)).sum::<u32>() + pairs
+    let triples = 8 * w.windows(3).filter(|t| COMMON_TRIPLES.iter().any(|c| c[..] == **t)).count() as u32;
+    w.iter().map(|&b| commonness(b)).sum::<u32>() + pairs + triples
 }
 
 /// The four bytes at `at` as a little-endian number, zero-padded past the end.
