@@ -5,17 +5,17 @@
 //! DFA of about 800 KB, which does not stay in cache beside the regexes and the rest of a check;
 //! its walk costs ≈ 3 ns a byte on plain English, and no prefilter helps because the words
 //! start with almost every letter. Here each word of four bytes or more is indexed by one
-//! four-byte window of it, the one made of the rarest bytes (so "the real" is found by "real"
-//! or "e re" rather than by "the "); three-byte words by their three bytes, and words of one or
-//! two bytes (`+`, `=`, `##`, `<|`…) by their first byte, which a `memchr` pass finds (they all
-//! begin with rare punctuation). The scan reads one window per position (four positions from one
-//! eight-byte load) and tests two bits of one 64-bit block of a first-level filter: the block is
-//! chosen by a hash of the window's first three bytes, one bit by its fourth byte for the long
-//! words' windows, the other by more bits of the same hash for the three-byte words, so one load
-//! answers for both. (With one fixed bit for all three-byte words, as before, a three-byte
-//! prefix of English hit a marked block one time in twelve.) A set bit sends the position to
-//! the buckets of the kind it names, and a candidate (a true window, or a collision) is
-//! confirmed by comparing the whole word, so the result is exact.
+//! four-byte window of it, the least English-looking one (rare bytes, few of the frequent
+//! letter pairs and triples: "the real" is found by "real" or "e re" rather than by "the ");
+//! three-byte words by their three bytes, and words of one or two bytes (`+`, `=`, `##`, `<|`…)
+//! by their first byte, which a `memchr` pass finds (they all begin with rare punctuation). The
+//! scan reads one window per position (five positions from one eight-byte load) and tests two
+//! bits of one 64-bit block of a first-level filter: the block is chosen by a hash of the
+//! window's first three bytes, one bit by its fourth byte for the long words' windows, the
+//! other by more bits of the same hash for the three-byte words, so one load answers for both.
+//! (One fixed bit for all three-byte words made every twelfth English trigram a candidate.) A
+//! set bit sends the position to the buckets of the kind it names, and a candidate (a true
+//! window, or a collision) is confirmed by comparing the whole word, so the result is exact.
 //!
 //! Two indexes: one of the ASCII words and one of all. An ASCII text cannot hold a word with a
 //! byte above 0x7F, and without those (half the words: Cyrillic, CJK, Arabic…) the filter is half
