@@ -72,7 +72,7 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     // non-ASCII byte.
     let ascii = text.is_ascii();
     if ascii {
-        if let Some(done) = ascii_in_place(text.as_bytes()) {
+        if let Some(done) = ascii_in_place(text) {
             return done;
         }
     }

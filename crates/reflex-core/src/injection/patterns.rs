@@ -344,8 +344,38 @@ const WORDS: usize = 3;
 
 struct Automaton {
     finder: Triggers,
-    /// For each pattern id, what it arms.
-    arms: Vec<Arm>,
+    /// For each word, its entry in `sets`: what a hit of it arms. Most words arm nothing (the
+    /// anchors) or one row, so the distinct sets are few and a hit ORs one of them in.
+    set_of: Vec<u16>,
+    sets: Vec<ArmSet>,
+}
+
+/// What a hit of a word arms, as the bits it sets.
+#[derive(Clone, Default, PartialEq)]
+struct ArmSet {
+    bits: [u64; WORDS],
+    needs: [u64; WORDS],
+    rot13: bool,
+    assign: bool,
+    join: bool,
+}
+
+impl ArmSet {
+    fn of(arm: &Arm) -> ArmSet {
+        let mut set = ArmSet::default();
+        match arm {
+            Arm::Rules(v) => {
+                for &(i, need) in v {
+                    let bits = if need { &mut set.needs } else { &mut set.bits };
+                    bits[usize::from(i) / 64] |= 1 << (i % 64);
+                }
+            }
+            Arm::Rot13 => set.rot13 = true,
+            Arm::Assign => set.assign = true,
+            Arm::Join => set.join = true,
+        }
+        set
+    }
 }
 
 #[derive(Clone)]
@@ -414,7 +444,21 @@ impl Words {
     }
 
     fn build(self) -> Automaton {
-        Automaton { finder: Triggers::new(&self.words), arms: self.arms }
+        // Set 0 is the empty one, so a word that only anchors costs a compare.
+        let mut sets = vec![ArmSet::default()];
+        let set_of = self
+            .arms
+            .iter()
+            .map(|arm| {
+                let set = ArmSet::of(arm);
+                let at = sets.iter().position(|s| *s == set).unwrap_or_else(|| {
+                    sets.push(set);
+                    sets.len() - 1
+                });
+                u16::try_from(at).expect("at most 65,535 distinct sets")
+            })
+            .collect();
+        Automaton { finder: Triggers::new(&self.words), set_of, sets }
     }
 }
 
@@ -426,21 +470,22 @@ impl Automaton {
             if let Ok(at) = u32::try_from(at) {
                 armed.hits.push((id, at));
             }
-            match &self.arms[usize::from(id)] {
-                Arm::Rules(v) => {
-                    for &(i, need) in v {
-                        let bits = if need { &mut armed.needs } else { &mut armed.bits };
-                        bits[usize::from(i) / 64] |= 1 << (i % 64);
-                    }
-                }
-                // Only at a word start: a rotated word inside a long token (base64, a hash)
-                // is chance, and a ROT13 rescan costs a whole second pass.
-                Arm::Rot13 => {
-                    armed.rot13 |= at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
-                }
-                Arm::Assign => armed.assign = true,
-                Arm::Join => armed.join = true,
+            let k = usize::from(self.set_of[usize::from(id)]);
+            if k == 0 {
+                return;
             }
+            let set = &self.sets[k];
+            for w in 0..WORDS {
+                armed.bits[w] |= set.bits[w];
+                armed.needs[w] |= set.needs[w];
+            }
+            // Only at a word start: a rotated word inside a long token (base64, a hash) is
+            // chance, and a ROT13 rescan costs a whole second pass.
+            if set.rot13 {
+                armed.rot13 |= at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
+            }
+            armed.assign |= set.assign;
+            armed.join |= set.join;
         });
     }
 }

@@ -1,52 +1,134 @@
 //! Every occurrence of every trigger word in a text: the same answer as an overlapping
 //! Aho-Corasick search, found by hashing short windows instead of walking an automaton.
 //!
-//! Why not Aho-Corasick: the ~700 trigger words make a DFA of about 800 KB, which does not stay
-//! in cache beside the regexes and the rest of a check; its walk costs ≈ 3 ns a byte on plain
-//! English, the largest single cost of the injection pass, and no prefilter helps because the
-//! words start with almost every letter. Here each word of four bytes or more is indexed by
-//! one four-byte window of it, the one made of the rarest bytes (so "the real" is found by
-//! "real" or "e re" rather than by "the "); three-byte words by their three bytes, and words
-//! of one or two bytes (`+`, `=`, `##`, `<|`…) by their first byte. The scan reads one window
-//! per position (four positions from one eight-byte load) and tests one bit of a first-level
-//! filter that fits in L1, chosen by all four bytes for the long words' windows and by the
-//! first three for the three-byte words, so one load answers for both; the positions are
-//! independent, so the loop has no chain of dependent loads. A set bit sends the position to
-//! the two exact filters and their buckets, and a candidate (a true window, or a hash
-//! collision) is confirmed by comparing the whole word, so the result is exact. (Three-byte
-//! windows for every word were tried: "the", "ing", "and" are windows of some word, and on
-//! English a candidate every eighth byte cost more than the second probe.)
+//! Why not Aho-Corasick: the trigger words (about 3,000 with the anchors `patterns` adds) make a
+//! DFA of about 800 KB, which does not stay in cache beside the regexes and the rest of a check;
+//! its walk costs ≈ 3 ns a byte on plain English, and no prefilter helps because the words
+//! start with almost every letter. Here each word of four bytes or more is indexed by one
+//! four-byte window of it, the least English-looking one (rare bytes, few of the frequent
+//! letter pairs and triples: "the real" is found by "real" or "e re" rather than by "the ");
+//! three-byte words by their three bytes, and words of one or two bytes (`+`, `=`, `##`, `<|`…)
+//! by their first byte, which a `memchr` pass finds (they all begin with rare punctuation). The
+//! scan reads one window per position (five positions from one eight-byte load) and tests two
+//! bits of one 64-bit block of a first-level filter: the block is chosen by a hash of the
+//! window's first three bytes, one bit by its fourth byte for the long words' windows, the
+//! other by more bits of the same hash for the three-byte words, so one load answers for both.
+//! (One fixed bit for all three-byte words made every twelfth English trigram a candidate.) A
+//! set bit sends the position to the buckets of the kind it names, and a candidate (a true
+//! window, or a collision) is confirmed by comparing the whole word, so the result is exact.
+//!
+//! Two indexes: one of the ASCII words and one of all. An ASCII text cannot hold a word with a
+//! byte above 0x7F, and without those (half the words: Cyrillic, CJK, Arabic…) the filter is half
+//! as full, so English sends fewer positions to the buckets.
 
-/// Bits in the filter: 2^16, 8 KiB. About seven hundred windows set about 1 % of them.
-const FILTER_BITS: u32 = 16;
-/// Buckets behind the filter: 2^12, so the bucket heads take 8 KiB.
-const BUCKET_BITS: u32 = 12;
-/// Blocks of the first-level filter (see `Triggers::maybe`): 2^11 of 64 bits, 16 KiB.
-const BLOCK_BITS: u32 = 11;
+use memchr::{memchr2_iter, memchr3_iter, memchr_iter};
+
+/// Blocks of the first-level filter: for the ASCII words 2^11 of 64 bits (16 KiB, about 3 % of
+/// the bits set; with 8 KiB, a tenth of the English positions that reached the buckets were
+/// collisions), for all words twice as many for twice the windows.
+const ALL_BLOCKS: usize = 1 << 12;
+const ASCII_BLOCKS: usize = 1 << 11;
 
 /// Finds all occurrences of a fixed set of byte strings.
 pub(crate) struct Triggers {
-    /// A fixed-size array, so indexing by a 16-bit hash needs no bounds check.
-    bits: Box<[u64; 1 << (FILTER_BITS - 6)]>,
-    /// The first-level filter: the block of a window's first three bytes has bit
-    /// `fourth byte & 63` set for each four-byte window, and bit 0 for each three-byte word.
-    blocks: Box<[u64; 1 << BLOCK_BITS]>,
-    /// Entries sorted by bucket; bucket `b` is `entries[heads[b]..heads[b + 1]]`.
-    heads: Vec<u16>,
-    entries: Vec<Entry>,
-    /// Words of one or two bytes, by first byte.
-    short: Vec<Vec<(Box<[u8]>, u16)>>,
-    has_short: [bool; 256],
+    /// The words with no byte above 0x7F: the only ones an ASCII text can hold.
+    ascii: Index<ASCII_BLOCKS>,
+    all: Index<ALL_BLOCKS>,
 }
 
-/// A word, the id the caller gave it, and its indexed window.
+impl Triggers {
+    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
+    pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
+        // Ids and the bucket heads are u16: the heads count up to the number of words.
+        assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
+        let words: Vec<(&[u8], u16)> = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let w = w.as_ref();
+                assert!(!w.is_empty(), "trigger word {i} is empty");
+                (w, i as u16)
+            })
+            .collect();
+        let ascii: Vec<(&[u8], u16)> = words.iter().copied().filter(|(w, _)| w.is_ascii()).collect();
+        Triggers { ascii: Index::new(&ascii), all: Index::new(&words) }
+    }
+
+    /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
+    /// included, in no particular order.
+    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
+        if text.is_ascii() {
+            self.ascii.each(text, &mut found);
+        } else {
+            self.all.each(text, &mut found);
+        }
+    }
+}
+
+/// The filter, buckets and short words of one set of words; `N` blocks, a power of two.
+struct Index<const N: usize> {
+    /// The first-level filter: the block of a window's first three bytes has bit
+    /// `fourth byte & 63` set for each four-byte window, and a bit chosen by other bits of the
+    /// same hash for each three-byte word. A fixed-size array, so indexing by a hash of as
+    /// many bits needs no bounds check.
+    blocks: Box<[u64; N]>,
+    /// Words of four bytes or more by their window, and three-byte words: apart, so a probe
+    /// finds only its own kind and needs no length test.
+    long: Buckets<{ LONG_BUCKETS + 1 }>,
+    three: Buckets<{ THREE_BUCKETS + 1 }>,
+    /// Words of one or two bytes, and the distinct first bytes they begin with.
+    short: Vec<(Box<[u8]>, u16)>,
+    firsts: Vec<u8>,
+}
+
+/// Buckets behind the filter: 2^11 for the long words' windows (4 KiB of heads), 2^7 for the
+/// ninety-odd three-byte words.
+const LONG_BUCKETS: usize = 1 << 11;
+const THREE_BUCKETS: usize = 1 << 7;
+
+/// Entries by the bucket of their key: bucket `b` is `entries[heads[b]..heads[b + 1]]`, with
+/// `H - 1` buckets (a power of two) and so `H` heads. A fixed-size array: indexing it by a
+/// bucket number, and the one after, needs no bounds check.
+struct Buckets<const H: usize> {
+    heads: Box<[u16; H]>,
+    entries: Vec<Entry>,
+}
+
+impl<const H: usize> Buckets<H> {
+    const SHIFT: u32 = 32 - (H - 1).trailing_zeros();
+
+    fn bucket(key: u32) -> usize {
+        (key.wrapping_mul(0x85EB_CA6B) >> Self::SHIFT) as usize
+    }
+
+    fn new(mut entries: Vec<Entry>) -> Buckets<H> {
+        entries.sort_by_key(|e| Self::bucket(e.key));
+        let mut heads = Box::new([0u16; H]);
+        for e in &entries {
+            heads[Self::bucket(e.key) + 1] += 1;
+        }
+        for b in 1..heads.len() {
+            heads[b] += heads[b - 1];
+        }
+        Buckets { heads, entries }
+    }
+
+    /// The entries whose key is `key`.
+    #[inline]
+    fn probe(&self, key: u32) -> impl Iterator<Item = &Entry> {
+        let b = Self::bucket(key);
+        let (lo, hi) = (usize::from(self.heads[b]), usize::from(self.heads[b + 1]));
+        self.entries[lo..hi].iter().filter(move |e| e.key == key)
+    }
+}
+
+/// A word, the id the caller gave it, its indexed window and where that starts in it.
 struct Entry {
     /// The window: four bytes for words of four or more, three for three-byte words.
     key: u32,
-    /// Where the window starts inside the word.
+    id: u16,
     offset: usize,
     word: Box<[u8]>,
-    id: u16,
     /// The word's first eight bytes (fewer for a shorter word) as a little-endian number, and
     /// the mask of the bytes it holds: most words are confirmed by one compare, without a call
     /// to `memcmp`.
@@ -55,12 +137,14 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(key: u32, offset: usize, word: &[u8], id: u16) -> Entry {
+    fn new(offset: usize, word: &[u8], id: u16) -> Entry {
         let n = word.len().min(8);
         let mut head = [0u8; 8];
         head[..n].copy_from_slice(&word[..n]);
         let head_mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
-        Entry { key, offset, word: word.into(), id, head: u64::from_le_bytes(head), head_mask }
+        // Three-byte words have a zero fourth byte in their key.
+        let key = window(word, offset);
+        Entry { key, id, offset, word: word.into(), head: u64::from_le_bytes(head), head_mask }
     }
 
     /// Whether the word occurs in `text` at `start`.
@@ -74,20 +158,11 @@ impl Entry {
     }
 }
 
-/// Multiplicative hashing: the top bits of the product index the filter.
+/// Multiplicative hashing of a window's first three bytes: the multiplier's zero low byte
+/// shifts the fourth byte out of the product, so no mask is needed.
 #[inline]
-fn hash(key: u32) -> usize {
-    (key.wrapping_mul(0x9E37_79B1) >> (32 - FILTER_BITS)) as usize
-}
-
-/// The first-level filter's block for the first three bytes of a window.
-#[inline]
-fn block(three: u32) -> usize {
-    (three.wrapping_mul(0x9E37_79B1) >> (32 - BLOCK_BITS)) as usize
-}
-
-fn bucket(h: usize) -> usize {
-    h >> (FILTER_BITS - BUCKET_BITS)
+fn hash3(four: u32) -> u32 {
+    four.wrapping_mul(0x9E37_7900)
 }
 
 /// How common a byte is in ordinary text, roughly: a window with a low total is rare, so its
@@ -103,6 +178,36 @@ fn commonness(b: u8) -> u32 {
     }
 }
 
+/// The most frequent letter pairs of English, most frequent first (the usual tables of
+/// bigram counts), and pairs with a space that most words begin or end with.
+const COMMON_PAIRS: [&[u8; 2]; 50] = [
+    b"th", b"he", b"in", b"er", b"an", b"re", b"on", b"at", b"en", b"nd", b"ti", b"es", b"or",
+    b"te", b"of", b"ed", b"is", b"it", b"al", b"ar", b"st", b"to", b"nt", b"ng", b"se", b"ha",
+    b"as", b"ou", b"io", b"le", b"ve", b"co", b"me", b"de", b"hi", b"ri", b"ro", b"ic", b"ne",
+    b"ea", b"e ", b" t", b"s ", b" a", b"d ", b"t ", b" o", b" s", b"n ", b" w",
+];
+
+/// The most frequent letter triples of English (the usual tables of trigram counts).
+const COMMON_TRIPLES: [&[u8; 3]; 40] = [
+    b"the", b"and", b"ing", b"ion", b"tio", b"ent", b"ati", b"for", b"her", b"ter", b"hat",
+    b"tha", b"ere", b"ate", b"his", b"con", b"res", b"ver", b"all", b"ons", b"nce", b"men",
+    b"ith", b"ted", b"ers", b"pro", b"thi", b"wit", b"are", b"ess", b"not", b"ive", b"was",
+    b"ect", b"rea", b"com", b"eve", b"per", b"int", b"est",
+];
+
+/// How common a window is in ordinary text, roughly: its bytes' commonness, plus a penalty for
+/// each frequent pair and triple in it, so "ning" or "ment" (a few letters of many English
+/// words) lose to a window such as "warn" that only the word itself tends to hold.
+fn window_commonness(w: &[u8]) -> u32 {
+    let pairs: u32 = w
+        .windows(2)
+        .filter_map(|p| COMMON_PAIRS.iter().position(|c| c[..] == *p))
+        .map(|rank| if rank < 10 { 12 } else { 6 })
+        .sum();
+    let triples = 8 * w.windows(3).filter(|t| COMMON_TRIPLES.iter().any(|c| c[..] == **t)).count() as u32;
+    w.iter().map(|&b| commonness(b)).sum::<u32>() + pairs + triples
+}
+
 /// The four bytes at `at` as a little-endian number, zero-padded past the end.
 #[inline]
 fn window(bytes: &[u8], at: usize) -> u32 {
@@ -116,212 +221,122 @@ fn window(bytes: &[u8], at: usize) -> u32 {
     }
 }
 
-impl Triggers {
-    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
-    pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
-        let mut entries = Vec::new();
-        let mut short: Vec<Vec<(Box<[u8]>, u16)>> = vec![Vec::new(); 256];
-        let mut has_short = [false; 256];
-        // Ids and the bucket heads are u16: the heads count up to the number of words.
-        assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
-        for (i, w) in words.iter().enumerate() {
-            let w = w.as_ref();
-            assert!(!w.is_empty(), "trigger word {i} is empty");
-            let id = u16::try_from(i).expect("checked above");
-            if w.len() < 3 {
-                short[usize::from(w[0])].push((w.into(), id));
-                has_short[usize::from(w[0])] = true;
-                continue;
+impl<const N: usize> Index<N> {
+    /// The shift that takes a block number from the top bits of a 32-bit hash.
+    const SHIFT: u32 = 32 - N.trailing_zeros();
+
+    fn new(words: &[(&[u8], u16)]) -> Index<N> {
+        let (mut long, mut three) = (Vec::new(), Vec::new());
+        let mut short = Vec::new();
+        let mut firsts = Vec::new();
+        for &(w, id) in words {
+            match w.len() {
+                1 | 2 => {
+                    short.push((w.into(), id));
+                    if !firsts.contains(&w[0]) {
+                        firsts.push(w[0]);
+                    }
+                }
+                3 => three.push(Entry::new(0, w, id)),
+                _ => {
+                    let offset = (0..=w.len() - 4)
+                        .min_by_key(|&k| window_commonness(&w[k..k + 4]))
+                        .unwrap_or(0);
+                    long.push(Entry::new(offset, w, id));
+                }
             }
-            if w.len() == 3 {
-                entries.push(Entry::new(window(w, 0), 0, w, id));
-                continue;
-            }
-            let offset = (0..=w.len() - 4)
-                .min_by_key(|&k| w[k..k + 4].iter().map(|&b| commonness(b)).sum::<u32>())
-                .unwrap_or(0);
-            entries.push(Entry::new(window(w, offset), offset, w, id));
         }
-        entries.sort_by_key(|e| bucket(hash(e.key)));
-        let mut bits = Box::new([0u64; 1 << (FILTER_BITS - 6)]);
-        let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
-        let mut blocks = Box::new([0u64; 1 << BLOCK_BITS]);
-        for e in &entries {
-            // Three-byte words have a zero fourth byte in `key`: bit 0 either way.
-            blocks[block(e.key & 0x00FF_FFFF)] |= 1 << ((e.key >> 24) & 63);
-            let h = hash(e.key);
-            bits[h >> 6] |= 1 << (h & 63);
-            heads[bucket(h) + 1] += 1;
+        let mut blocks = Box::new([0u64; N]);
+        for (e, bit) in long.iter().map(|e| (e, e.key >> 24)).chain(three.iter().map(|e| (e, hash3(e.key) >> 15))) {
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << (bit & 63);
         }
-        for b in 1..heads.len() {
-            heads[b] += heads[b - 1];
-        }
-        Triggers { bits, blocks, heads, entries, short, has_short }
+        Index { blocks, long: Buckets::new(long), three: Buckets::new(three), short, firsts }
     }
 
-    /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
-    /// included, in no particular order.
-    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
+    fn each(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
         // The hot loop only asks whether anything may start here (`maybe`): one load from the
-        // first-level filter and one from the short-word flags, one branch per byte. Almost
-        // every byte of ordinary text stops there; the rest go to `here`, out of line, so the
-        // loop keeps its few values in registers.
-        let body = text.len().saturating_sub(3);
-        // Eight bytes at a time hold the windows of four positions.
+        // first-level filter, one branch per byte. Almost every byte of ordinary text stops
+        // there; the rest go to `here`, out of line, so the loop keeps its few values in
+        // registers.
+        // Eight bytes at a time hold the windows of five positions. The fourth byte of the
+        // window at `k` is the first of the eight bytes shifted by `k + 3`, which the window at
+        // `k + 3` needs anyway: its low six bits are the bit to test, with no shift of its own.
         let mut at = 0;
         while at + 8 <= text.len() {
             let eight = u64::from_le_bytes(text[at..at + 8].try_into().expect("eight bytes"));
-            for k in 0..4 {
+            for k in 0..5 {
                 let four = (eight >> (8 * k)) as u32;
-                if self.maybe(four) {
-                    self.here(text, at + k, four, &mut found);
+                if self.maybe(four, (eight >> (8 * (k + 3))) as u32) {
+                    self.here(text, at + k, four, found);
                 }
             }
-            at += 4;
+            at += 5;
         }
-        for at in at..body {
-            let four = u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
-            if self.maybe(four) {
-                self.here(text, at, four, &mut found);
-            }
-        }
-        // The last three positions, where the window is zero-padded.
-        for at in body..text.len() {
+        // The last positions, where the window may be zero-padded.
+        for at in at..text.len() {
             let four = window(text, at);
-            if self.maybe(four) {
-                self.here(text, at, four, &mut found);
+            if self.maybe(four, four >> 24) {
+                self.here(text, at, four, found);
             }
         }
+        self.each_short(text, found);
     }
 
     /// False when no word can start at a position whose window is `four`, nor have its
-    /// window start there; true may be a collision. A four-byte window sets a bit chosen by
-    /// its fourth byte in a block chosen by its first three, a three-byte word sets bit 0 of
-    /// its block: one load tests both kinds, where the two filters of `here` need two.
+    /// window start there; true may be a collision. `fourth` holds the window's fourth byte
+    /// in its low byte. Two bit tests (`bt` on x86) rather than
+    /// shifts, which without BMI2 go through `cl`.
     #[inline]
-    fn maybe(&self, four: u32) -> bool {
-        let bits = self.blocks[block(four & 0x00FF_FFFF)];
-        let mask = 1 | 1 << ((four >> 24) & 63);
-        (bits & mask != 0) | self.has_short[(four & 0xFF) as usize]
+    fn maybe(&self, four: u32, fourth: u32) -> bool {
+        let h = hash3(four);
+        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+        bits & (1 << (fourth & 63)) != 0 || bits & (1 << ((h >> 15) & 63)) != 0
     }
 
-    /// Every word that starts at `at` or whose window starts at `at`.
+    /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
     #[inline(never)]
     fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
-        // Words of four bytes or more, by their window (which may sit inside the word).
-        self.probe(four, |e| {
-            if e.word.len() >= 4 {
+        let h = hash3(four);
+        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+        if bits & (1 << ((four >> 24) & 63)) != 0 {
+            // Words of four bytes or more, by their window (which may sit inside the word).
+            for e in self.long.probe(four) {
                 if let Some(start) = at.checked_sub(e.offset) {
                     if e.at(text, start) {
                         found(e.id, start);
                     }
                 }
             }
-        });
-        self.probe(four & 0x00FF_FFFF, |e| {
-            if e.word.len() == 3 && e.at(text, at) {
-                found(e.id, at);
-            }
-        });
-        let first = usize::from(text[at]);
-        if self.has_short[first] {
-            for (w, id) in &self.short[first] {
-                if text[at..].starts_with(w) {
-                    found(*id, at);
+        }
+        if bits & (1 << ((h >> 15) & 63)) != 0 {
+            for e in self.three.probe(four & 0x00FF_FFFF) {
+                if e.at(text, at) {
+                    found(e.id, at);
                 }
             }
         }
     }
 
-    /// Calls `hit` for each entry whose window is `key`.
-    #[inline]
-    fn probe(&self, key: u32, mut hit: impl FnMut(&Entry)) {
-        let h = hash(key) & ((1 << FILTER_BITS) - 1);
-        if self.bits[h >> 6] & (1 << (h & 63)) == 0 {
-            return;
-        }
-        let b = bucket(h);
-        for e in &self.entries[usize::from(self.heads[b])..usize::from(self.heads[b + 1])] {
-            if e.key == key {
-                hit(e);
+    /// The words of one or two bytes, where their first byte occurs: a `memchr` pass per three
+    /// first bytes, since those bytes are rare punctuation in ordinary text.
+    fn each_short(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
+        let mut at = |at: usize| {
+            for (w, id) in &self.short {
+                if text[at..].starts_with(w) {
+                    found(*id, at);
+                }
+            }
+        };
+        for f in self.firsts.chunks(3) {
+            match *f {
+                [a, b, c] => memchr3_iter(a, b, c, text).for_each(&mut at),
+                [a, b] => memchr2_iter(a, b, text).for_each(&mut at),
+                [a] => memchr_iter(a, text).for_each(&mut at),
+                _ => unreachable!("chunks of one to three"),
             }
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-
-    use super::Triggers;
-
-    /// (word id, start) pairs.
-    type Hits = Vec<(u16, usize)>;
-
-    /// Occurrences from the filter and from an overlapping Aho-Corasick search, both sorted.
-    fn both(words: &[&str], text: &str) -> (Hits, Hits) {
-        let mut ours = Vec::new();
-        Triggers::new(words).each(text.as_bytes(), |id, at| ours.push((id, at)));
-        ours.sort_unstable();
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(words)
-            .unwrap();
-        let mut theirs: Hits = ac
-            .find_overlapping_iter(text)
-            .map(|m| (m.pattern().as_usize() as u16, m.start()))
-            .collect();
-        theirs.sort_unstable();
-        (ours, theirs)
-    }
-
-    #[test]
-    fn finds_what_aho_corasick_finds() {
-        let words = [
-            "+", "=", "##", "<|", "='", "ai ", " ai", "dan", "the real", "ignor", "ignore", "gnore",
-            "your", "your new", "you are", "void", "a", "aaaa", "忽略", "無視", "指示を", "é",
-        ];
-        for text in [
-            "",
-            "a",
-            "+=",
-            "ignore all previous; avoid the real thing, your new you are",
-            "aaaaaaa ##<|='== ai dan ai",
-            "忽略之前的指令。指示をすべて無視 é",
-            "ends with +",
-            "ends with ai",
-            "the rea",
-        ] {
-            let (ours, theirs) = both(&words, text);
-            assert_eq!(ours, theirs, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn agrees_at_every_length() {
-        // Every cut of a text, so words end in the eight-byte loop, the four-byte loop and the
-        // zero-padded tail.
-        let words = ["+", "##", "ai ", " ai", "dan", "ignore", "the real", "ignore the real", "your new", "é", "忽略"];
-        let text = "ignore the real ai + your new dan ## é 忽略 ai";
-        for n in (0..=text.len()).filter(|&n| text.is_char_boundary(n)) {
-            let (ours, theirs) = both(&words, &text[..n]);
-            assert_eq!(ours, theirs, "{:?}", &text[..n]);
-        }
-    }
-
-    #[test]
-    fn agrees_on_pseudo_random_text() {
-        let words = ["ab", "abc", "bca", "cab", "abca", "bcab", "aaa", "c", "abcabc", "ba b"];
-        // A small LCG over a four-letter alphabet: dense in matches and overlaps.
-        let mut state = 12_345u32;
-        let mut text = String::new();
-        for _ in 0..5_000 {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            text.push(['a', 'b', 'c', ' '][(state >> 16) as usize % 4]);
-        }
-        let (ours, theirs) = both(&words, &text);
-        assert!(theirs.len() > 1_000);
-        assert_eq!(ours, theirs);
-    }
-}
+mod tests;

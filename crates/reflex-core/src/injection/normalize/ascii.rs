@@ -9,38 +9,37 @@
 
 use super::{leet, Normalized};
 
-/// The detection form of `bytes` (ASCII), or `None` when spaced-out letters need the slow
+/// The detection form of `text` (ASCII), or `None` when spaced-out letters need the slow
 /// path.
-pub(super) fn ascii_in_place(bytes: &[u8]) -> Option<Normalized> {
-    let mut out = bytes.to_ascii_lowercase();
-    let masks = masks(&out);
-    if has_spaced_run(bytes, &masks) {
+pub(super) fn ascii_in_place(text: &str) -> Option<Normalized> {
+    // Lower-cased as a `String` from the start: built from bytes it would be validated as
+    // UTF-8 again, a second pass over the text.
+    let mut out = text.to_ascii_lowercase();
+    let masks = masks(out.as_bytes());
+    if has_spaced_run(text.as_bytes(), &masks) {
         return None;
     }
     fold_leet(&mut out, &masks);
     // After the masks and the gap test, which read tabs and carriage returns as themselves
     // (neither a word byte nor a separator). Prose seldom has either: `memchr2` finds that
     // out without a byte loop.
-    if let Some(first) = memchr::memchr2(b'\t', b'\r', &out) {
-        for b in &mut out[first..] {
-            if *b == b'\t' || *b == b'\r' {
-                *b = b' ';
-            }
-        }
+    if memchr::memchr2(b'\t', b'\r', out.as_bytes()).is_some() {
+        out = out.replace(['\t', '\r'], " ");
     }
-    let text = String::from_utf8(out).expect("ASCII stays ASCII");
-    Some(Normalized { text, starts: Vec::new(), ends: Vec::new() })
+    Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new() })
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of each byte of `x` (every byte below 0x80) that is at least `c`.
+/// The high bit of each byte of `x` (every byte below 0x80) is set when the byte is at least
+/// `c`; the other bits are noise (the callers mask with `HIGHS` once).
 #[inline]
 fn at_least(x: u64, c: u8) -> u64 {
-    x.wrapping_add(u64::from(0x80 - c) * ONES) & HIGHS
+    x.wrapping_add(u64::from(0x80 - c) * ONES)
 }
 
+/// As `at_least`: the high bit of each byte in `lo..=hi`, noise below it.
 #[inline]
 fn between(x: u64, lo: u8, hi: u8) -> u64 {
     at_least(x, lo) & !at_least(x, hi + 1)
@@ -49,29 +48,48 @@ fn between(x: u64, lo: u8, hi: u8) -> u64 {
 /// Bit `i % 64` of `masks[i / 64].0`: whether byte `i` of `lower` (lower-case ASCII) is a
 /// word byte; of `.1`, whether it is a leet candidate.
 fn masks(lower: &[u8]) -> Vec<(u64, u64)> {
-    /// Gathers the high bits of eight bytes into the low eight bits, byte 0 first.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut masks = vec![(0u64, 0u64); lower.len().div_ceil(64)];
-    let mut eight = lower.chunks_exact(8);
-    let mut k = 0;
-    let mut add = |x: u64| {
-        let leet = between(x, b'0', b'9') | between(x, b'@', b'@') | between(x, b'$', b'$');
-        let word = between(x, b'a', b'z') | leet;
-        let shift = (k % 8) * 8;
-        masks[k / 8].0 |= ((word >> 7).wrapping_mul(GATHER) >> 56) << shift;
-        masks[k / 8].1 |= ((leet >> 7).wrapping_mul(GATHER) >> 56) << shift;
-        k += 1;
-    };
-    for chunk in eight.by_ref() {
-        add(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+    let mut masks = Vec::with_capacity(lower.len().div_ceil(64));
+    let mut blocks = lower.chunks_exact(64);
+    for block in blocks.by_ref() {
+        // Eight chunks in registers, one push: the compiler unrolls the fixed count.
+        let (mut word, mut leet) = (0u64, 0u64);
+        for (j, chunk) in block.chunks_exact(8).enumerate() {
+            let (w, l) = classes(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+            word |= w << (8 * j);
+            leet |= l << (8 * j);
+        }
+        masks.push((word, leet));
     }
-    let tail = eight.remainder();
+    let tail = blocks.remainder();
     if !tail.is_empty() {
-        let mut padded = [b' '; 8];
-        padded[..tail.len()].copy_from_slice(tail);
-        add(u64::from_le_bytes(padded));
+        let (mut word, mut leet) = (0u64, 0u64);
+        for (j, chunk) in tail.chunks(8).enumerate() {
+            let mut padded = [b' '; 8];
+            padded[..chunk.len()].copy_from_slice(chunk);
+            let (w, l) = classes(u64::from_le_bytes(padded));
+            word |= w << (8 * j);
+            leet |= l << (8 * j);
+        }
+        masks.push((word, leet));
     }
     masks
+}
+
+/// The word bytes and the leet candidates of eight lower-case ASCII bytes, as eight bits each,
+/// byte 0 first.
+#[inline]
+fn classes(x: u64) -> (u64, u64) {
+    /// Gathers the high bits of eight bytes into the low eight bits, byte 0 first.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let gather = |m: u64| (m >> 7).wrapping_mul(GATHER) >> 56;
+    let letters = between(x, b'a', b'z') & HIGHS;
+    // `$` (0x24) to `@` (0x40) holds the digits and the other leet signs, and punctuation:
+    // most chunks of prose have none of it, and then only letters are word bytes.
+    if between(x, b'$', b'@') & HIGHS == 0 {
+        return (gather(letters), 0);
+    }
+    let leet = (between(x, b'0', b'9') | between(x, b'@', b'@') | between(x, b'$', b'$')) & HIGHS;
+    (gather(letters | leet), gather(leet))
 }
 
 /// Positions set in `m`, the mask of bytes `64 * k..`, in order.
@@ -117,27 +135,32 @@ fn is_word(b: u8) -> bool {
 
 /// Folds leetspeak in each word that holds a leet candidate: words of at most 24 bytes made
 /// of letters and the leet digits and signs, with at least one letter.
-fn fold_leet(out: &mut [u8], masks: &[(u64, u64)]) {
+fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
     let mut done = 0usize;
     for at in masks.iter().enumerate().flat_map(|(k, &(_, leets))| ones(k, leets)) {
         if at < done {
             continue;
         }
-        let start = out[..at].iter().rposition(|&b| !is_word(b)).map_or(0, |p| p + 1);
-        let end = out[at..].iter().position(|&b| !is_word(b)).map_or(out.len(), |p| at + p);
+        let bytes = out.as_bytes();
+        let start = bytes[..at].iter().rposition(|&b| !is_word(b)).map_or(0, |p| p + 1);
+        let end = bytes[at..].iter().position(|&b| !is_word(b)).map_or(bytes.len(), |p| at + p);
         done = end;
-        let word = &mut out[start..end];
+        let word = &bytes[start..end];
         let letter = word.iter().any(u8::is_ascii_lowercase);
         let other_digit = word.iter().any(|&b| b == b'2' || b == b'6');
         if !letter || other_digit || word.len() > 24 {
             continue;
         }
+        let mut folded = [0u8; 24];
         let mut prev = None;
-        for b in word {
-            let c = leet(*b as char, prev).unwrap_or(*b as char);
-            *b = c as u8;
+        for (f, &b) in folded.iter_mut().zip(word) {
+            let c = leet(b as char, prev).unwrap_or(b as char);
+            *f = c as u8;
             prev = Some(c);
         }
+        // ASCII for ASCII: the same length, so the offsets after it stay.
+        let folded = std::str::from_utf8(&folded[..word.len()]).expect("ASCII stays ASCII");
+        out.replace_range(start..end, folded);
     }
 }
 
@@ -170,7 +193,7 @@ mod tests {
         for _ in 0..4_000 {
             let len = next(150);
             let s: String = (0..len).map(|_| alphabet[next(alphabet.len())] as char).collect();
-            let ours = ascii_in_place(s.as_bytes()).map(|n| n.text);
+            let ours = ascii_in_place(&s).map(|n| n.text);
             spaced += usize::from(ours.is_none());
             assert_eq!(ours, general(&s), "{s:?}");
         }
@@ -189,7 +212,7 @@ mod tests {
     }
 
     fn norm(s: &str) -> Option<String> {
-        ascii_in_place(s.as_bytes()).map(|n| n.text)
+        ascii_in_place(s).map(|n| n.text)
     }
 
     #[test]
