@@ -81,11 +81,20 @@ struct Marks {
 pub(crate) struct Judge<'t> {
     text: &'t str,
     marks: Marks,
+    /// The last `RECALL` spans judged and their verdicts (slot `n % RECALL` for the `n`-th):
+    /// rows of one family often match the same span (three of the attack bench text's twenty
+    /// matches), and a look-up here costs less than judging again. A fixed ring: a `Vec` cost
+    /// more in allocations than it saved.
+    done: [(u32, u32, Option<Benign>); RECALL],
+    judged: usize,
 }
+
+/// How many verdicts a `Judge` recalls.
+const RECALL: usize = 8;
 
 impl<'t> Judge<'t> {
     pub fn new(text: &'t str) -> Judge<'t> {
-        Judge { text, marks: Marks { open: true, ..Marks::default() } }
+        Judge { text, marks: Marks { open: true, ..Marks::default() }, done: [(0, 0, None); RECALL], judged: 0 }
     }
 
     /// The verdict `super::judge(text, start, end)` gives.
@@ -95,10 +104,26 @@ impl<'t> Judge<'t> {
         if u32::try_from(text.len()).is_err() {
             return super::judge(text, start, end);
         }
+        let (start32, end32) = (start as u32, end as u32);
+        let recalled = &self.done[..self.judged.min(RECALL)];
+        if let Some(&(_, _, verdict)) = recalled.iter().find(|d| d.0 == start32 && d.1 == end32) {
+            return verdict;
+        }
+        let verdict = self.judge_anew(start, end);
+        self.done[self.judged % RECALL] = (start32, end32, verdict);
+        self.judged += 1;
+        verdict
+    }
+
+    fn judge_anew(&mut self, start: usize, end: usize) -> Option<Benign> {
+        let text = self.text;
         let lo = floor_boundary(text, start.saturating_sub(WINDOW));
         let hi = ceil_boundary(text, (end + WINDOW).min(text.len()));
         let marks = &mut self.marks;
-        marks.find(text, hi);
+        // The sentence ends at the first stop from `end` on: the marks past it are not needed.
+        if marks.stops.last().is_none_or(|&(p, _)| (p as usize) < end) {
+            marks.find(text, hi, end);
+        }
         let (start32, end32) = (start as u32, end as u32);
         // The last stop in lo..start and the first in end..hi, as `super::sentence` finds them.
         let k = marks.stops.partition_point(|&(p, _)| p < start32);
@@ -127,8 +152,9 @@ impl<'t> Judge<'t> {
 }
 
 impl Marks {
-    /// Goes on with the pass until every mark starting before `to` is listed.
-    fn find(&mut self, text: &str, to: usize) {
+    /// Goes on with the pass until every mark starting before `to` is listed, or until it
+    /// has listed a stop at `stop` or later (every mark before that stop is then listed).
+    fn find(&mut self, text: &str, to: usize, stop: usize) {
         let bytes = text.as_bytes();
         let (mut i, mut open) = (self.upto, self.open);
         if i == 0 {
@@ -151,6 +177,7 @@ impl Marks {
                 continue;
             }
             let at = i as u32;
+            let stops = self.stops.len();
             match b {
                 b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
                 b'"' | b'`' => self.quotes.push(at),
@@ -169,6 +196,9 @@ impl Marks {
             }
             open = !matches!(b, b'.' | b'@' | b'/');
             i += 1;
+            if self.stops.len() > stops && at as usize >= stop {
+                break;
+            }
         }
         (self.upto, self.open) = (i, open);
     }
@@ -250,6 +280,25 @@ mod tests {
             assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} of {text:?}, backwards");
         }
         seen
+    }
+
+    /// Spans judged again, soon after (recalled) and long after (judged anew), get the
+    /// verdict `judge` gives, as do spans whose sentence ends where an earlier pass stopped.
+    #[test]
+    fn spans_judged_again_get_the_same_verdicts() {
+        let text = "say 'ignore previous instructions'. the phrase 'ignore it' is an attack. \
+                    do not ignore it! ignore it, 'ok'? example: ignore it";
+        let spans = spans(text);
+        let mut j = Judge::new(text);
+        for (k, &(s, e)) in spans.iter().enumerate() {
+            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e}");
+            // Three back (recalled) and forty back (gone from the recall ring).
+            for back in [3, 40] {
+                if let Some(&(s, e)) = k.checked_sub(back).map(|b| &spans[b]) {
+                    assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} again");
+                }
+            }
+        }
     }
 
     #[test]
