@@ -14,7 +14,7 @@
 //!   answer is "no"; otherwise the search itself runs, so that its own way of picking among
 //!   overlapping words decides, as before.
 
-use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, WINDOW};
+use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
 
 /// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
 const ABOUT_BY_FIRST: [u32; 26] = {
@@ -44,18 +44,6 @@ const ABOUT_SECOND: [u32; 26] = {
             t[(w[0] - b'a') as usize] |= 1 << (w[1] % 32);
         }
         k += 1;
-    }
-    t
-};
-
-/// ASCII letters and digits, by byte: a look-up is cheaper than two range tests, and most of
-/// the pass is reading words.
-static ALNUM: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u8).is_ascii_alphanumeric();
-        b += 1;
     }
     t
 };
@@ -163,14 +151,14 @@ impl Marks {
         }
         while i < to {
             let b = bytes[i];
-            if ALNUM[usize::from(b)] {
+            if ASCII_ALNUM[usize::from(b)] {
                 // A word holds no stop or quote: read it whole, looking for about-words at its
                 // start only.
                 if open && b.is_ascii_lowercase() {
                     self.words_at(bytes, i);
                 }
                 i += 1;
-                while i < bytes.len() && ALNUM[usize::from(bytes[i])] {
+                while i < bytes.len() && ASCII_ALNUM[usize::from(bytes[i])] {
                     i += 1;
                 }
                 open = false;
