@@ -267,7 +267,9 @@ impl Table {
             }
         }
         let seen = &*seen;
-        let mut starts: Vec<usize> = Vec::with_capacity(MAX_STARTS + 1);
+        // Room for a row's chain and its scanned literal's hits before `dedup` (the attack
+        // text's `you` rows have 20-odd, which grew a Vec of 17 twice a call).
+        let mut starts: Vec<usize> = Vec::with_capacity(4 * MAX_STARTS);
         // Allocated only if a row that needs a scan is armed (plain English seldom has one).
         let mut scanned: Vec<Option<Vec<u32>>> = Vec::new();
         for i in armed.rules() {
