@@ -107,7 +107,13 @@ impl Scans {
         found.resize(self.finders.len(), None);
         for &k in &self.of[row] {
             let k = usize::from(k);
-            let at = found[k].get_or_insert_with(|| self.finders[k].find_iter(text).map(|s| s as u32).collect());
+            let at = found[k].get_or_insert_with(|| {
+                // A common word: about one a line (collecting from an iterator of unknown length
+                // grew the list from 4 to 8 to 16).
+                let mut at = Vec::with_capacity(16 + text.len() / 64);
+                at.extend(self.finders[k].find_iter(text).map(|s| s as u32));
+                at
+            });
             starts.extend(at.iter().map(|&s| s as usize));
         }
     }
