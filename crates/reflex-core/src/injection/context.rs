@@ -187,6 +187,18 @@ fn negated(before: &str) -> bool {
     false
 }
 
+/// ASCII letters and digits, by byte (false for every byte from 0x80): a look-up is cheaper
+/// than two range tests, and the marks pass and `last_word` mostly read words.
+static ASCII_ALNUM: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    t
+};
+
 /// The last run of alphanumeric characters in `*rest`, which is cut to before it.
 fn last_word<'t>(rest: &mut &'t str) -> Option<&'t str> {
     let s = *rest;
@@ -198,13 +210,28 @@ fn last_word<'t>(rest: &mut &'t str) -> Option<&'t str> {
         let c = s[..i].chars().next_back()?;
         Some((c.is_alphanumeric(), c.len_utf8()))
     };
+    let b = s.as_bytes();
+    // ASCII bytes are read by a table in a tight loop, a character at a time only where a
+    // non-ASCII byte ends the run read so far (the closure alone cost twice as much a byte).
     let mut end = s.len();
-    while let Some((false, n)) = alnum_before(end) {
-        end -= n;
+    loop {
+        while end > 0 && b[end - 1] < 0x80 && !ASCII_ALNUM[usize::from(b[end - 1])] {
+            end -= 1;
+        }
+        match alnum_before(end) {
+            Some((false, n)) => end -= n,
+            _ => break,
+        }
     }
     let mut start = end;
-    while let Some((true, n)) = alnum_before(start) {
-        start -= n;
+    loop {
+        while start > 0 && ASCII_ALNUM[usize::from(b[start - 1])] {
+            start -= 1;
+        }
+        match alnum_before(start) {
+            Some((true, n)) => start -= n,
+            _ => break,
+        }
     }
     *rest = &s[..start];
     (start < end).then(|| &s[start..end])

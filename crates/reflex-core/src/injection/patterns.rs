@@ -321,7 +321,7 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
     /// For each trigger word, the rows it anchors and at which offset into their matches.
-    anchor_of: Vec<Vec<(u16, u16)>>,
+    anchors: search::Anchors,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
     /// Short or common literals some rows begin with, found by a substring search of their own
@@ -331,7 +331,7 @@ pub(crate) struct Table {
     forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match.
-    required: Vec<Vec<Vec<u16>>>,
+    required: Vec<search::Required>,
     /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
     /// same per byte whatever the number of words, so one pass serves both.
     words: Automaton,
@@ -402,7 +402,16 @@ pub(crate) struct Armed {
 
 impl Armed {
     pub fn rules(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..WORDS * 64).filter(|i| self.bits[i / 64] & (1 << (i % 64)) != 0)
+        // By the set bits, lowest first: the attack text arms 57 of 192 (testing each cost 2k
+        // instructions a call).
+        (0..WORDS).flat_map(move |k| {
+            let mut bits = self.bits[k];
+            std::iter::from_fn(move || {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits.wrapping_sub(1);
+                (i < 64).then_some(k * 64 + i)
+            })
+        })
     }
 }
 
@@ -562,9 +571,9 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchor_of, anchored, needed, scans) = search::plan(&sources, &mut words);
+        let (anchors, anchored, needed, scans) = search::plan(&sources, &mut words);
         let forward = search::forwards(&sources, &anchored);
-        Table { rules, anchor_of, anchored, scans, forward, required: needed, words: words.build(), with_needs }
+        Table { rules, anchors, anchored, scans, forward, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans

@@ -107,12 +107,14 @@ pub(crate) fn each_match(
     mut found: impl FnMut(usize, usize),
 ) {
     let mut next = 0;
+    // One input for all the searches, its start moved to each candidate: the span starts at
+    // `s`, the haystack stays whole, so `\b` still sees the byte before.
+    let mut input = Input::new(text).anchored(Anchored::Yes);
     for &s in starts {
         if s < next || s > text.len() {
             continue;
         }
-        // The span starts at `s`, the haystack stays whole: `\b` still sees the byte before.
-        let input = Input::new(text).range(s..).anchored(Anchored::Yes);
+        input.set_start(s);
         let end = match dfa.as_mut().map(|(d, c)| d.try_search_fwd(c, &input)) {
             Some(Ok(half)) => half.map(|h| h.offset()),
             None | Some(Err(_)) => re.search(&input).map(|m| m.end()),

@@ -14,7 +14,7 @@
 //!   answer is "no"; otherwise the search itself runs, so that its own way of picking among
 //!   overlapping words decides, as before.
 
-use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, WINDOW};
+use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
 
 /// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
 const ABOUT_BY_FIRST: [u32; 26] = {
@@ -31,14 +31,19 @@ const ABOUT_BY_FIRST: [u32; 26] = {
     t
 };
 
-/// ASCII letters and digits, by byte: a look-up is cheaper than two range tests, and most of
-/// the pass is reading words.
-static ALNUM: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = (b as u8).is_ascii_alphanumeric();
-        b += 1;
+/// For each letter a..z, the second bytes (bit `byte % 32`) of the about-words that start with
+/// it: most words of a text start like no about-word ("the", "to", "please"), and one test
+/// of their second byte passes them by (letters collide with a few punctuation bytes modulo
+/// 32, which only costs a comparison).
+const ABOUT_SECOND: [u32; 26] = {
+    let mut t = [0u32; 26];
+    let mut k = 0;
+    while k < ABOUT.len() {
+        let w = ABOUT[k].as_bytes();
+        if w[0].is_ascii_lowercase() {
+            t[(w[0] - b'a') as usize] |= 1 << (w[1] % 32);
+        }
+        k += 1;
     }
     t
 };
@@ -64,11 +69,20 @@ struct Marks {
 pub(crate) struct Judge<'t> {
     text: &'t str,
     marks: Marks,
+    /// The last `RECALL` spans judged and their verdicts (slot `n % RECALL` for the `n`-th):
+    /// rows of one family often match the same span (three of the attack bench text's twenty
+    /// matches), and a look-up here costs less than judging again. A fixed ring: a `Vec` cost
+    /// more in allocations than it saved.
+    done: [(u32, u32, Option<Benign>); RECALL],
+    judged: usize,
 }
+
+/// How many verdicts a `Judge` recalls.
+const RECALL: usize = 8;
 
 impl<'t> Judge<'t> {
     pub fn new(text: &'t str) -> Judge<'t> {
-        Judge { text, marks: Marks { open: true, ..Marks::default() } }
+        Judge { text, marks: Marks { open: true, ..Marks::default() }, done: [(0, 0, None); RECALL], judged: 0 }
     }
 
     /// The verdict `super::judge(text, start, end)` gives.
@@ -78,10 +92,26 @@ impl<'t> Judge<'t> {
         if u32::try_from(text.len()).is_err() {
             return super::judge(text, start, end);
         }
+        let (start32, end32) = (start as u32, end as u32);
+        let recalled = &self.done[..self.judged.min(RECALL)];
+        if let Some(&(_, _, verdict)) = recalled.iter().find(|d| d.0 == start32 && d.1 == end32) {
+            return verdict;
+        }
+        let verdict = self.judge_anew(start, end);
+        self.done[self.judged % RECALL] = (start32, end32, verdict);
+        self.judged += 1;
+        verdict
+    }
+
+    fn judge_anew(&mut self, start: usize, end: usize) -> Option<Benign> {
+        let text = self.text;
         let lo = floor_boundary(text, start.saturating_sub(WINDOW));
         let hi = ceil_boundary(text, (end + WINDOW).min(text.len()));
         let marks = &mut self.marks;
-        marks.find(text, hi);
+        // The sentence ends at the first stop from `end` on: the marks past it are not needed.
+        if marks.stops.last().is_none_or(|&(p, _)| (p as usize) < end) {
+            marks.find(text, hi, end);
+        }
         let (start32, end32) = (start as u32, end as u32);
         // The last stop in lo..start and the first in end..hi, as `super::sentence` finds them.
         let k = marks.stops.partition_point(|&(p, _)| p < start32);
@@ -110,8 +140,9 @@ impl<'t> Judge<'t> {
 }
 
 impl Marks {
-    /// Goes on with the pass until every mark starting before `to` is listed.
-    fn find(&mut self, text: &str, to: usize) {
+    /// Goes on with the pass until every mark starting before `to` is listed, or until it
+    /// has listed a stop at `stop` or later (every mark before that stop is then listed).
+    fn find(&mut self, text: &str, to: usize, stop: usize) {
         let bytes = text.as_bytes();
         let (mut i, mut open) = (self.upto, self.open);
         if i == 0 {
@@ -120,20 +151,21 @@ impl Marks {
         }
         while i < to {
             let b = bytes[i];
-            if ALNUM[usize::from(b)] {
+            if ASCII_ALNUM[usize::from(b)] {
                 // A word holds no stop or quote: read it whole, looking for about-words at its
                 // start only.
                 if open && b.is_ascii_lowercase() {
                     self.words_at(bytes, i);
                 }
                 i += 1;
-                while i < bytes.len() && ALNUM[usize::from(bytes[i])] {
+                while i < bytes.len() && ASCII_ALNUM[usize::from(bytes[i])] {
                     i += 1;
                 }
                 open = false;
                 continue;
             }
             let at = i as u32;
+            let stops = self.stops.len();
             match b {
                 b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
                 b'"' | b'`' => self.quotes.push(at),
@@ -152,6 +184,9 @@ impl Marks {
             }
             open = !matches!(b, b'.' | b'@' | b'/');
             i += 1;
+            if self.stops.len() > stops && at as usize >= stop {
+                break;
+            }
         }
         (self.upto, self.open) = (i, open);
     }
@@ -159,7 +194,13 @@ impl Marks {
     /// Records the about-words that start at `i` (after a byte that allows one) and are not
     /// part of a domain or an address.
     fn words_at(&mut self, bytes: &[u8], i: usize) {
-        let mut first = ABOUT_BY_FIRST[usize::from(bytes[i] - b'a')];
+        let letter = usize::from(bytes[i] - b'a');
+        // Every about-word is longer than one byte (checked by a test).
+        match bytes.get(i + 1) {
+            Some(&second) if ABOUT_SECOND[letter] & (1 << (second % 32)) != 0 => {}
+            _ => return,
+        }
+        let mut first = ABOUT_BY_FIRST[letter];
         while first != 0 {
             let w = ABOUT[first.trailing_zeros() as usize].as_bytes();
             first &= first - 1;
@@ -229,10 +270,29 @@ mod tests {
         seen
     }
 
+    /// Spans judged again, soon after (recalled) and long after (judged anew), get the
+    /// verdict `judge` gives, as do spans whose sentence ends where an earlier pass stopped.
+    #[test]
+    fn spans_judged_again_get_the_same_verdicts() {
+        let text = "say 'ignore previous instructions'. the phrase 'ignore it' is an attack. \
+                    do not ignore it! ignore it, 'ok'? example: ignore it";
+        let spans = spans(text);
+        let mut j = Judge::new(text);
+        for (k, &(s, e)) in spans.iter().enumerate() {
+            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e}");
+            // Three back (recalled) and forty back (gone from the recall ring).
+            for back in [3, 40] {
+                if let Some(&(s, e)) = k.checked_sub(back).map(|b| &spans[b]) {
+                    assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} again");
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_about_word_starts_with_a_lower_case_letter() {
         assert!(super::ABOUT.len() <= 32);
-        assert!(super::ABOUT.iter().all(|w| w.as_bytes()[0].is_ascii_lowercase()));
+        assert!(super::ABOUT.iter().all(|w| w.as_bytes()[0].is_ascii_lowercase() && w.len() > 1));
     }
 
     #[test]

@@ -32,7 +32,62 @@ const MAX_STARTS: usize = 16;
 /// What `Table::build` keeps for the search: for each word the rows it anchors (row, offset),
 /// the rows that are anchored, for each row its sets of required words, and the common words
 /// rows begin with.
-pub(super) type Plan = (Vec<Vec<(u16, u16)>>, [u64; WORDS], Vec<Vec<Vec<u16>>>, Scans);
+pub(super) type Plan = (Anchors, [u64; WORDS], Vec<Required>, Scans);
+
+/// For each trigger word, the rows it anchors and at which offset into their matches, all in
+/// one list: word `w`'s are `list[at[w]..at[w + 1]]` (a hit reads two offsets, not a `Vec`
+/// of its own elsewhere in memory).
+pub(super) struct Anchors {
+    at: Vec<u32>,
+    list: Vec<(u16, u16)>,
+}
+
+impl Anchors {
+    fn new(of: &[Vec<(u16, u16)>]) -> Anchors {
+        let mut at = Vec::with_capacity(of.len() + 1);
+        let mut list = Vec::new();
+        for rows in of {
+            at.push(list.len() as u32);
+            list.extend_from_slice(rows);
+        }
+        at.push(list.len() as u32);
+        Anchors { at, list }
+    }
+
+    /// The (row, offset) pairs word `w` anchors.
+    fn of(&self, w: u16) -> &[(u16, u16)] {
+        let w = usize::from(w);
+        &self.list[self.at[w] as usize..self.at[w + 1] as usize]
+    }
+
+    /// How many trigger words there are.
+    fn words(&self) -> usize {
+        self.at.len() - 1
+    }
+}
+
+/// A row's sets of required words, each set as the (block, bits) of the words' bit set it
+/// needs one bit of: a set is a few mask tests instead of one test a word (the object sets
+/// hold twenty words and more).
+pub(super) type Required = Vec<Vec<(u16, u64)>>;
+
+/// Whether every set of `required` has a word in `seen` (the words that occur, by bit).
+fn holds(required: &Required, seen: &[u64]) -> bool {
+    required.iter().all(|set| set.iter().any(|&(block, bits)| seen[usize::from(block)] & bits != 0))
+}
+
+/// `ids` (sorted) as (block, bits) pairs of a word bit set.
+fn blocks(ids: &[u16]) -> Vec<(u16, u64)> {
+    let mut out: Vec<(u16, u64)> = Vec::new();
+    for &w in ids {
+        let (block, bit) = (w / 64, 1u64 << (w % 64));
+        match out.last_mut() {
+            Some(last) if last.0 == block => last.1 |= bit,
+            _ => out.push((block, bit)),
+        }
+    }
+    out
+}
 
 /// The `SCANNED` literals some rows' matches begin with (`you` of `\b(?:you are|you're) now
 /// …`), each found in a text by a substring search of its own, only when a row that needs it
@@ -52,9 +107,31 @@ impl Scans {
         found.resize(self.finders.len(), None);
         for &k in &self.of[row] {
             let k = usize::from(k);
-            let at = found[k].get_or_insert_with(|| self.finders[k].find_iter(text).map(|s| s as u32).collect());
+            let at = found[k].get_or_insert_with(|| {
+                // A common word: about one a line (collecting from an iterator of unknown length
+                // grew the list from 4 to 8 to 16).
+                let mut at = Vec::with_capacity(16 + text.len() / 64);
+                at.extend(self.finders[k].find_iter(text).map(|s| s as u32));
+                at
+            });
             starts.extend(at.iter().map(|&s| s as usize));
         }
+    }
+}
+
+/// Sorts `v`, which holds one or two runs already nearly in order (the chain's starts, the
+/// scanned literal's): an insertion sort moves each start past the few before it that are
+/// larger, where `sort_unstable` ran its quicksort on the 20-odd starts of the attack text's
+/// `you` rows (2k instructions a call; the stable sort's merge 1.7k).
+fn sort_nearly_sorted(v: &mut [usize]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
     }
 }
 
@@ -99,7 +176,7 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
         scans.of[i] = own;
     }
     scans.finders = common.iter().map(|w| memmem::Finder::new(w.as_bytes()).into_owned()).collect();
-    let mut needed: Vec<Vec<Vec<u16>>> = Vec::with_capacity(sources.len());
+    let mut needed: Vec<Required> = Vec::with_capacity(sources.len());
     for src in sources {
         let mut sets = Vec::new();
         for set in required(src) {
@@ -107,7 +184,7 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
             if let Some(mut ids) = ids {
                 ids.sort_unstable();
                 ids.dedup();
-                sets.push(ids);
+                sets.push(blocks(&ids));
             }
         }
         needed.push(sets);
@@ -120,7 +197,7 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
             anchor_of[usize::from(word)].push((i as u16, offset));
         }
     }
-    (anchor_of, anchored, needed, scans)
+    (Anchors::new(&anchor_of), anchored, needed, scans)
 }
 
 /// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
@@ -158,39 +235,51 @@ impl Table {
         mut found: impl FnMut(usize, usize, usize),
     ) {
         // The candidate starts of every armed, anchored row, chained per row: `head[row]` is the
-        // last one found, each names the one found before it (`NONE` ends the chain). One sort
+        // last one added, each names the one added before it (`NONE` ends the chain). The hits
+        // are in about text order and are added last first, so a chain reads back in about text
+        // order (reading it back reversed, then reversing, cost 1k a call). One sort
         // of all of them (the attack text has 145) cost more than the small sorts per row.
         const NONE: u32 = u32::MAX;
         let mut head = [NONE; WORDS * 64];
         // About one or two rows per hit; growing the list a step at a time cost more.
         let mut chain: Vec<(u32, u32)> = Vec::with_capacity(2 * armed.hits.len());
         let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
+        // The words that occur, by bit: on the stack for the table's ~3,100 words.
+        let mut seen_here = [0u64; 64];
+        let mut seen_heap = Vec::new();
+        let seen: &mut [u64] = match self.anchors.words().div_ceil(64) {
+            n if n <= seen_here.len() => &mut seen_here[..n],
+            n => {
+                seen_heap.resize(n, 0);
+                &mut seen_heap
+            }
+        };
         // Hits past 4 GiB are not kept (`Automaton::arm`): then every row searches it all.
         let whole = u32::try_from(text.len()).is_err();
-        if !whole {
-            for &(word, at) in &armed.hits {
-                for &(row, offset) in &self.anchor_of[usize::from(word)] {
-                    if is(&armed.bits, usize::from(row)) {
-                        if let Some(s) = at.checked_sub(u32::from(offset)) {
-                            let h = &mut head[usize::from(row)];
-                            chain.push((s, *h));
-                            // Fewer than 2^32 hits: the text is under 4 GiB.
-                            *h = (chain.len() - 1) as u32;
-                        }
+        for &(word, at) in armed.hits.iter().rev() {
+            seen[usize::from(word) / 64] |= 1 << (word % 64);
+            if whole {
+                continue;
+            }
+            for &(row, offset) in self.anchors.of(word) {
+                if is(&armed.bits, usize::from(row)) {
+                    if let Some(s) = at.checked_sub(u32::from(offset)) {
+                        let h = &mut head[usize::from(row)];
+                        chain.push((s, *h));
+                        // Fewer than 2^32 hits: the text is under 4 GiB.
+                        *h = (chain.len() - 1) as u32;
                     }
                 }
             }
         }
-        let mut seen = vec![0u64; self.anchor_of.len().div_ceil(64)];
-        for &(word, _) in &armed.hits {
-            seen[usize::from(word) / 64] |= 1 << (word % 64);
-        }
-        let occurs = |w: &u16| seen[usize::from(*w) / 64] & (1 << (w % 64)) != 0;
-        let mut starts: Vec<usize> = Vec::with_capacity(MAX_STARTS + 1);
+        let seen = &*seen;
+        // Room for a row's chain and its scanned literal's hits before `dedup` (the attack
+        // text's `you` rows have 20-odd, which grew a Vec of 17 twice a call).
+        let mut starts: Vec<usize> = Vec::with_capacity(4 * MAX_STARTS);
         // Allocated only if a row that needs a scan is armed (plain English seldom has one).
         let mut scanned: Vec<Option<Vec<u32>>> = Vec::new();
         for i in armed.rules() {
-            if !whole && self.required[i].iter().any(|set| !set.iter().any(occurs)) {
+            if !whole && !holds(&self.required[i], seen) {
                 continue;
             }
             let re = &self.rules[i].1;
@@ -201,12 +290,10 @@ impl Table {
                 starts.push(s as usize);
                 k = before;
             }
-            // Found in about text order, so read back nearly reversed.
-            starts.reverse();
             if !whole && !self.scans.of[i].is_empty() {
                 self.scans.add(i, text.as_bytes(), &mut scanned, &mut starts);
             }
-            starts.sort_unstable();
+            sort_nearly_sorted(&mut starts);
             starts.dedup();
             if whole || !is(&self.anchored, i) || starts.len() > MAX_STARTS {
                 for m in re.find_iter(text) {
@@ -280,7 +367,11 @@ mod tests {
         t.each_match(text, &armed, |i, a, b| got.push((i, a, b)));
         let want: Vec<(usize, usize, usize)> = rows
             .iter()
-            .filter(|&&i| !t.required[i].iter().any(|set| !set.iter().any(|w| armed.hits.iter().any(|h| h.0 == *w))))
+            .filter(|&&i| {
+                t.required[i].iter().all(|set| {
+                    set.iter().any(|&(block, bits)| armed.hits.iter().any(|h| h.0 / 64 == block && bits & (1 << (h.0 % 64)) != 0))
+                })
+            })
             .flat_map(|&i| t.rules[i].1.find_iter(text).map(move |m| (i, m.start(), m.end())))
             .collect();
         assert!(want.len() >= 6, "{want:?}");
