@@ -49,8 +49,8 @@ fn is_ascii_space(c: char) -> bool {
 
 /// The normalised UTF-8 bytes of `text`, with room for `spare` more.
 fn fold(text: &str, spare: usize) -> Vec<u8> {
-    if text.is_ascii() {
-        return fold_ascii(text.as_bytes(), spare);
+    if let Some(folded) = fold_ascii(text.as_bytes(), spare) {
+        return folded;
     }
     let mut out = String::with_capacity(text.len() + spare);
     fold_unicode(text, &mut out);
@@ -58,52 +58,79 @@ fn fold(text: &str, spare: usize) -> Vec<u8> {
 }
 
 /// ASCII is already NFKC and lower-casing it is byte-wise: one pass over a buffer sized up
-/// front, eight bytes at a time wherever a chunk needs no white-space collapsing.
-fn fold_ascii(bytes: &[u8], spare: usize) -> Vec<u8> {
-    // Output never outruns input, so a chunk always fits; `spare` is capacity for the caller.
+/// front, a block of [`BLOCK`] bytes at a time wherever a block needs no white-space
+/// collapsing. `None` when `bytes` is not all ASCII (found on the way, so ASCII text is read
+/// once, not checked first and folded after).
+fn fold_ascii(bytes: &[u8], spare: usize) -> Option<Vec<u8>> {
+    // Output never outruns input, so a block always fits; `spare` is capacity for the caller.
     let mut out = vec![0u8; bytes.len() + spare];
     let mut len = 0;
     // True at the start, so leading white space writes nothing.
     let mut after_blank = true;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        if let Some(lower) = plain_chunk(word, after_blank) {
-            out[len..len + 8].copy_from_slice(&lower.to_le_bytes());
-            len += 8;
-            after_blank = chunk[7] == b' ';
+    let mut at = 0;
+    // Each block is read with the byte after it: a space there doubles a trailing space.
+    while let Some(window) = bytes.get(at..=at + BLOCK) {
+        let window: &[u8; BLOCK + 1] = window.try_into().ok()?;
+        if is_plain(window, after_blank) {
+            lower_into(window, (&mut out[len..len + BLOCK]).try_into().ok()?);
+            len += BLOCK;
+            after_blank = window[BLOCK - 1] == b' ';
+        } else if window[..BLOCK].is_ascii() {
+            fold_ascii_bytes(&window[..BLOCK], &mut out, &mut len, &mut after_blank);
         } else {
-            fold_ascii_bytes(chunk, &mut out, &mut len, &mut after_blank);
+            return None;
         }
+        at += BLOCK;
     }
-    fold_ascii_bytes(chunks.remainder(), &mut out, &mut len, &mut after_blank);
+    // The last block, padded with bytes that are neither white space nor controls.
+    let tail = &bytes[at..];
+    let mut window = [b'.'; BLOCK + 1];
+    window[..tail.len()].copy_from_slice(tail);
+    if !tail.is_empty() && is_plain(&window, after_blank) {
+        let mut lower = [0; BLOCK];
+        lower_into(&window, &mut lower);
+        out[len..len + tail.len()].copy_from_slice(&lower[..tail.len()]);
+        len += tail.len();
+        after_blank = tail[tail.len() - 1] == b' ';
+    } else if tail.is_ascii() {
+        fold_ascii_bytes(tail, &mut out, &mut len, &mut after_blank);
+    } else {
+        return None;
+    }
     // A trailing run left one space.
     if after_blank && len > 0 {
         len -= 1;
     }
     out.truncate(len);
-    out
+    Some(out)
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
+/// Bytes per step of the ASCII fast path: two SSE2 registers' worth. The tests are written
+/// lane by lane with no early exit, so the compiler turns each into a few vector instructions
+/// (eight bytes at a time in `u64` arithmetic cost ~30 instructions per eight bytes).
+const BLOCK: usize = 32;
 
-/// Eight ASCII bytes lower-cased, when they can be copied as they are: no control or white
-/// space byte but single spaces, none next to another (nor first after a blank). SWAR tests
-/// are exact here because every byte is below 0x80, so no addition carries into the next.
-fn plain_chunk(word: u64, after_blank: bool) -> Option<u64> {
-    // Bytes below 0x20 (tab, new line, other controls): b + 0x60 stays below 0x80.
-    let control = !word.wrapping_add(0x60 * ONES) & HIGHS;
-    let diff = word ^ (0x20 * ONES);
-    // Bytes equal to a space: the exact zero-byte test on `diff`.
-    let spaces = !(((diff & !HIGHS).wrapping_add(!HIGHS)) | diff | !HIGHS);
-    let doubled = spaces & (spaces >> 8);
-    if control != 0 || doubled != 0 || (after_blank && spaces & 0x80 != 0) {
-        return None;
+/// True when the first [`BLOCK`] bytes of `window` can be copied lower-cased as they are: ASCII,
+/// no control or white-space byte but single spaces, none next to another, including the
+/// window's last byte (the next block's first), nor first after a blank.
+#[inline]
+fn is_plain(window: &[u8; BLOCK + 1], after_blank: bool) -> bool {
+    let (here, next) = (&window[..BLOCK], &window[1..]);
+    let mut bad = 0u8;
+    for (&b, &after) in here.iter().zip(next) {
+        // Below 0x20: tab, new line and the other controls; from 0x80: not ASCII.
+        bad |=
+            u8::from(!(0x20..0x80).contains(&b)) | (u8::from(b == b' ') & u8::from(after == b' '));
     }
-    // 'A'..='Z': b + 0x3f reaches 0x80, b + 0x25 does not.
-    let upper = word.wrapping_add(0x3f * ONES) & !word.wrapping_add(0x25 * ONES) & HIGHS;
-    Some(word | (upper >> 2))
+    bad == 0 && !(after_blank && window[0] == b' ')
+}
+
+/// The first [`BLOCK`] bytes of `window` lower-cased into `out`, lane by lane.
+#[inline]
+fn lower_into(window: &[u8; BLOCK + 1], out: &mut [u8; BLOCK]) {
+    for (o, &b) in out.iter_mut().zip(window) {
+        *o = b | (u8::from(b.is_ascii_uppercase()) << 5);
+    }
 }
 
 fn fold_ascii_bytes(bytes: &[u8], out: &mut [u8], len: &mut usize, after_blank: &mut bool) {
@@ -291,12 +318,13 @@ fn has_no_lowercase_mapping(c: char) -> bool {
 
 fn to_hex(hash: u128) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(32);
-    for byte in hash.to_be_bytes() {
-        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    // Into an array first: 32 `String::push`es each checked the capacity and the char width.
+    let mut hex = [0u8; 32];
+    for (pair, byte) in hex.chunks_exact_mut(2).zip(hash.to_be_bytes()) {
+        pair[0] = DIGITS[usize::from(byte >> 4)];
+        pair[1] = DIGITS[usize::from(byte & 0x0f)];
     }
-    out
+    String::from_utf8(hex.to_vec()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -392,39 +420,69 @@ mod tests {
     }
 
     #[test]
-    fn plain_chunks_are_detected_exactly() {
-        let chunk = |text: &[u8; 8]| u64::from_le_bytes(*text);
-        assert_eq!(
-            plain_chunk(chunk(b"Hello Wo"), false),
-            Some(chunk(b"hello wo"))
+    fn plain_blocks_are_detected_exactly() {
+        let window = |text: &[u8]| -> [u8; BLOCK + 1] {
+            let mut w = [b'x'; BLOCK + 1];
+            w[..text.len()].copy_from_slice(text);
+            w
+        };
+        assert!(is_plain(&window(b"Hello World, how are you? Fine."), false));
+        assert!(!is_plain(&window(b"Hi  there"), false), "double space");
+        assert!(!is_plain(&window(b" leading"), true), "space after a blank");
+        assert!(is_plain(&window(b" leading"), false));
+        let mut ends = window(b"");
+        ends[BLOCK - 1] = b' ';
+        assert!(is_plain(&ends, false));
+        ends[BLOCK] = b' ';
+        assert!(
+            !is_plain(&ends, false),
+            "a space doubled by the next block's first byte"
         );
-        assert_eq!(
-            plain_chunk(chunk(b"ABC XYZ "), false),
-            Some(chunk(b"abc xyz "))
-        );
-        assert_eq!(plain_chunk(chunk(b"Hi  ther"), false), None, "double space");
-        assert_eq!(
-            plain_chunk(chunk(b" leading"), true),
-            None,
-            "space after a blank"
-        );
-        assert_eq!(
-            plain_chunk(chunk(b" leading"), false),
-            Some(chunk(b" leading"))
-        );
-        for b in 0..0x80u8 {
-            for at in 0..8 {
-                let mut text = *b"abcdefgh";
+        for b in 0..=0xffu8 {
+            for at in 0..BLOCK {
+                let mut text = window(b"");
                 text[at] = b;
-                match plain_chunk(chunk(&text), false) {
-                    Some(lower) => {
-                        assert!(b >= 0x20, "{b:#x}");
-                        text[at] = b.to_ascii_lowercase();
-                        assert_eq!(lower, chunk(&text), "{b:#x} at {at}");
-                    }
-                    None => assert!(b < 0x20, "{b:#x} at {at}"),
+                let plain = is_plain(&text, false);
+                assert_eq!(plain, (0x20..0x80).contains(&b), "{b:#x} at {at}");
+                if plain {
+                    let mut lower = [0; BLOCK];
+                    lower_into(&text, &mut lower);
+                    text[at] = b.to_ascii_lowercase();
+                    assert_eq!(lower[..], text[..BLOCK], "{b:#x} at {at}");
                 }
             }
+        }
+    }
+
+    /// Texts of every length across a few blocks, mixing plain prose with white-space runs,
+    /// capitals, controls and non-ASCII chars (which send the whole text down the Unicode
+    /// path wherever they appear): the key is XXH3-128 of the definition and the flags byte.
+    #[test]
+    fn cache_key_matches_the_definition() {
+        const PARTS: &[&str] = &[
+            "the ", "Quick ", "BROWN", " ", "  ", "\t", "\n", "\r\n", "\u{b}", "fox", ".", ",",
+            "x", "\u{1}", "é", "É", "ﬁ", "\u{a0}", "\u{3000}", "Ｋ", "e\u{301}", "ß", "İ", "東京",
+            "~", "\u{7f}",
+        ];
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15_u64);
+        for round in 0..3000 {
+            let mut text = String::new();
+            // Mostly ASCII, so long runs reach the block path before any non-ASCII char.
+            let ascii_only = round % 3 != 0;
+            while text.len() < round % 150 {
+                let part = PARTS[(next() % PARTS.len() as u64) as usize];
+                if !ascii_only || part.is_ascii() {
+                    text.push_str(part);
+                }
+            }
+            let flags = (next() % 256) as u8;
+            let mut folded = reference(&text).into_bytes();
+            folded.push(flags);
+            assert_eq!(
+                cache_key(&text, flags),
+                format!("{:032x}", xxh3_128(&folded)),
+                "{text:?}"
+            );
         }
     }
 
