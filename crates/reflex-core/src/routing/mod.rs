@@ -234,66 +234,96 @@ const KEYWORDS: &[(&[u8], Word)] = &[
     (b"that", Word::That),
 ];
 
-/// Longer words are never keywords.
-const MAX_KEYWORD: usize = 16;
+/// Longer words are never keywords ("implementation" is the longest). At most 14 bytes, a word
+/// packs into 8 + 6 bytes, which leaves the last byte of a table entry for what it signals.
+const MAX_KEYWORD: usize = 14;
 
-/// A lower-case word of at most 16 bytes as one integer, first byte lowest; words cannot hold
-/// NUL, so distinct words pack to distinct keys.
-const fn pack(word: &[u8]) -> u128 {
-    let mut key = 0u128;
+/// A lower-case word of at most [`MAX_KEYWORD`] bytes as two integers, first byte lowest: its
+/// first eight bytes and the rest. Words cannot hold NUL, so distinct words pack to distinct keys.
+const fn pack(word: &[u8]) -> (u64, u64) {
+    let (mut lo, mut hi) = (0u64, 0u64);
     let mut i = 0;
     while i < word.len() {
-        key |= (word[i] as u128) << (8 * i);
+        if i < 8 {
+            lo |= (word[i] as u64) << (8 * i);
+        } else {
+            hi |= (word[i] as u64) << (8 * (i - 8));
+        }
         i += 1;
     }
-    key
+    (lo, hi)
 }
 
-/// Slots in the keyword table: a power of two.
-const TABLE_BITS: u32 = 9;
+/// Slots in the keyword table: a power of two. 256 slots of 16 bytes (4 KiB) for 91 keywords:
+/// the scan looks one up for every word, and a check often runs with its tables out of cache.
+const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
 /// A multiplier under which no two keywords share a slot (found by trying random odd numbers;
 /// the table's build asserts it), so a look-up is one probe and one compare, with no loop whose
 /// length depends on the word: the scan runs it for every word of the text.
-const SEED: u64 = 0xcf94_e06f_f647_00f7;
+const SEED: u64 = 0xa9e7_0cfe_b515_dea5;
 
-const fn slot_of(key: u128) -> usize {
+const fn slot_of(lo: u64, hi: u64) -> usize {
     // Multiplicative hashing of the folded halves: the top bits index the table.
-    let folded = (key as u64) ^ ((key >> 64) as u64);
-    (folded.wrapping_mul(SEED) >> (64 - TABLE_BITS)) as usize
+    ((lo ^ hi.rotate_left(32)).wrapping_mul(SEED) >> (64 - TABLE_BITS)) as usize
 }
 
-/// [`KEYWORDS`] by slot, built at compile time: the packed word, or 0 (no word packs to 0).
-static KEYS: [u128; TABLE_SIZE] = {
-    let mut keys = [0u128; TABLE_SIZE];
+/// What the last byte of a table entry holds: the keyword's [`Word`], as its index here.
+const SIGNALS: [Word; 16] = [
+    Word::Other,
+    Word::Retriever,
+    Word::Executor,
+    Word::Coder,
+    Word::Judge,
+    Word::Guardian,
+    Word::Sequence,
+    Word::Look,
+    Word::Up,
+    Word::Fix,
+    Word::Bug,
+    Word::Article,
+    Word::Personal,
+    Word::Data,
+    Word::After,
+    Word::That,
+];
+
+const fn signal_index(word: Word) -> u64 {
+    let mut i = 0;
+    while i < SIGNALS.len() {
+        if SIGNALS[i] as u8 == word as u8 {
+            return i as u64;
+        }
+        i += 1;
+    }
+    panic!("a Word missing from SIGNALS")
+}
+
+/// The bytes of an entry's second half that hold keyword bytes; the top one holds the signal.
+const HI_BYTES: u64 = (1 << 48) - 1;
+
+/// [`KEYWORDS`] by slot, built at compile time: the packed word, its signal in the top byte of
+/// the second half, or zeros (no word packs to a zero first half).
+static KEYS: [(u64, u64); TABLE_SIZE] = {
+    let mut keys = [(0u64, 0u64); TABLE_SIZE];
     let mut i = 0;
     while i < KEYWORDS.len() {
-        let word = KEYWORDS[i].0;
+        let (word, signal) = KEYWORDS[i];
         assert!(!word.is_empty() && word.len() <= MAX_KEYWORD, "keyword length");
-        let slot = slot_of(pack(word));
-        assert!(keys[slot] == 0, "two keywords share a slot: pick another SEED");
-        keys[slot] = pack(word);
+        let (lo, hi) = pack(word);
+        let slot = slot_of(lo, hi);
+        assert!(keys[slot].0 == 0, "two keywords share a slot: pick another SEED");
+        keys[slot] = (lo, hi | signal_index(signal) << 56);
         i += 1;
     }
     keys
 };
 
-/// What the keyword in the same slot of [`KEYS`] signals.
-static WORDS: [Word; TABLE_SIZE] = {
-    let mut words = [Word::Other; TABLE_SIZE];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        words[slot_of(pack(KEYWORDS[i].0))] = KEYWORDS[i].1;
-        i += 1;
-    }
-    words
-};
-
-fn lookup(key: u128) -> Word {
-    let slot = slot_of(key);
-    if KEYS[slot] == key {
-        WORDS[slot]
+fn lookup(lo: u64, hi: u64) -> Word {
+    let (key_lo, key_hi) = KEYS[slot_of(lo, hi)];
+    if key_lo == lo && key_hi & HI_BYTES == hi {
+        SIGNALS[(key_hi >> 56) as usize & 15]
     } else {
         Word::Other
     }
@@ -311,18 +341,29 @@ fn classify(bytes: &[u8], len: usize) -> Word {
     if len > MAX_KEYWORD {
         return Word::Other;
     }
+    let (lo, hi) = if let Some(head) = bytes.first_chunk::<16>() {
+        halves(head)
+    } else {
+        // Near the end of the text; bytes past the word are masked off below.
+        let mut padded = [0u8; 16];
+        padded[..len].copy_from_slice(&bytes[..len]);
+        halves(&padded)
+    };
     // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
     // are all lower-case letters, so a table hit is still an exact case-insensitive match.
-    let key = if let Some(head) = bytes.first_chunk::<16>() {
-        let mask = u128::MAX >> (8 * (MAX_KEYWORD - len));
-        (u128::from_le_bytes(*head) | (0x20 * (u128::MAX / 0xff))) & mask
+    let lo = (lo | (0x20 * ONES)) & (u64::MAX >> (64 - 8 * len.min(8)));
+    let hi = if len > 8 {
+        (hi | (0x20 * ONES)) & (u64::MAX >> (128 - 8 * len))
     } else {
-        bytes[..len]
-            .iter()
-            .rev()
-            .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
+        0
     };
-    lookup(key)
+    lookup(lo, hi)
+}
+
+fn halves(head: &[u8; 16]) -> (u64, u64) {
+    let (lo, hi) = head.split_at(8);
+    let half = |eight: &[u8]| u64::from_le_bytes(eight.try_into().unwrap_or_default());
+    (half(lo), half(hi))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -389,10 +430,10 @@ const BLOCK: usize = 64;
 
 /// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
 /// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
-/// breaks, tabs…).
+/// breaks, tabs…). The bytes are classed lane by lane, with no branch, so the compiler does it
+/// sixteen at a time in vector registers; one multiply per eight bytes then gathers the bits.
+#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
 fn block_masks(bytes: &[u8]) -> (u64, u64) {
-    // Gathers the high bit of each byte of a word into the low eight bits.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
     let mut padded = [b' '; BLOCK];
     let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
         block
@@ -400,18 +441,31 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
         padded[..bytes.len()].copy_from_slice(bytes);
         &padded
     };
-    let (mut words, mut others) = (0u64, 0u64);
-    for (chunk, eight) in block.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        let word = word_bytes(w);
-        // Bytes equal to a space: the exact zero-byte test on `w ^ spaces`.
-        let diff = w ^ (u64::from(b' ') * ONES);
-        let space = !(((diff & !HIGHS).wrapping_add(!HIGHS)) | diff | !HIGHS);
-        let other = !(word | space) & HIGHS;
-        words |= ((word >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
-        others |= ((other >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
+    let (mut words, mut others) = ([0u8; BLOCK], [0u8; BLOCK]);
+    for ((word, other), &b) in words.iter_mut().zip(&mut others).zip(block) {
+        // `is_word_byte` as range tests (wrapping subtraction puts each range at 0..n).
+        let folded = b | 0x20;
+        let is_word = (folded.wrapping_sub(b'a') < 26)
+            | (b.wrapping_sub(b'0') < 10)
+            | (b == b'_')
+            | (b == b'\'')
+            | (b >= 0x80);
+        *word = u8::from(is_word);
+        *other = u8::from(!is_word & (b != b' '));
     }
-    (words, others)
+    (gather(&words), gather(&others))
+}
+
+/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
+fn gather(ones: &[u8; BLOCK]) -> u64 {
+    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0;
+    for (k, eight) in ones.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    mask
 }
 
 impl Signals {
