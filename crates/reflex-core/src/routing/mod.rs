@@ -338,27 +338,38 @@ fn read_word(bytes: &[u8]) -> (usize, Word) {
 
 /// What the word of `len` (> 0) bytes at the start of `bytes` is.
 fn classify(bytes: &[u8], len: usize) -> Word {
+    if let Some(head) = bytes.first_chunk::<16>() {
+        classify_head(head, len)
+    } else {
+        // Near the end of the text; bytes past the word are masked off.
+        let mut padded = [0u8; 16];
+        padded[..len.min(16)].copy_from_slice(&bytes[..len.min(16)]);
+        classify_head(&padded, len)
+    }
+}
+
+/// What the word of `len` (> 0) bytes at the start of `head` (and beyond, when longer) is.
+fn classify_head(head: &[u8; 16], len: usize) -> Word {
     if len > MAX_KEYWORD {
         return Word::Other;
     }
-    let (lo, hi) = if let Some(head) = bytes.first_chunk::<16>() {
-        halves(head)
-    } else {
-        // Near the end of the text; bytes past the word are masked off below.
-        let mut padded = [0u8; 16];
-        padded[..len].copy_from_slice(&bytes[..len]);
-        halves(&padded)
-    };
+    let (lo, hi) = halves(head);
     // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
     // are all lower-case letters, so a table hit is still an exact case-insensitive match.
-    let lo = (lo | (0x20 * ONES)) & (u64::MAX >> (64 - 8 * len.min(8)));
-    let hi = if len > 8 {
-        (hi | (0x20 * ONES)) & (u64::MAX >> (128 - 8 * len))
-    } else {
-        0
-    };
-    lookup(lo, hi)
+    let (lo_mask, hi_mask) = WORD_MASKS[len];
+    lookup((lo | (0x20 * ONES)) & lo_mask, (hi | (0x20 * ONES)) & hi_mask)
 }
+
+/// By word length: the bytes of each half of a packed word that belong to the word.
+static WORD_MASKS: [(u64, u64); MAX_KEYWORD + 1] = {
+    let mut masks = [(0, 0); MAX_KEYWORD + 1];
+    let mut len = 1;
+    while len <= MAX_KEYWORD {
+        masks[len] = if len < 8 { ((1 << (8 * len)) - 1, 0) } else if len == 8 { (u64::MAX, 0) } else { (u64::MAX, (1 << (8 * (len - 8))) - 1) };
+        len += 1;
+    }
+    masks
+};
 
 fn halves(head: &[u8; 16]) -> (u64, u64) {
     let (lo, hi) = head.split_at(8);
@@ -485,26 +496,37 @@ impl Signals {
         let mut i = s.line_start(bytes, 0, &mut open_sentence);
         // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
         'blocks: while i < bytes.len() {
-            let (words, others) = block_masks(&bytes[i..]);
+            // The block and the 16 bytes after it (spaces past the end of the text), so that a
+            // word inside the block is read from a fixed-size buffer, with no bounds to check.
+            let mut block = [b' '; BLOCK + 16];
+            let rest = &bytes[i..];
+            let n = rest.len().min(BLOCK + 16);
+            block[..n].copy_from_slice(&rest[..n]);
+            let (words, others) = block_masks(&block);
             let mut stops = (words & !(words << 1)) | others;
             while stops != 0 {
                 let k = stops.trailing_zeros() as usize;
                 stops &= stops - 1;
-                let at = i + k;
                 if words >> k & 1 == 1 {
                     let run = (!(words >> k)).trailing_zeros() as usize;
-                    let crosses = k + run >= BLOCK;
-                    let len = if crosses { word_len(&bytes[at..]) } else { run };
-                    let word = classify(&bytes[at..], len);
+                    let word = if k + run < BLOCK {
+                        classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run)
+                    } else {
+                        // The word runs past the block: read it whole, go on after it.
+                        let at = i + k;
+                        let len = word_len(&bytes[at..]);
+                        i = at + len;
+                        classify(&bytes[at..], len)
+                    };
                     s.note(word, prev, prev2);
                     (prev2, prev) = (prev, word);
                     open_sentence = true;
-                    if crosses {
-                        i = at + len;
+                    if k + run >= BLOCK {
                         continue 'blocks;
                     }
                     continue;
                 }
+                let at = i + k;
                 match bytes[at] {
                     b'\n' => {
                         i = s.line_start(bytes, at + 1, &mut open_sentence);
