@@ -144,21 +144,29 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
             }
             let c = b[at];
             if scan::is_word(c) {
-                // A lower-case letter is marked as a possible credential noun's first letter:
-                // only a noun can make a plain word count, and whatever else makes this word
-                // count (a capital or digit inside, a `:` after it…) is marked at its own byte.
-                if c.is_ascii_lowercase() && ((at > 0 && scan::is_word(b[at - 1])) || !password::noun_start(c, scan::at(b, at + 1))) {
+                // A letter starting a word only counts, as far as this mark goes, for what a
+                // plain word gets: the month-name check (capitals) and the credential-noun
+                // check. Whatever else makes the word count (a capital or digit inside, a `:`
+                // after it…) is marked at its own byte, and so is a lower-case letter inside
+                // a word after a capital or a digit.
+                let initial = at == 0 || !scan::is_word(b[at - 1]);
+                if c.is_ascii_lowercase() && !initial {
+                    continue;
+                }
+                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::noun_start(c | 0x20, scan::at(b, at + 1)) {
                     continue;
                 }
                 done = word(b, start_of_word(b, at), &mut out);
                 continue;
             }
             // `:`, `-` and, after a four-letter word, `.` change what the word before them is.
-            if matches!(c, b':' | b'-' | b'.') && at > 0 && scan::is_word(b[at - 1]) {
+            if matches!(c, b':' | b'-') && at > 0 && scan::is_word(b[at - 1]) {
                 let start = start_of_word(b, at - 1);
-                if start >= done && (c != b'.' || at - start == 4) {
+                if start >= done {
                     done = word(b, start, &mut out);
                 }
+            } else if c == b'.' && at >= done + 4 && b[at - 4..at].iter().all(|&w| scan::is_word(w)) && (at == 4 || !scan::is_word(b[at - 5])) {
+                done = word(b, at - 4, &mut out);
             }
             trigger(b, at, &mut out);
         }
