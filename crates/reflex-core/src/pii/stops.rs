@@ -76,9 +76,9 @@ mod tests {
         let mut i = 0;
         while i < b.len() {
             if crate::pii::scan::is_word(b[i]) {
-                i = crate::pii::word(b, i, &mut out);
+                i = crate::pii::dispatch::word(b, i, &mut out);
             } else {
-                crate::pii::trigger(b, i, &mut out);
+                crate::pii::dispatch::trigger(b, i, &mut out);
                 i += 1;
             }
         }
