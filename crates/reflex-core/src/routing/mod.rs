@@ -241,6 +241,12 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
     (gather(&words), gather(&others))
 }
 
+/// Bits `from..to` set (`from <= to <= 64`).
+fn bits(from: usize, to: usize) -> u64 {
+    let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+    below(to) & !below(from)
+}
+
 /// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
 fn gather(ones: &[u8; BLOCK]) -> u64 {
     // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
@@ -257,7 +263,8 @@ impl Signals {
     /// Goes block by block: two masks per block say where words start and where the few other
     /// bytes that count are, so the bytes between are never looked at one by one, and each
     /// word's length comes from the mask instead of from the word before it (a byte loop that
-    /// chained every word to the previous one was most of a check's fixed cost).
+    /// chained every word to the previous one was most of a check's fixed cost). A block's
+    /// words are read in a loop of their own, then its other bytes, up to a line break.
     fn scan(text: &str) -> Signals {
         let bytes = text.as_bytes();
         let mut s = Signals {
@@ -277,44 +284,64 @@ impl Signals {
             let n = rest.len().min(BLOCK + 16);
             block[..n].copy_from_slice(&rest[..n]);
             let (words, others) = block_masks(&block);
-            let mut stops = (words & !(words << 1)) | others;
-            while stops != 0 {
-                let k = stops.trailing_zeros() as usize;
-                stops &= stops - 1;
-                if words >> k & 1 == 1 {
-                    let run = (!(words >> k)).trailing_zeros() as usize;
-                    let word = if k + run < BLOCK {
-                        classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run)
-                    } else {
-                        // The word runs past the block: read it whole, go on after it.
-                        let at = i + k;
-                        let len = word_len(&bytes[at..]);
-                        i = at + len;
-                        classify(&bytes[at..], len)
-                    };
-                    s.note(word, prev, prev2);
-                    (prev2, prev) = (prev, word);
-                    open_sentence = true;
-                    if k + run >= BLOCK {
-                        continue 'blocks;
-                    }
-                    continue;
+            // A line break ends the block: what follows it is read from the next line's start.
+            let mut newline = BLOCK;
+            let mut rest_others = others;
+            while rest_others != 0 {
+                let k = rest_others.trailing_zeros() as usize;
+                rest_others &= rest_others - 1;
+                if block[k] == b'\n' {
+                    newline = k;
+                    break;
                 }
-                let at = i + k;
-                match bytes[at] {
-                    b'\n' => {
-                        i = s.line_start(bytes, at + 1, &mut open_sentence);
-                        continue 'blocks;
-                    }
-                    b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, at + 1) => {
+            }
+            let below_newline = bits(0, newline);
+            let starts = words & !(words << 1) & below_newline;
+            // The words first, in a loop of their own (the few other bytes do not need them
+            // in order, only whether a word came between two sentence stops: `starts` says).
+            let mut next = i + BLOCK;
+            let mut left = starts;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let run = (!(words >> k)).trailing_zeros() as usize;
+                let word = if k + run < BLOCK {
+                    classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run)
+                } else {
+                    // The last word runs past the block: read it whole, go on after it.
+                    let at = i + k;
+                    let len = word_len(&bytes[at..]);
+                    next = at + len;
+                    classify(&bytes[at..], len)
+                };
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+            }
+            // Then the other bytes up to the line break. A sentence is open at `k` when it was
+            // at the block's start, or a word started since, and no full stop was counted after
+            // that (`counted`: where the bytes after the last one counted in this block begin).
+            let carried = open_sentence;
+            let mut counted = 0;
+            let is_open = |k: usize, counted: usize| (counted == 0 && carried) || starts & bits(counted, k) != 0;
+            let mut left = others & below_newline;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                match block[k] {
+                    b'.' | b'!' | b'?' if is_open(k, counted) && is_space_or_end(bytes, i + k + 1) => {
                         s.sentences += 1;
-                        open_sentence = false;
+                        counted = k + 1;
                     }
                     b',' | b';' | b':' => s.clauses += 1,
                     _ => {}
                 }
             }
-            i += BLOCK;
+            open_sentence = is_open(newline, counted);
+            if newline < BLOCK {
+                i = s.line_start(bytes, i + newline + 1, &mut open_sentence);
+                continue 'blocks;
+            }
+            i = next;
         }
         if open_sentence {
             s.sentences += 1;
