@@ -90,6 +90,10 @@ fn ascii_fast_path_matches_the_definition_on_every_short_string() {
 
 #[test]
 fn plain_blocks_are_detected_exactly() {
+    let is_plain = |window: &[u8; BLOCK + 1], after_blank: bool| {
+        let (here, next) = split::<BLOCK>(window).unwrap();
+        super::is_plain(here, next, after_blank)
+    };
     let window = |text: &[u8]| -> [u8; BLOCK + 1] {
         let mut w = [b'x'; BLOCK + 1];
         w[..text.len()].copy_from_slice(text);
@@ -115,7 +119,7 @@ fn plain_blocks_are_detected_exactly() {
             assert_eq!(plain, (0x20..0x80).contains(&b), "{b:#x} at {at}");
             if plain {
                 let mut lower = [0; BLOCK];
-                lower_into(&text, &mut lower);
+                lower_into(split::<BLOCK>(&text).unwrap().0, &mut lower);
                 text[at] = b.to_ascii_lowercase();
                 assert_eq!(lower[..], text[..BLOCK], "{b:#x} at {at}");
             }
@@ -138,7 +142,7 @@ fn cache_key_matches_the_definition() {
         let mut text = String::new();
         // Mostly ASCII, so long runs reach the block path before any non-ASCII char.
         let ascii_only = round % 3 != 0;
-        while text.len() < round % 150 {
+        while text.len() < round % 300 {
             let part = PARTS[(next() % PARTS.len() as u64) as usize];
             if !ascii_only || part.is_ascii() {
                 text.push_str(part);
@@ -152,6 +156,21 @@ fn cache_key_matches_the_definition() {
             format!("{:032x}", xxh3_128(&folded)),
             "{text:?}"
         );
+    }
+}
+
+/// A blank run, a control or a capital at every position of texts around one and two blocks
+/// long: the block test, its halves and the byte-by-byte fold meet at every edge.
+#[test]
+fn blanks_at_every_block_edge_match_the_definition() {
+    let base = "The Quick brown fox jumps over a lazy dog ".repeat(8);
+    for len in [31, 32, 33, 63, 64, 65, 95, 96, 127, 128, 129, 200] {
+        for at in 0..=len {
+            for insert in [" \n", "\n ", "  ", " \t ", "\n", " ", "\u{1}", "X", " X"] {
+                let text = format!("{}{insert}{}", &base[..at], &base[at..len]);
+                assert_eq!(normalize_for_key(&text), reference(&text), "{text:?}");
+            }
+        }
     }
 }
 
