@@ -299,21 +299,25 @@ impl Signals {
             let starts = words & !(words << 1) & below_newline;
             // The words first, in a loop of their own (the few other bytes do not need them
             // in order, only whether a word came between two sentence stops: `starts` says).
-            let mut next = i + BLOCK;
-            let mut left = starts;
+            // The word running on past the block, if any, is read last and whole; the rest
+            // end inside the block, where the mask gives their length.
+            let last = BLOCK - (!words).leading_zeros() as usize;
+            let runs_on = last < BLOCK && starts >> last & 1 == 1;
+            let mut left = if runs_on { starts & !(1 << last) } else { starts };
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
                 let run = (!(words >> k)).trailing_zeros() as usize;
-                let word = if k + run < BLOCK {
-                    classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run)
-                } else {
-                    // The last word runs past the block: read it whole, go on after it.
-                    let at = i + k;
-                    let len = word_len(&bytes[at..]);
-                    next = at + len;
-                    classify(&bytes[at..], len)
-                };
+                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run);
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+            }
+            let mut next = i + BLOCK;
+            if runs_on {
+                let at = i + last;
+                let len = word_len(&bytes[at..]);
+                next = at + len;
+                let word = classify(&bytes[at..], len);
                 s.note(word, prev, prev2);
                 (prev2, prev) = (prev, word);
             }
