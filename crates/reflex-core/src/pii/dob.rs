@@ -185,8 +185,14 @@ fn day_month_year(b: &[u8], start: usize, day: u32, i: usize) -> Option<PiiMatch
 }
 
 /// `January 15, 1990`, `Jan. 15 1990`, `March 3rd, 1985`.
+/// Whether a word starting with `first` may start a month name for [`named`] (the main scan
+/// skips plain words for which it says no).
+pub(super) fn may_name_month(first: u8) -> bool {
+    matches!(first, b'J' | b'F' | b'M' | b'A' | b'S' | b'O' | b'N' | b'D')
+}
+
 pub(super) fn named(b: &[u8], start: usize) -> Option<PiiMatch> {
-    if !matches!(b[start], b'J' | b'F' | b'M' | b'A' | b'S' | b'O' | b'N' | b'D') {
+    if !may_name_month(b[start]) {
         return None;
     }
     // Cheap shape first: a word of 3–9 letters, then `Jan. 1` or `January 1`.

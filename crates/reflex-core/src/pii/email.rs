@@ -68,7 +68,9 @@ fn remote_login(b: &[u8], s: usize, e: usize) -> bool {
     if super::scan::at(b, e) == b':' && !super::scan::at(b, e + 1).is_ascii_whitespace() && e + 1 < b.len() {
         return true;
     }
-    let line = b[s.saturating_sub(200)..s].iter().rposition(|&c| c == b'\n').map_or(s.saturating_sub(200), |k| s.saturating_sub(200) + k + 1);
+    let from = s.saturating_sub(200);
+    let line = memchr::memrchr(b'\n', &b[from..s]).map_or(from, |k| from + k + 1);
+    // The line's first word, past a prompt (`$`, `#`, `>`) and `sudo`.
     let mut words = b[line..s].split(|&c| c == b' ' || c == b'\t').filter(|w| !w.is_empty() && !matches!(**w, [b'$' | b'#' | b'>'] | [b's', b'u', b'd', b'o']));
     words.next().is_some_and(|w| matches!(w, b"ssh" | b"scp" | b"sftp" | b"rsync" | b"mosh" | b"ssh-copy-id"))
 }

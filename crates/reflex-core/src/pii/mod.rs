@@ -12,9 +12,10 @@
 //! assert_eq!(redact(text, &found, &RedactMode::Placeholder), "card [CREDIT_CARD_1], mail [EMAIL_1]");
 //! ```
 //!
-//! How it stays fast: one pass over the bytes. Only word starts (after a non-word byte) and a
-//! handful of trigger bytes (`@ = : - + (`) are looked at; each detector first checks a cheap
-//! shape (a digit, a known prefix, two letters and two digits…) and only then validates.
+//! How it stays fast: one pass over the bytes, a block at a time (`stops`). Only the words some
+//! detector could start on (not plain lower-case prose) and a handful of trigger bytes
+//! (`@ = : - + (`) are looked at; each detector first checks a cheap shape (a digit, a known
+//! prefix, two letters and two digits…) and only then validates.
 //! Context words ("phone", "ssn", "born"…) are looked up in a small window before a candidate,
 //! never across the whole text. Clean text allocates nothing.
 //!
@@ -27,6 +28,7 @@
 //! also has; a PEM block swallows whatever key-like lines it contains.
 
 mod card;
+mod dispatch;
 mod dob;
 mod email;
 mod iban;
@@ -40,6 +42,7 @@ mod redact;
 mod scan;
 mod secrets;
 mod ssn;
+mod stops;
 mod wallet;
 
 /// The kinds of personal data reported; `as_str` gives the upper-snake name used over HTTP.
@@ -130,150 +133,55 @@ pub enum RedactMode {
 pub fn detect(text: &str) -> Vec<PiiMatch> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let class = scan::CLASS[usize::from(c)];
-        if class == scan::WORD {
-            // Skip the word, noting whether it is plain prose (`the`, `The`): letters only, no
-            // capital after the first. Every detector that can start on a letter needs a digit,
-            // an underscore, a capital inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it
-            // (hex for MAC/IPv6, `sk-`, `xoxb-`), so plain words only get the month-name check and,
-            // for a few first letters, the credential-noun check.
-            let start = i;
-            let mut plain = c.is_ascii_alphabetic();
-            i += 1;
-            while i < b.len() && scan::is_word(b[i]) {
-                plain &= b[i].is_ascii_lowercase();
-                i += 1;
+    // Where the last word looked at ended: later marks inside it have nothing left to add.
+    let mut done = 0;
+    for from in (0..b.len()).step_by(stops::BLOCK) {
+        let mut marks = stops::stops(b, from);
+        while marks != 0 {
+            let at = from + marks.trailing_zeros() as usize;
+            marks &= marks - 1;
+            if at < done {
+                continue;
             }
-            let next = scan::at(b, i);
-            if plain && next != b':' && next != b'-' && !(next == b'.' && i - start == 4) {
-                if c.is_ascii_uppercase() {
-                    push(&mut out, dob::named(b, start));
+            let c = b[at];
+            if scan::is_word(c) {
+                // A letter starting a word only counts, as far as this mark goes, for what a
+                // plain word gets: the month-name check (capitals) and the credential-noun
+                // check. Whatever else makes the word count (a capital or digit inside, a `:`
+                // after it…) is marked at its own byte, and so is a lower-case letter inside
+                // a word after a capital or a digit.
+                let initial = at == 0 || !scan::is_word(b[at - 1]);
+                if c.is_ascii_lowercase() && !initial {
+                    continue;
                 }
-                // Credential nouns ("password", "Passwort", "contraseña", "mot de passe"…) start
-                // a sentence that may carry the value.
-                if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (2..=10).contains(&(i - start)) {
-                    password::prose(b, start, i, &mut out);
+                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::noun_start(c | 0x20, scan::at(b, at + 1)) {
+                    continue;
                 }
-            } else {
-                word_start(b, start, &mut out);
+                done = dispatch::word(b, start_of_word(b, at), &mut out);
+                continue;
             }
-            continue;
+            // `:`, `-` and, after a four-letter word, `.` change what the word before them is.
+            if matches!(c, b':' | b'-') && at > 0 && scan::is_word(b[at - 1]) {
+                let start = start_of_word(b, at - 1);
+                if start >= done {
+                    done = dispatch::word(b, start, &mut out);
+                }
+            } else if c == b'.' && at >= done + 4 && b[at - 4..at].iter().all(|&w| scan::is_word(w)) && (at == 4 || !scan::is_word(b[at - 5])) {
+                done = dispatch::word(b, at - 4, &mut out);
+            }
+            dispatch::trigger(b, at, &mut out);
         }
-        if class == 0 {
-            i += 1;
-            continue;
-        }
-        match c {
-            b'@' => email::find(b, i, &mut out),
-            b'=' => password::find(b, i, &mut out),
-            b':' => {
-                password::find(b, i, &mut out);
-                if scan::at(b, i + 1) == b':' {
-                    push(&mut out, ip::v6(b, i));
-                }
-            }
-            b'-' => {
-                push(&mut out, secrets::private_key(b, i));
-                if scan::at(b, i + 1) == b'p' {
-                    push(&mut out, password::cli_short(b, i));
-                }
-            }
-            b'+' | b'(' => push(&mut out, phone::find(b, i)),
-            _ => {}
-        }
-        i += 1;
     }
     resolve(out)
 }
 
-#[inline]
-fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
-    if let Some(m) = m {
-        out.push(m);
+/// The start of the word holding `b[at]`.
+fn start_of_word(b: &[u8], at: usize) -> usize {
+    let mut start = at;
+    while start > 0 && scan::is_word(b[start - 1]) {
+        start -= 1;
     }
-}
-
-/// Runs the detectors that can start at the word beginning at `i`.
-fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
-    let c = b[i];
-    if c.is_ascii_digit() {
-        // Inside a longer token, or inside a number already reported (the `1111` groups of a
-        // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
-        // A credential value is the exception: a card or wallet inside it outranks it.
-        if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
-            return;
-        }
-        // Route on the leading digit run and the byte after it, so that timestamps, ids and
-        // durations in digit-heavy text (logs) reach only the one or two detectors they could
-        // possibly satisfy.
-        let run = scan::run_len(b, i, 20, |c| c.is_ascii_digit());
-        let next = scan::at(b, i + run);
-        let letter = next.is_ascii_alphabetic();
-        let hex_letter = letter && next.is_ascii_hexdigit();
-        // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
-        let after = scan::at(b, i + run + 1);
-        let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
-        if run <= 3 && next == b'.' && after.is_ascii_digit() {
-            push(out, ip::v4(b, i));
-        }
-        if run <= 4 && (next == b':' || hex_letter) {
-            push(out, ip::v6(b, i));
-        }
-        if run <= 4 && ((matches!(next, b':' | b'-' | b'.') && after.is_ascii_hexdigit()) || hex_letter) {
-            push(out, mac::find(b, i));
-        }
-        if !letter && next != b'_' {
-            if run >= 12 || (run == 4 && grouped) {
-                push(out, card::find(b, i));
-            }
-            if run == 9 || (run == 3 && grouped) {
-                push(out, ssn::find(b, i));
-                push(out, nhs::find(b, i));
-            } else if run == 10 {
-                push(out, nhs::find(b, i));
-            }
-            if run >= 7 || grouped || (next == b'.' && after.is_ascii_digit()) {
-                push(out, phone::find(b, i));
-            }
-            // `15/01/1990`, and `14-Mar-1987` (a month name between the separators).
-            let date_sep = matches!(next, b'-' | b'/' | b'.') && (after.is_ascii_digit() || (after.is_ascii_alphabetic() && run <= 2));
-            // `15 January`, `3. April` (German ordinal dot).
-            let month_next = (next == b' ' && after.is_ascii_alphabetic()) || (next == b'.' && after == b' ' && run <= 2);
-            if (run == 4 || run <= 2) && (date_sep || month_next) {
-                push(out, dob::numeric(b, i));
-            }
-        }
-        // `2nd of September 1996`, `21st March 1990`.
-        if run <= 2 && matches!(next, b's' | b'n' | b'r' | b't') {
-            push(out, dob::numeric(b, i));
-        }
-        if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
-            push(out, passport::find(b, i));
-        }
-        if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
-            push(out, wallet::find(b, i));
-        }
-    } else if c.is_ascii_uppercase() {
-        push(out, secrets::api_key(b, i));
-        push(out, iban::find(b, i));
-        push(out, wallet::find(b, i));
-        push(out, dob::named(b, i));
-        push(out, passport::find(b, i));
-        if c <= b'F' && !scan::inside_cluster(b, i) {
-            push(out, mac::find(b, i));
-            push(out, ip::v6(b, i));
-        }
-    } else {
-        push(out, secrets::api_key(b, i));
-        push(out, wallet::find(b, i));
-        if (b'a'..=b'f').contains(&c) && !scan::inside_cluster(b, i) {
-            push(out, mac::find(b, i));
-            push(out, ip::v6(b, i));
-        }
-    }
+    start
 }
 
 /// How specific a kind is: on overlap the higher rank wins (validated, structured formats over

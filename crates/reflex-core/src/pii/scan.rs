@@ -126,22 +126,33 @@ pub(crate) fn clean_end(b: &[u8], end: usize) -> bool {
     !(matches!(next, b'-' | b'.' | b'/' | b':') && at(b, end + 1).is_ascii_digit())
 }
 
-/// Looks for one of `words` (lowercase ASCII) in the `window` bytes before `pos`, starting on a
-/// word boundary. Case-insensitive. Visits each word start once and compares only keywords with
-/// the same first letter, so a call costs well under 100 ns.
+/// Looks for one of `words` (lowercase ASCII, at most 32 of them) in the `window` bytes before
+/// `pos`, starting on a word boundary. Case-insensitive. Visits each word start once and compares
+/// only the keywords with its first letter, so a call costs well under 100 ns.
 pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]]) -> bool {
     let from = pos.saturating_sub(window);
-    // Bit n set when some keyword starts with the n-th letter: most word starts fail this test.
-    let firsts = words.iter().fold(0u32, |m, w| m | 1 << (w[0] - b'a'));
+    debug_assert!(words.len() <= 32 && words.iter().all(|w| w[0].is_ascii_lowercase()));
+    // Bit n of `firsts[l]` set when keyword n starts with letter l: most word starts have none.
+    let mut firsts = [0u32; 26];
+    for (n, w) in words.iter().enumerate() {
+        firsts[usize::from(w[0] - b'a')] |= 1 << n;
+    }
+    let mut after_letter = from > 0 && b[from - 1].is_ascii_alphabetic();
     for k in from..pos {
         let c = b[k] | 0x20;
-        if !c.is_ascii_lowercase() || firsts & (1 << (c - b'a')) == 0 || (k > 0 && b[k - 1].is_ascii_alphabetic()) {
-            continue;
+        let letter = b[k].is_ascii_alphabetic();
+        if letter && !after_letter {
+            let mut candidates = firsts[usize::from(c - b'a')];
+            let rest = &b[k..pos];
+            while candidates != 0 {
+                let w = words[candidates.trailing_zeros() as usize];
+                candidates &= candidates - 1;
+                if rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w) {
+                    return true;
+                }
+            }
         }
-        let rest = &b[k..pos];
-        if words.iter().any(|w| w[0] == c && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)) {
-            return true;
-        }
+        after_letter = letter;
     }
     false
 }

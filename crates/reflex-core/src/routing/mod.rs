@@ -15,6 +15,12 @@
 //! signals are counted on the way. The hints only steer the planner, so they favour being
 //! cheap and predictable over being clever.
 
+mod keywords;
+
+use keywords::{classify, classify_head};
+#[cfg(test)]
+use keywords::KEYWORDS;
+
 /// Where the request goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -138,191 +144,11 @@ enum Word {
     Other,
 }
 
-/// Keywords by what they signal. Longer than 16 bytes is never a keyword, so a word packs into
-/// one `u128` and classifying it is a binary search over integers (no string compares).
-const KEYWORDS: &[(&[u8], Word)] = &[
-    (b"search", Word::Retriever),
-    (b"searches", Word::Retriever),
-    (b"searching", Word::Retriever),
-    (b"find", Word::Retriever),
-    (b"finds", Word::Retriever),
-    (b"finding", Word::Retriever),
-    (b"lookup", Word::Retriever),
-    (b"knowledge", Word::Retriever),
-    (b"retrieve", Word::Retriever),
-    (b"research", Word::Retriever),
-    (b"run", Word::Executor),
-    (b"runs", Word::Executor),
-    (b"running", Word::Executor),
-    (b"execute", Word::Executor),
-    (b"executes", Word::Executor),
-    (b"executing", Word::Executor),
-    (b"execution", Word::Executor),
-    (b"shell", Word::Executor),
-    (b"command", Word::Executor),
-    (b"commands", Word::Executor),
-    (b"compute", Word::Executor),
-    (b"computing", Word::Executor),
-    (b"calculate", Word::Executor),
-    (b"calculates", Word::Executor),
-    (b"calculating", Word::Executor),
-    (b"calculation", Word::Executor),
-    (b"bash", Word::Executor),
-    (b"code", Word::Coder),
-    (b"coding", Word::Coder),
-    (b"function", Word::Coder),
-    (b"functions", Word::Coder),
-    (b"script", Word::Coder),
-    (b"scripts", Word::Coder),
-    (b"implement", Word::Coder),
-    (b"implements", Word::Coder),
-    (b"implementing", Word::Coder),
-    (b"implementation", Word::Coder),
-    (b"refactor", Word::Coder),
-    (b"debug", Word::Coder),
-    (b"bugfix", Word::Coder),
-    (b"validate", Word::Judge),
-    (b"validates", Word::Judge),
-    (b"validating", Word::Judge),
-    (b"validation", Word::Judge),
-    (b"check", Word::Judge),
-    (b"checks", Word::Judge),
-    (b"checking", Word::Judge),
-    (b"verify", Word::Judge),
-    (b"verifies", Word::Judge),
-    (b"verifying", Word::Judge),
-    (b"verification", Word::Judge),
-    (b"test", Word::Judge),
-    (b"tests", Word::Judge),
-    (b"testing", Word::Judge),
-    (b"redact", Word::Guardian),
-    (b"redacts", Word::Guardian),
-    (b"redacting", Word::Guardian),
-    (b"redaction", Word::Guardian),
-    (b"pii", Word::Guardian),
-    (b"sanitize", Word::Guardian),
-    (b"sanitise", Word::Guardian),
-    (b"sanitizing", Word::Guardian),
-    (b"sanitising", Word::Guardian),
-    (b"anonymize", Word::Guardian),
-    (b"anonymise", Word::Guardian),
-    (b"then", Word::Sequence),
-    (b"afterwards", Word::Sequence),
-    (b"afterward", Word::Sequence),
-    (b"finally", Word::Sequence),
-    (b"subsequently", Word::Sequence),
-    (b"lastly", Word::Sequence),
-    (b"look", Word::Look),
-    (b"looks", Word::Look),
-    (b"looking", Word::Look),
-    (b"up", Word::Up),
-    (b"fix", Word::Fix),
-    (b"fixes", Word::Fix),
-    (b"fixing", Word::Fix),
-    (b"bug", Word::Bug),
-    (b"bugs", Word::Bug),
-    (b"the", Word::Article),
-    (b"a", Word::Article),
-    (b"this", Word::Article),
-    (b"my", Word::Article),
-    (b"personal", Word::Personal),
-    (b"data", Word::Data),
-    (b"details", Word::Data),
-    (b"information", Word::Data),
-    (b"info", Word::Data),
-    (b"after", Word::After),
-    (b"that", Word::That),
-];
-
-/// Longer words are never keywords.
-const MAX_KEYWORD: usize = 16;
-
-/// A lower-case word of at most 16 bytes as one integer, first byte lowest; words cannot hold
-/// NUL, so distinct words pack to distinct keys.
-const fn pack(word: &[u8]) -> u128 {
-    let mut key = 0u128;
-    let mut i = 0;
-    while i < word.len() {
-        key |= (word[i] as u128) << (8 * i);
-        i += 1;
-    }
-    key
-}
-
-/// Slots in the keyword table: a power of two.
-const TABLE_BITS: u32 = 9;
-const TABLE_SIZE: usize = 1 << TABLE_BITS;
-
-/// A multiplier under which no two keywords share a slot (found by trying random odd numbers;
-/// the table's build asserts it), so a look-up is one probe and one compare, with no loop whose
-/// length depends on the word: the scan runs it for every word of the text.
-const SEED: u64 = 0xcf94_e06f_f647_00f7;
-
-const fn slot_of(key: u128) -> usize {
-    // Multiplicative hashing of the folded halves: the top bits index the table.
-    let folded = (key as u64) ^ ((key >> 64) as u64);
-    (folded.wrapping_mul(SEED) >> (64 - TABLE_BITS)) as usize
-}
-
-/// [`KEYWORDS`] by slot, built at compile time: the packed word, or 0 (no word packs to 0).
-static KEYS: [u128; TABLE_SIZE] = {
-    let mut keys = [0u128; TABLE_SIZE];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        let word = KEYWORDS[i].0;
-        assert!(!word.is_empty() && word.len() <= MAX_KEYWORD, "keyword length");
-        let slot = slot_of(pack(word));
-        assert!(keys[slot] == 0, "two keywords share a slot: pick another SEED");
-        keys[slot] = pack(word);
-        i += 1;
-    }
-    keys
-};
-
-/// What the keyword in the same slot of [`KEYS`] signals.
-static WORDS: [Word; TABLE_SIZE] = {
-    let mut words = [Word::Other; TABLE_SIZE];
-    let mut i = 0;
-    while i < KEYWORDS.len() {
-        words[slot_of(pack(KEYWORDS[i].0))] = KEYWORDS[i].1;
-        i += 1;
-    }
-    words
-};
-
-fn lookup(key: u128) -> Word {
-    let slot = slot_of(key);
-    if KEYS[slot] == key {
-        WORDS[slot]
-    } else {
-        Word::Other
-    }
-}
-
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
 #[cfg(test)]
 fn read_word(bytes: &[u8]) -> (usize, Word) {
     let len = word_len(bytes);
     (len, if len == 0 { Word::Other } else { classify(bytes, len) })
-}
-
-/// What the word of `len` (> 0) bytes at the start of `bytes` is.
-fn classify(bytes: &[u8], len: usize) -> Word {
-    if len > MAX_KEYWORD {
-        return Word::Other;
-    }
-    // Setting bit 5 lower-cases letters; it maps no other byte into 'a'..='z', and keywords
-    // are all lower-case letters, so a table hit is still an exact case-insensitive match.
-    let key = if let Some(head) = bytes.first_chunk::<16>() {
-        let mask = u128::MAX >> (8 * (MAX_KEYWORD - len));
-        (u128::from_le_bytes(*head) | (0x20 * (u128::MAX / 0xff))) & mask
-    } else {
-        bytes[..len]
-            .iter()
-            .rev()
-            .fold(0u128, |key, &b| (key << 8) | u128::from(b | 0x20))
-    };
-    lookup(key)
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -389,10 +215,10 @@ const BLOCK: usize = 64;
 
 /// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
 /// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
-/// breaks, tabs…).
+/// breaks, tabs…). The bytes are classed lane by lane, with no branch, so the compiler does it
+/// sixteen at a time in vector registers; one multiply per eight bytes then gathers the bits.
+#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
 fn block_masks(bytes: &[u8]) -> (u64, u64) {
-    // Gathers the high bit of each byte of a word into the low eight bits.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
     let mut padded = [b' '; BLOCK];
     let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
         block
@@ -400,25 +226,45 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
         padded[..bytes.len()].copy_from_slice(bytes);
         &padded
     };
-    let (mut words, mut others) = (0u64, 0u64);
-    for (chunk, eight) in block.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        let word = word_bytes(w);
-        // Bytes equal to a space: the exact zero-byte test on `w ^ spaces`.
-        let diff = w ^ (u64::from(b' ') * ONES);
-        let space = !(((diff & !HIGHS).wrapping_add(!HIGHS)) | diff | !HIGHS);
-        let other = !(word | space) & HIGHS;
-        words |= ((word >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
-        others |= ((other >> 7).wrapping_mul(GATHER) >> 56) << (chunk * 8);
+    let (mut words, mut others) = ([0u8; BLOCK], [0u8; BLOCK]);
+    for ((word, other), &b) in words.iter_mut().zip(&mut others).zip(block) {
+        // `is_word_byte` as range tests (wrapping subtraction puts each range at 0..n).
+        let folded = b | 0x20;
+        let is_word = (folded.wrapping_sub(b'a') < 26)
+            | (b.wrapping_sub(b'0') < 10)
+            | (b == b'_')
+            | (b == b'\'')
+            | (b >= 0x80);
+        *word = u8::from(is_word);
+        *other = u8::from(!is_word & (b != b' '));
     }
-    (words, others)
+    (gather(&words), gather(&others))
+}
+
+/// Bits `from..to` set (`from <= to <= 64`).
+fn bits(from: usize, to: usize) -> u64 {
+    let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+    below(to) & !below(from)
+}
+
+/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
+fn gather(ones: &[u8; BLOCK]) -> u64 {
+    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0;
+    for (k, eight) in ones.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
+        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    mask
 }
 
 impl Signals {
     /// Goes block by block: two masks per block say where words start and where the few other
     /// bytes that count are, so the bytes between are never looked at one by one, and each
     /// word's length comes from the mask instead of from the word before it (a byte loop that
-    /// chained every word to the previous one was most of a check's fixed cost).
+    /// chained every word to the previous one was most of a check's fixed cost). A block's
+    /// words are read in a loop of their own, then its other bytes, up to a line break.
     fn scan(text: &str) -> Signals {
         let bytes = text.as_bytes();
         let mut s = Signals {
@@ -431,40 +277,75 @@ impl Signals {
         let mut i = s.line_start(bytes, 0, &mut open_sentence);
         // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
         'blocks: while i < bytes.len() {
-            let (words, others) = block_masks(&bytes[i..]);
-            let mut stops = (words & !(words << 1)) | others;
-            while stops != 0 {
-                let k = stops.trailing_zeros() as usize;
-                stops &= stops - 1;
-                let at = i + k;
-                if words >> k & 1 == 1 {
-                    let run = (!(words >> k)).trailing_zeros() as usize;
-                    let crosses = k + run >= BLOCK;
-                    let len = if crosses { word_len(&bytes[at..]) } else { run };
-                    let word = classify(&bytes[at..], len);
-                    s.note(word, prev, prev2);
-                    (prev2, prev) = (prev, word);
-                    open_sentence = true;
-                    if crosses {
-                        i = at + len;
-                        continue 'blocks;
-                    }
-                    continue;
+            // The block and the 16 bytes after it (spaces past the end of the text), so that a
+            // word inside the block is read from a fixed-size buffer, with no bounds to check.
+            let mut block = [b' '; BLOCK + 16];
+            let rest = &bytes[i..];
+            let n = rest.len().min(BLOCK + 16);
+            block[..n].copy_from_slice(&rest[..n]);
+            let (words, others) = block_masks(&block);
+            // A line break ends the block: what follows it is read from the next line's start.
+            let mut newline = BLOCK;
+            let mut rest_others = others;
+            while rest_others != 0 {
+                let k = rest_others.trailing_zeros() as usize;
+                rest_others &= rest_others - 1;
+                if block[k] == b'\n' {
+                    newline = k;
+                    break;
                 }
-                match bytes[at] {
-                    b'\n' => {
-                        i = s.line_start(bytes, at + 1, &mut open_sentence);
-                        continue 'blocks;
-                    }
-                    b'.' | b'!' | b'?' if open_sentence && is_space_or_end(bytes, at + 1) => {
+            }
+            let below_newline = bits(0, newline);
+            let starts = words & !(words << 1) & below_newline;
+            // The words first, in a loop of their own (the few other bytes do not need them
+            // in order, only whether a word came between two sentence stops: `starts` says).
+            // The word running on past the block, if any, is read last and whole; the rest
+            // end inside the block, where the mask gives their length.
+            let last = BLOCK - (!words).leading_zeros() as usize;
+            let runs_on = last < BLOCK && starts >> last & 1 == 1;
+            let mut left = if runs_on { starts & !(1 << last) } else { starts };
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let run = (!(words >> k)).trailing_zeros() as usize;
+                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run);
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+            }
+            let mut next = i + BLOCK;
+            if runs_on {
+                let at = i + last;
+                let len = word_len(&bytes[at..]);
+                next = at + len;
+                let word = classify(&bytes[at..], len);
+                s.note(word, prev, prev2);
+                (prev2, prev) = (prev, word);
+            }
+            // Then the other bytes up to the line break. A sentence is open at `k` when it was
+            // at the block's start, or a word started since, and no full stop was counted after
+            // that (`counted`: where the bytes after the last one counted in this block begin).
+            let carried = open_sentence;
+            let mut counted = 0;
+            let is_open = |k: usize, counted: usize| (counted == 0 && carried) || starts & bits(counted, k) != 0;
+            let mut left = others & below_newline;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                match block[k] {
+                    b'.' | b'!' | b'?' if is_open(k, counted) && is_space_or_end(bytes, i + k + 1) => {
                         s.sentences += 1;
-                        open_sentence = false;
+                        counted = k + 1;
                     }
                     b',' | b';' | b':' => s.clauses += 1,
                     _ => {}
                 }
             }
-            i += BLOCK;
+            open_sentence = is_open(newline, counted);
+            if newline < BLOCK {
+                i = s.line_start(bytes, i + newline + 1, &mut open_sentence);
+                continue 'blocks;
+            }
+            i = next;
         }
         if open_sentence {
             s.sentences += 1;
