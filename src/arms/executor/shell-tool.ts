@@ -1,8 +1,8 @@
 /**
  * The `shell` tool: one allowed command, run from argv (never through a shell) inside the sandbox
- * of sandbox.ts, with a wall-clock timeout, output caps and the step's abort signal. The whole
- * process group is killed with SIGKILL on timeout, cap or abort; bubblewrap's --die-with-parent
- * then takes the sandbox's PID namespace down with it.
+ * of sandbox.ts, with a wall-clock timeout, output caps and the step's abort signal. On timeout,
+ * cap or abort the whole tree is killed with SIGKILL (process-tree.ts: the process group, and the
+ * sandbox's init, which bubblewrap puts in a session of its own; the PID namespace ends with it).
  *
  * ```ts
  * await shell.run({ command: 'wc', args: ['-l'], stdin: 'a\nb\n' }, 30_000, signal)
@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process'
 
 import { ArmError } from '../contract.js'
 import { abortError } from './abort.js'
+import { killTree } from './process-tree.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
 import { type AllowedCommand, type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv, sharedLibraries } from './sandbox.js'
@@ -156,9 +157,7 @@ export class ShellTool {
       let ended: 'timeout' | 'aborted' | undefined
 
       const killGroup = (): void => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
-        } catch { /* already gone */ }
+        if (child.pid !== undefined) killTree(child.pid)
       }
       const timer = setTimeout(() => { ended ??= 'timeout'; killGroup() }, timeoutMs)
       const onAbort = (): void => { ended ??= 'aborted'; killGroup() }
