@@ -3,6 +3,7 @@
 //! them. A child of `patterns` for the table's private fields.
 
 use super::super::required::required;
+use super::super::reach::Finder;
 use super::super::starts::{self, Anchor, Cover};
 use super::{Armed, Table, Words, WORDS};
 
@@ -200,9 +201,10 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
     (Anchors::new(&anchor_of), anchored, needed, scans)
 }
 
-/// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
-pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Option<DFA>> {
-    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0;
+/// The lazy DFAs (`starts::forward`) of the anchored rows and the rows with a `reach`, `None`
+/// for the other rows.
+pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS], reach: &[Option<Finder>]) -> Vec<Option<DFA>> {
+    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0 || reach[i].is_some();
     sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
 }
 
@@ -284,6 +286,14 @@ impl Table {
             }
             let re = &self.rules[i].1;
             starts.clear();
+            if let (false, Some(reach)) = (whole, &self.reach[i]) {
+                reach.starts(text, &mut starts);
+                starts.sort_unstable();
+                starts.dedup();
+                let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
+                starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
+                continue;
+            }
             let mut k = head[i];
             while k != NONE {
                 let (s, before) = chain[k as usize];
