@@ -201,10 +201,15 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
     (Anchors::new(&anchor_of), anchored, needed, scans)
 }
 
-/// The lazy DFAs (`starts::forward`) of the anchored rows and the rows with a `reach`, `None`
-/// for the other rows.
-pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS], reach: &[Option<Finder>]) -> Vec<Option<DFA>> {
-    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0 || reach[i].is_some();
+/// The lazy DFAs (`starts::forward`) of the anchored rows, the line-start rows and the rows
+/// with a `reach`, `None` for the other rows.
+pub(super) fn forwards(
+    sources: &[String],
+    anchored: &[u64; WORDS],
+    lines: &[u64; WORDS],
+    reach: &[Option<Finder>],
+) -> Vec<Option<DFA>> {
+    let is = |i: usize| (anchored[i / 64] | lines[i / 64]) & (1 << (i % 64)) != 0 || reach[i].is_some();
     sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
 }
 
@@ -286,10 +291,21 @@ impl Table {
             }
             let re = &self.rules[i].1;
             starts.clear();
-            if let (false, Some(reach)) = (whole, &self.reach[i]) {
-                reach.starts(text, &mut starts);
-                starts.sort_unstable();
-                starts.dedup();
+            // Rows with starts of their own: found back from a middle phrase, or line starts.
+            let own = match (&self.reach[i], is(&self.lines, i)) {
+                (Some(reach), _) if !whole => {
+                    reach.starts(text, &mut starts);
+                    starts.sort_unstable();
+                    starts.dedup();
+                    true
+                }
+                (_, true) => {
+                    starts::line_starts(text, &mut starts);
+                    true
+                }
+                _ => false,
+            };
+            if own {
                 let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
                 starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
                 continue;
