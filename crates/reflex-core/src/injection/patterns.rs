@@ -341,8 +341,9 @@ pub(crate) struct Table {
     forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
     /// For each row with a `reach`, its finder of starts.
     reach: Vec<Option<reach::Finder>>,
-    /// The rows whose matches begin at a line start (`starts::at_line_starts`).
-    lines: [u64; WORDS],
+    /// The rows with starts of their own: a `reach`, or matches that begin at a line start
+    /// (`starts::at_line_starts`). Also in `anchored`.
+    own: [u64; WORDS],
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match.
     required: Vec<search::Required>,
@@ -585,17 +586,21 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchors, anchored, needed, scans) = search::plan(&sources, &mut words);
+        let (anchors, mut anchored, needed, scans) = search::plan(&sources, &mut words);
         let reach: Vec<Option<reach::Finder>> =
             RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
-        let mut lines = [0u64; WORDS];
+        let mut own = [0u64; WORDS];
         for (i, src) in sources.iter().enumerate() {
-            if super::starts::at_line_starts(src) {
-                lines[i / 64] |= 1 << (i % 64);
+            if reach[i].is_some() || super::starts::at_line_starts(src) {
+                own[i / 64] |= 1 << (i % 64);
             }
         }
-        let forward = search::forwards(&sources, &anchored, &lines, &reach);
-        Table { rules, anchors, anchored, scans, forward, reach, lines, required: needed, words: words.build(), with_needs }
+        // Searched anchored like the rows anchored by trigger words, at their own starts.
+        for k in 0..WORDS {
+            anchored[k] |= own[k];
+        }
+        let forward = search::forwards(&sources, &anchored);
+        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans

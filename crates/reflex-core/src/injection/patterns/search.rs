@@ -3,7 +3,6 @@
 //! them. A child of `patterns` for the table's private fields.
 
 use super::super::required::required;
-use super::super::reach::Finder;
 use super::super::starts::{self, Anchor, Cover};
 use super::{Armed, Table, Words, WORDS};
 
@@ -201,15 +200,9 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
     (Anchors::new(&anchor_of), anchored, needed, scans)
 }
 
-/// The lazy DFAs (`starts::forward`) of the anchored rows, the line-start rows and the rows
-/// with a `reach`, `None` for the other rows.
-pub(super) fn forwards(
-    sources: &[String],
-    anchored: &[u64; WORDS],
-    lines: &[u64; WORDS],
-    reach: &[Option<Finder>],
-) -> Vec<Option<DFA>> {
-    let is = |i: usize| (anchored[i / 64] | lines[i / 64]) & (1 << (i % 64)) != 0 || reach[i].is_some();
+/// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
+pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Option<DFA>> {
+    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0;
     sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
 }
 
@@ -232,6 +225,16 @@ impl Table {
             // Only if `found` itself searched: then its own caches, dropped after.
             Err(_) => self.each_match_with(text, armed, &mut vec![None; self.rules.len()], found),
         });
+    }
+
+    /// Adds row `i`'s starts of its own (`Table::own`): found back from a middle phrase
+    /// (`reach`), or the line starts.
+    #[inline(never)]
+    fn own_starts(&self, i: usize, text: &str, starts: &mut Vec<usize>) {
+        match &self.reach[i] {
+            Some(reach) => reach.starts(text, starts),
+            None => starts::line_starts(text, starts),
+        }
     }
 
     fn each_match_with(
@@ -291,25 +294,6 @@ impl Table {
             }
             let re = &self.rules[i].1;
             starts.clear();
-            // Rows with starts of their own: found back from a middle phrase, or line starts.
-            let own = match (&self.reach[i], is(&self.lines, i)) {
-                (Some(reach), _) if !whole => {
-                    reach.starts(text, &mut starts);
-                    starts.sort_unstable();
-                    starts.dedup();
-                    true
-                }
-                (_, true) => {
-                    starts::line_starts(text, &mut starts);
-                    true
-                }
-                _ => false,
-            };
-            if own {
-                let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
-                starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
-                continue;
-            }
             let mut k = head[i];
             while k != NONE {
                 let (s, before) = chain[k as usize];
@@ -318,6 +302,9 @@ impl Table {
             }
             if !whole && !self.scans.of[i].is_empty() {
                 self.scans.add(i, text.as_bytes(), &mut scanned, &mut starts);
+            }
+            if !whole && is(&self.own, i) {
+                self.own_starts(i, text, &mut starts);
             }
             sort_nearly_sorted(&mut starts);
             starts.dedup();
