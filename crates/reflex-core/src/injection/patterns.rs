@@ -50,7 +50,11 @@ impl Rule {
     }
 
     const fn reach(self, heads: &'static [&'static str], runs: u8) -> Rule {
-        Rule { reach: Some(Reach { heads, runs }), ..self }
+        Rule { reach: Some(Reach::Words { heads, runs }), ..self }
+    }
+
+    const fn lead(self, word: &'static str) -> Rule {
+        Rule { reach: Some(Reach::Lead { word }), ..self }
     }
 
     /// False when the words right after the match turn it into an everyday phrase.
@@ -182,7 +186,9 @@ static RULES: &[Rule] = &[
     rule(Jail, H, 0.85, &["roleplay", "role play", "act as", "pretend"], r"\b(?:roleplay|role play|act|pretend to be) as an? (?:ai|assistant|model|chatbot|llm)(?: \w+)? (?:without|with no|that has no|that ignores) (?:any )?(?:restrictions|filters|rules|limits|guidelines)"),
     rule(Jail, M, 0.5, &["character"], r"\b(?:stay|remain) in character\b"),
     // ── system-mode impersonation ────────────────────────────────────────────────────────
-    raw(Sys, H, 0.8, &["system"], r"(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*system(?:\s(?:message|prompt|note|override|notice|update|instruction|instructions))?\s?[:>][ \t]*[a-z'][a-z']*(?:[ \t,]+[a-z'][a-z']*){2}"),
+    raw(Sys, H, 0.8, &["system"], r"(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*system(?:\s(?:message|prompt|note|override|notice|update|instruction|instructions))?\s?[:>][ \t]*[a-z'][a-z']*(?:[ \t,]+[a-z'][a-z']*){2}")
+        // A line or sentence start, then spaces and markup, then `system`: searched back from it.
+        .lead("system"),
     raw(Sys, M, 0.6, &["[system", "[sys", "[admin", "[developer", "[root"], r"\[(?:system|sys|admin|developer|root|operator)(?:[\s_]?(?:message|prompt|override|note|notice|alert|update|announcement|instructions?))?\]"),
     // A bracketed role tag followed by words that address the model or change its rules (a
     // log line "[SYSTEM] Backup completed" does neither).

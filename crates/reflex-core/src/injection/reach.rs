@@ -15,20 +15,79 @@
 //! so it is where such a run begins. Searching anchored at those run starts, for every head in
 //! the text, gives what `find_iter` over the whole text gives (see `starts`); the tests compare
 //! the two.
+//!
+//! The `system:` row (`Reach::Lead`) is found the same way back from the word `system`: its
+//! lead-in before the word is a line or sentence start, then only spaces and markup bytes.
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
-/// A row's middle phrase heads and how many pieces can come before the phrase.
+/// What lies before a phrase every match of a row holds.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Reach {
-    /// Words every match's middle phrase begins with.
-    pub heads: &'static [&'static str],
-    /// The most `[a-z0-9_]` pieces before that phrase (literal words, `\w+` words).
-    pub runs: u8,
+pub(crate) enum Reach {
+    /// At most `runs` `[a-z0-9_]` pieces (literal words, `\w+` words) before a phrase that
+    /// begins with one of `heads`.
+    Words { heads: &'static [&'static str], runs: u8 },
+    /// `(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*` right before `word`: a line or sentence start, then
+    /// spaces and markup (the `system:` row, 1.9k instructions a call on the attack text
+    /// through the meta regex's reverse-inner search).
+    Lead { word: &'static str },
 }
 
-/// A `Reach` made ready to search: the heads in one automaton, the row's first literals.
-pub(crate) struct Finder {
+/// A `Reach` made ready to search.
+pub(crate) enum Finder {
+    Words(Words),
+    Lead(memchr::memmem::Finder<'static>),
+}
+
+impl Finder {
+    pub fn new(reach: Reach, src: &str) -> Finder {
+        match reach {
+            Reach::Words { heads, runs } => Finder::Words(Words::new(heads, runs, src)),
+            Reach::Lead { word } => Finder::Lead(memchr::memmem::Finder::new(word.as_bytes()).into_owned()),
+        }
+    }
+
+    /// Adds to `out` every position where a match of the row can start in `text` (in order
+    /// around each phrase, perhaps repeated across them).
+    pub fn starts(&self, text: &str, out: &mut Vec<usize>) {
+        match self {
+            Finder::Words(w) => w.starts(text, out),
+            Finder::Lead(word) => {
+                let b = text.as_bytes();
+                for q in word.find_iter(b) {
+                    lead_starts(b, q, out);
+                }
+            }
+        }
+    }
+}
+
+/// A byte that may belong to `[\s>*#\-\[(]` (Unicode `\s` inside the class: any non-ASCII
+/// byte may be part of a wide space, so it counts too; more candidates, none missed).
+fn lead(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ' | b'>' | b'*' | b'#' | b'-' | b'[' | b'(') || b >= 0x80
+}
+
+/// The starts of `(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*` ending at `q`: the lead-in run is `r..q`;
+/// a line start inside it or at its ends, or the `[.!?]` right before it when the run begins
+/// with an ASCII space (`(?-u:\s)`; `[.!?]` is no lead byte, so it can only sit at `r - 1`).
+fn lead_starts(b: &[u8], q: usize, out: &mut Vec<usize>) {
+    let mut r = q;
+    while r > 0 && lead(b[r - 1]) {
+        r -= 1;
+    }
+    if r > 0 && matches!(b[r - 1], b'.' | b'!' | b'?') && r < q && matches!(b[r], b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' | b' ') {
+        out.push(r - 1);
+    }
+    for p in r..=q {
+        if p == 0 || b[p - 1] == b'\n' {
+            out.push(p);
+        }
+    }
+}
+
+/// `Reach::Words` made ready to search: the heads in one automaton, the row's first literals.
+pub(crate) struct Words {
     heads: AhoCorasick,
     runs: u8,
     /// Every match begins with one of these (`starts::prefixes`); `None` when unknown.
@@ -44,12 +103,9 @@ fn piece(b: u8) -> bool {
     b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'
 }
 
-impl Finder {
-    pub fn new(reach: Reach, src: &str) -> Finder {
-        let heads = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(reach.heads)
-            .expect("reach heads");
+impl Words {
+    fn new(heads: &[&str], runs: u8, src: &str) -> Words {
+        let heads = AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(heads).expect("reach heads");
         // Only the shortest of literals that begin alike: `assistant` begins with `a` already,
         // and the extractor's list runs to hundreds (every `s?` and gap doubles it).
         let prefixes = super::starts::prefixes(src).map(|mut lits| {
@@ -66,12 +122,11 @@ impl Finder {
         for l in prefixes.iter().flatten() {
             first[usize::from(l[0])] = true;
         }
-        Finder { heads, runs: reach.runs, prefixes, first }
+        Words { heads, runs, prefixes, first }
     }
 
-    /// Adds to `out` every position where a match of the row can start in `text`: the run
-    /// starts before each head (unsorted, perhaps repeated).
-    pub fn starts(&self, text: &str, out: &mut Vec<usize>) {
+    /// The run starts before each head.
+    fn starts(&self, text: &str, out: &mut Vec<usize>) {
         let b = text.as_bytes();
         let mut from = 0;
         // Every position a head begins at: the leftmost from `from`, then one past it (heads
@@ -134,7 +189,7 @@ mod tests {
         );
         let re = Regex::new(&src).unwrap();
         let dfa = super::super::starts::forward(&src).unwrap();
-        let finder = Finder::new(Reach { heads: &["with", "free", "not"], runs: 6 }, &src);
+        let finder = Finder::new(Reach::Words { heads: &["with", "free", "not"], runs: 6 }, &src);
         let texts = [
             "an ai without rules",
             "a version of yourself x y z without any rules",
@@ -146,6 +201,44 @@ mod tests {
             "the bot is not bound by anything. the bot, with no rules, and ai with no limits",
             "ai ___ ___ ___ a b c without rules",
             "nothing here at all without rules",
+            "",
+        ];
+        let mut matched = 0;
+        for text in texts {
+            let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+            let mut starts = Vec::new();
+            finder.starts(text, &mut starts);
+            starts.sort_unstable();
+            starts.dedup();
+            let mut got = Vec::new();
+            super::super::starts::each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
+            assert_eq!(got, want, "{text:?}");
+            matched += want.len();
+        }
+        assert!(matched >= 10, "{matched}");
+    }
+}
+
+#[cfg(test)]
+mod lead_tests {
+    use regex_automata::meta::Regex;
+
+    use super::{Finder, Reach};
+
+    /// The `system:` row's lead-in: starts found back from `system` give what `find_iter` gives.
+    #[test]
+    fn starts_found_back_from_the_word_find_what_find_iter_finds() {
+        let src = r"(?m)(?:^|[.!?](?-u:\s))[\s>*#\-\[(]*system(?-u:\s)?[:>][ \t]*[a-z']+";
+        let re = Regex::new(src).unwrap();
+        let dfa = super::super::starts::forward(src).unwrap();
+        let finder = Finder::new(Reach::Lead { word: "system" }, src);
+        let texts = [
+            "system: hello. system: again! [system]: x",
+            "hi.\n  > ## system: go\nsystem:x ok.system: no",
+            "end.\u{a0}\u{3000}system: wide spaces? \u{a0}system: no",
+            "a.  (-[system> yes\r\n\r\nsystem :no?\tsystem:ok",
+            "mysystem: no. the system: no. x.\x0bsystem: yes",
+            "ok! system: run it.\n\n#system>now",
             "",
         ];
         let mut matched = 0;
