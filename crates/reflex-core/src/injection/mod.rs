@@ -36,6 +36,7 @@ mod context;
 mod decode;
 mod normalize;
 mod patterns;
+mod reach;
 mod required;
 mod starts;
 mod triggers;

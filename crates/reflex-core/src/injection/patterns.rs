@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 
+use super::reach::{self, Reach};
 use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
@@ -35,6 +36,8 @@ pub(crate) struct Rule {
     /// Words that, right after a match, make it an everyday phrase ("you're now free *to*
     /// leave", "assistant *manager*"): the match is dropped.
     unless: &'static [&'static str],
+    /// Where matches can start when the row's first words cannot anchor it (`reach`).
+    reach: Option<Reach>,
 }
 
 impl Rule {
@@ -44,6 +47,14 @@ impl Rule {
 
     const fn unless(self, unless: &'static [&'static str]) -> Rule {
         Rule { unless, ..self }
+    }
+
+    const fn reach(self, heads: &'static [&'static str], runs: u8) -> Rule {
+        Rule { reach: Some(Reach::Words { heads, runs }), ..self }
+    }
+
+    const fn lead(self, word: &'static str) -> Rule {
+        Rule { reach: Some(Reach::Lead { word }), ..self }
     }
 
     /// False when the words right after the match turn it into an everyday phrase.
@@ -63,7 +74,7 @@ const fn rule(
     triggers: &'static [&'static str],
     pattern: &'static str,
 ) -> Rule {
-    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false, unless: &[] }
+    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false, unless: &[], reach: None }
 }
 
 /// A `rule` whose spaces stay literal: not widened to the gap pattern that lets words sit apart.
@@ -175,7 +186,9 @@ static RULES: &[Rule] = &[
     rule(Jail, H, 0.85, &["roleplay", "role play", "act as", "pretend"], r"\b(?:roleplay|role play|act|pretend to be) as an? (?:ai|assistant|model|chatbot|llm)(?: \w+)? (?:without|with no|that has no|that ignores) (?:any )?(?:restrictions|filters|rules|limits|guidelines)"),
     rule(Jail, M, 0.5, &["character"], r"\b(?:stay|remain) in character\b"),
     // ── system-mode impersonation ────────────────────────────────────────────────────────
-    raw(Sys, H, 0.8, &["system"], r"(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*system(?:\s(?:message|prompt|note|override|notice|update|instruction|instructions))?\s?[:>][ \t]*[a-z'][a-z']*(?:[ \t,]+[a-z'][a-z']*){2}"),
+    raw(Sys, H, 0.8, &["system"], r"(?m)(?:^|[.!?]\s)[\s>*#\-\[(]*system(?:\s(?:message|prompt|note|override|notice|update|instruction|instructions))?\s?[:>][ \t]*[a-z'][a-z']*(?:[ \t,]+[a-z'][a-z']*){2}")
+        // A line or sentence start, then spaces and markup, then `system`: searched back from it.
+        .lead("system"),
     raw(Sys, M, 0.6, &["[system", "[sys", "[admin", "[developer", "[root"], r"\[(?:system|sys|admin|developer|root|operator)(?:[\s_]?(?:message|prompt|override|note|notice|alert|update|announcement|instructions?))?\]"),
     // A bracketed role tag followed by words that address the model or change its rules (a
     // log line "[SYSTEM] Backup completed" does neither).
@@ -246,7 +259,10 @@ static RULES: &[Rule] = &[
     rule(Leak, H, 0.85, &["システムプロンプト", "システム・プロンプト", "隠された指示", "初期の指示", "元の指示", "内部の指示"], r"(?:システムプロンプト|システム・プロンプト|隠された指示|初期の?指示|元の指示|内部の指示)(?:を|は).{0,8}?(?:表示|教え|見せ|出力|繰り返|書き出|開示|共有|言っ)"),
     rule(Leak, H, 0.85, &["프롬프트", "지시", "시스템"], r"(?:시스템 ?프롬프트|숨겨진 ?지시|초기 ?지시|원래 ?지시|시스템 ?메시지)(?:을|를|는|은)? ?.{0,8}?(?:보여|알려|출력|공개|말해|반복)"),
     // ── jailbreak: an AI without rules, an uncensored persona, "if you had no limits" ──────
-    rule(Jail, H, 0.85, &["without", "with no", "free of", "free from", "has no", "having no", "not bound", "unbound", "unconstrained"], r"\b(?:ai|a i|assistant|model|chatbot|bot|llm|gpt|version of (?:yourself|you)|persona|character)s? (?:\w+ ){0,3}?(?:with no|without|free (?:of|from)|that has no|who has no|having no|not bound by|unbound by|unconstrained by) (?:any |all |its |your )?(?:\w+ ){0,2}?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|boundaries|ethics|ethical guidelines|morals|safety (?:rules|guidelines|filters|measures)|policies|content polic(?:y|ies)|guardrails)\b").and(&["restrict", "limit", "filter", "rule", "guideline", "censor", "boundar", "ethic", "moral", "polic", "guardrail", "safety"]),
+    rule(Jail, H, 0.85, &["without", "with no", "free of", "free from", "has no", "having no", "not bound", "unbound", "unconstrained"], r"\b(?:ai|a i|assistant|model|chatbot|bot|llm|gpt|version of (?:yourself|you)|persona|character)s? (?:\w+ ){0,3}?(?:with no|without|free (?:of|from)|that has no|who has no|having no|not bound by|unbound by|unconstrained by) (?:any |all |its |your )?(?:\w+ ){0,2}?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|boundaries|ethics|ethical guidelines|morals|safety (?:rules|guidelines|filters|measures)|policies|content polic(?:y|ies)|guardrails)\b").and(&["restrict", "limit", "filter", "rule", "guideline", "censor", "boundar", "ethic", "moral", "polic", "guardrail", "safety"])
+        // Its first words (`a`, `ai`) cannot anchor it; its middle phrase can: each begins with
+        // one of these, after at most six words (`version of yourself`, `s`, three `\w+`).
+        .reach(&["with", "free", "that", "who", "having", "not", "unbound", "unconstrained"], 6),
     rule(Jail, H, 0.85, &["ignores", "disregards", "bypasses", "breaks", "abandoned", "not follow", "never follows"], r"\b(?:ai|assistant|model|chatbot|bot|llm|persona|version of (?:yourself|you)) (?:that|who|which) (?:ignores|disregards|bypasses|breaks|has abandoned|doesn t follow|does not follow|never follows) (?:all |every |any |its |the )?(?:\w+ )?(?:rules|restrictions|policy|policies|guidelines|filters|safety|ethics|content polic(?:y|ies))\b"),
     rule(Jail, H, 0.8, &["uncensored", "unfiltered", "unrestricted", "unaligned", "amoral", "jailbroken", "unethical"], r"\b(?:uncensored|unfiltered|unrestricted|unaligned|amoral|jailbroken|unethical)(?: and \w+)? (?:ai|assistant|model|chatbot|bot|llm|gpt|version of (?:yourself|you)|persona|alter ego)\b"),
     rule(Jail, H, 0.85, &["if you had", "if you were", "suppose", "what if"], r"\b(?:if|suppose|imagine) you (?:had|were) (?:no|without|free of|free from|not bound by|unbound by) (?:any )?(?:\w+ ){0,2}?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|ethics|morals|safety|policies)\b"),
@@ -329,6 +345,11 @@ pub(crate) struct Table {
     scans: search::Scans,
     /// For each anchored row, its lazy DFA for the anchored searches (`starts::forward`).
     forward: Vec<Option<regex_automata::hybrid::dfa::DFA>>,
+    /// For each row with a `reach`, its finder of starts.
+    reach: Vec<Option<reach::Finder>>,
+    /// The rows with starts of their own: a `reach`, or matches that begin at a line start
+    /// (`starts::at_line_starts`). Also in `anchored`.
+    own: [u64; WORDS],
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match.
     required: Vec<search::Required>,
@@ -571,9 +592,21 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchors, anchored, needed, scans) = search::plan(&sources, &mut words);
+        let (anchors, mut anchored, needed, scans) = search::plan(&sources, &mut words);
+        let reach: Vec<Option<reach::Finder>> =
+            RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
+        let mut own = [0u64; WORDS];
+        for (i, src) in sources.iter().enumerate() {
+            if reach[i].is_some() || super::starts::at_line_starts(src) {
+                own[i / 64] |= 1 << (i % 64);
+            }
+        }
+        // Searched anchored like the rows anchored by trigger words, at their own starts.
+        for k in 0..WORDS {
+            anchored[k] |= own[k];
+        }
         let forward = search::forwards(&sources, &anchored);
-        Table { rules, anchors, anchored, scans, forward, required: needed, words: words.build(), with_needs }
+        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans

@@ -19,6 +19,7 @@ use regex_automata::meta::Regex;
 use regex_automata::nfa::thompson;
 use regex_automata::{util::syntax, Anchored, Input};
 use regex_syntax::hir::literal::Extractor;
+use regex_syntax::hir::{Hir, HirKind, Look};
 
 /// A trigger word (its id) that occurs `offset` bytes after the start of every match that
 /// begins with one of the literals it covers.
@@ -40,6 +41,26 @@ pub(crate) fn prefixes(src: &str) -> Option<Vec<Vec<u8>>> {
     let lits: Vec<Vec<u8>> = seq.literals()?.iter().map(|l| l.as_bytes().to_vec()).collect();
     // No literal would mean no match at all; keep the plain search rather than trust that.
     (!lits.is_empty() && lits.iter().all(|l| !l.is_empty())).then_some(lits)
+}
+
+/// Whether every match of the regex `src` begins at a line start (`(?m)^` first, outside any
+/// alternation): then it is searched only at the text's start and after each `\n`. The
+/// delimiter row `(?m)^[\s>*#]*(?:human|user|assistant|ai)\s?:` searched the whole text
+/// through its reverse-suffix strategy, 2k instructions a call on the attack bench text, which
+/// has no newline.
+pub(crate) fn at_line_starts(src: &str) -> bool {
+    let Ok(hir) = regex_syntax::ParserBuilder::new().utf8(true).build().parse(src) else { return false };
+    match hir.kind() {
+        HirKind::Concat(parts) => matches!(parts.first().map(Hir::kind), Some(HirKind::Look(Look::StartLF))),
+        HirKind::Look(Look::StartLF) => true,
+        _ => false,
+    }
+}
+
+/// The text's start and every position after a `\n`, in order.
+pub(crate) fn line_starts(text: &str, out: &mut Vec<usize>) {
+    out.push(0);
+    out.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
 }
 
 /// Whether a row's regex should run its own literal prefilter when it searches a whole text:
@@ -131,7 +152,7 @@ pub(crate) fn each_match(
 mod tests {
     use regex_automata::meta::Regex;
 
-    use super::{each_match, forward, prefilter_pays, prefixes, Anchor, Cover};
+    use super::{at_line_starts, each_match, forward, line_starts, prefilter_pays, prefixes, Anchor, Cover};
 
     #[test]
     fn prefixes_hold_words_at_known_offsets() {
@@ -158,6 +179,26 @@ mod tests {
         for text in ["ab\u{e9}c ab c", "\u{e9}ab c", "ab \u{2014} c"] {
             let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
             let starts: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            let mut got = Vec::new();
+            each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    /// Searched at line starts only, a `(?m)^` row finds what `find_iter` finds.
+    #[test]
+    fn a_row_beginning_at_a_line_start_is_searched_after_each_newline() {
+        assert!(!at_line_starts(r"(?m)^a|b"));
+        assert!(!at_line_starts(r"(?m)(?:^|x)a"));
+        assert!(!at_line_starts(r"^a"));
+        let src = r"(?m)^[\s>*#]*(?:human|ai)(?-u:\s)?:";
+        assert!(at_line_starts(src));
+        let re = Regex::new(src).unwrap();
+        let dfa = forward(src).unwrap();
+        for text in ["ai: x\n> human: y\r\n  ai :z", "x ai: y\nai:", "\n\n\nhuman:", "", "say human: hi"] {
+            let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
+            let mut starts = Vec::new();
+            line_starts(text, &mut starts);
             let mut got = Vec::new();
             each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
             assert_eq!(got, want, "{text:?}");

@@ -227,6 +227,16 @@ impl Table {
         });
     }
 
+    /// Adds row `i`'s starts of its own (`Table::own`): found back from a middle phrase
+    /// (`reach`), or the line starts.
+    #[inline(never)]
+    fn own_starts(&self, i: usize, text: &str, starts: &mut Vec<usize>) {
+        match &self.reach[i] {
+            Some(reach) => reach.starts(text, starts),
+            None => starts::line_starts(text, starts),
+        }
+    }
+
     fn each_match_with(
         &self,
         text: &str,
@@ -292,6 +302,9 @@ impl Table {
             }
             if !whole && !self.scans.of[i].is_empty() {
                 self.scans.add(i, text.as_bytes(), &mut scanned, &mut starts);
+            }
+            if !whole && is(&self.own, i) {
+                self.own_starts(i, text, &mut starts);
             }
             sort_nearly_sorted(&mut starts);
             starts.dedup();
