@@ -44,6 +44,12 @@ export declare class ReflexEngine {
    * as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
    */
   checkResultJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
+  /**
+   * `check` for the TypeScript wrapper to rebuild from numbers (see `packed.rs`): writes
+   * `out` and returns the strings, or, when the result does not fit `out`, returns
+   * `checkResultJsonFlat`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
+   */
+  checkPacked(text: string, checkPii: boolean | undefined | null, checkInjection: boolean | undefined | null, useCache: boolean | undefined | null, out: Float64Array): string
   /** `cacheKey` with the flags as separate arguments, as `checkJsonFlat`. */
   cacheKeyFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
   /**
@@ -157,6 +163,18 @@ export interface InjectionMatch {
 
 /** The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`. */
 export declare function lastReply(): Buffer
+
+/** The tables `checkPacked`'s indices point into (read once by the wrapper). */
+export declare function packedNames(): PackedNames
+
+/** The names behind the indices `checkPacked` writes. */
+export interface PackedNames {
+  piiTypes: Array<string>
+  families: Array<string>
+  severities: Array<string>
+  routes: Array<string>
+  complexities: Array<string>
+}
 
 export interface PiiMatch {
   /** `EMAIL`, `PHONE`, `CREDIT_CARD`, … */

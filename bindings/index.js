@@ -773,10 +773,11 @@ if (
   }
 }
 
-const { ReflexEngine, checkRequest, checkRequestBody, lastReply, version } = nativeBinding
+const { ReflexEngine, checkRequest, checkRequestBody, lastReply, packedNames, version } = nativeBinding
 export { ReflexEngine }
 export { checkRequest }
 export { checkRequestBody }
 export { lastReply }
+export { packedNames }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -11,12 +11,17 @@ import {
   checkRequest as nativeCheckRequest,
   checkRequestBody as nativeCheckRequestBody,
   lastReply,
+  packedNames,
   ReflexEngine as NativeEngine,
   version,
   type CheckFlags,
   type CheckResult,
   type ExternalObject,
 } from '#bindings'
+import { isPacked, neededRoom, PACKED_ROOM, unpack } from './unpack.js'
+
+/** The names behind the indices of `checkPacked`'s numbers. */
+const NAMES = packedNames()
 
 export type {
   CachedValue,
@@ -26,6 +31,7 @@ export type {
   CheckResult,
   EngineOptions,
   InjectionMatch,
+  PackedNames,
   PiiMatch,
   RateLimitDecision,
   RedactOptions,
@@ -35,9 +41,10 @@ export type {
 
 /**
  * The addon's engine, with three shortcuts past napi costs (bench/RESULTS.md), same answers:
- * - `check` and `checkAsync` parse the result the addon writes as JSON: one string and
- *   `JSON.parse` cost less than building the nested objects through napi. Same fields, order and
- *   values as the addon's own object form.
+ * - `check` rebuilds the result from the numbers and strings the addon packs (./unpack.ts), and
+ *   `checkAsync` parses the result the addon writes as JSON: both cost less than building the
+ *   nested objects through napi (and packing, a fifth of `JSON.parse`'s cost on a text with many
+ *   matches). Same fields, order and values as the addon's own object form.
  * - the hot calls pass the flags one by one (the addon's `*Flat` methods): napi reads an object's
  *   properties by name, interning each name on every call.
  * - the check route's calls take the engine's handle (`requestHandle`, made once): napi reads it
@@ -51,8 +58,15 @@ export class ReflexEngine extends NativeEngine {
     return (this.#handle ??= this.requestHandle())
   }
 
+  /** `checkPacked`'s numbers, reused by every check; grown after a result that did not fit. */
+  #packed = new Float64Array(PACKED_ROOM)
+
   override check(text: string, flags?: CheckFlags | null): CheckResult {
-    return JSON.parse(this.checkResultJsonFlat(text, flags?.checkPii, flags?.checkInjection, flags?.useCache)) as CheckResult
+    const out = this.#packed
+    const strings = this.checkPacked(text, flags?.checkPii, flags?.checkInjection, flags?.useCache, out)
+    if (isPacked(out)) return unpack(text, strings, out, NAMES)
+    if (neededRoom(out) > out.length) this.#packed = new Float64Array(neededRoom(out))
+    return JSON.parse(strings) as CheckResult
   }
 
   override checkJson(text: string, flags?: CheckFlags | null): string {

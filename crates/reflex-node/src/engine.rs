@@ -14,6 +14,8 @@ use crate::convert::{self, CachedValue, CacheTierStats, CheckCounters, CheckResu
 use crate::errors::CodedError;
 use crate::json;
 use crate::options::{check_options, flat_options, CheckFlags, EngineOptions, RedactOptions};
+use crate::packed;
+use crate::request::Numbers;
 use crate::text::{Answer, Text};
 
 /// Milliseconds from a JavaScript number; negative, NaN and infinite values become 0.
@@ -92,6 +94,22 @@ impl ReflexEngine {
     pub fn check_result_json_flat(&self, #[napi(ts_arg_type = "string")] text: Text, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> Answer {
         let options = flat_options(check_pii, check_injection, use_cache);
         Answer(json::check_result(&self.inner.check(&text.0, options, now_ms())))
+    }
+
+    /// `check` for the TypeScript wrapper to rebuild from numbers (see `packed.rs`): writes
+    /// `out` and returns the strings, or, when the result does not fit `out`, returns
+    /// `checkResultJsonFlat`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
+    #[napi(ts_return_type = "string")]
+    pub fn check_packed(
+        &self,
+        #[napi(ts_arg_type = "string")] text: Text,
+        check_pii: Option<bool>,
+        check_injection: Option<bool>,
+        use_cache: Option<bool>,
+        #[napi(ts_arg_type = "Float64Array")] out: Numbers<'_>,
+    ) -> Answer {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        Answer(packed::write(&self.inner.check(&text.0, options, now_ms()), &text.0, out))
     }
 
     /// `cacheKey` with the flags as separate arguments, as `checkJsonFlat`.

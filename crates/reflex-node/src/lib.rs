@@ -17,6 +17,7 @@ mod engine;
 mod errors;
 mod json;
 mod options;
+mod packed;
 mod request;
 mod text;
 

@@ -34,7 +34,7 @@ use check_body::{CHECK_INJECTION, CHECK_PII, USE_CACHE};
 
 /// The caller's `Float64Array`, written in place. Named, because napi-derive reads a `&mut`
 /// argument as a class instance; through the alias it converts with napi's typed-array slice.
-type Numbers<'a> = &'a mut [f64];
+pub(crate) type Numbers<'a> = &'a mut [f64];
 /// The caller's `Uint8Array` (a `Buffer`), written in place; named for the same reason.
 type Bytes<'a> = &'a mut [u8];
 
