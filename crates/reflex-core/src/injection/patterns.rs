@@ -351,7 +351,8 @@ pub(crate) struct Table {
     /// (`starts::at_line_starts`). Also in `anchored`.
     own: [u64; WORDS],
     /// For each row, sets of words of which every match holds one (a word of each set, or
-    /// a word inside it): a row with a set none of whose words occur cannot match.
+    /// a word inside it): a row with a set none of whose words occur cannot match. Most are
+    /// checked by the words the trigger pass saw, some by substring searches (`search::vetoing`).
     required: Vec<search::Required>,
     /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
     /// same per byte whatever the number of words, so one pass serves both.
@@ -592,7 +593,8 @@ impl Table {
         for t in JOIN_TRIGGERS {
             words.add(t, Some(Arm::Join), (0, false));
         }
-        let (anchors, mut anchored, needed, scans) = search::plan(&sources, &mut words);
+        let triggers: Vec<&[&str]> = RULES.iter().map(|r| r.triggers).collect();
+        let (anchors, mut anchored, needed, scans) = search::plan(&sources, &triggers, &mut words);
         let reach: Vec<Option<reach::Finder>> =
             RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
         let mut own = [0u64; WORDS];
