@@ -4,9 +4,11 @@
 //! arms the "… instructions you were given are void" row on ordinary English. Its regex also
 //! needs, in the same match, an object ("instructions", "rules", …) and "you". Each such
 //! part is a set of literals one of which every match contains; when no literal of some set
-//! occurs in the text, the regex cannot match anywhere and running it would find nothing. The
-//! literals are found by the same trigger pass (each is covered by a trigger word inside it,
-//! or becomes a word of its own), so the check is a few bit tests.
+//! occurs in the text, the regex cannot match anywhere and running it would find nothing. One
+//! set a row (`patterns::search::vetoing`) is found by the same trigger pass (each literal
+//! covered by a trigger word inside it, or made a word of its own), so its check is a few bit
+//! tests; so is any other set whose literals the pass finds anyway. The rest are looked for in
+//! the text only before a search of the whole text, which costs more than the lookups.
 
 use regex_syntax::hir::{Hir, HirKind};
 

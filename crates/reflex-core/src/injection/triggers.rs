@@ -9,13 +9,15 @@
 //! letter pairs and triples: "the real" is found by "real" or "e re" rather than by "the ");
 //! three-byte words by their three bytes, and words of one or two bytes (`+`, `=`, `##`, `<|`…)
 //! by their first byte, which a `memchr` pass finds (they all begin with rare punctuation). The
-//! scan reads one window per position (five positions from one eight-byte load) and tests two
-//! bits of one 64-bit block of a first-level filter: the block is chosen by a hash of the
-//! window's first three bytes, one bit by its fourth byte for the long words' windows, the
-//! other by more bits of the same hash for the three-byte words, so one load answers for both.
-//! (One fixed bit for all three-byte words made every twelfth English trigram a candidate.) A
-//! set bit sends the position to the buckets of the kind it names, and a candidate (a true
-//! window, or a collision) is confirmed by comparing the whole word, so the result is exact.
+//! scan reads one window per position (five positions from one eight-byte load) and tests one
+//! bit of one 64-bit block of a first-level filter: the block is chosen by a hash of the
+//! window's first three bytes, the bit by its fourth byte. A three-byte word sets every bit of
+//! its block, since any fourth byte may follow it: one bit test a position instead of two (the
+//! second, a hash bit for the three-byte words, cost three instructions a byte; the ninety-odd
+//! full blocks send about one English position in twenty more to the buckets, which costs
+//! less). A set bit sends the position to the buckets (the three-byte words' only from a full
+//! block), and a candidate (a true window, or a collision) is confirmed by comparing the whole
+//! word, so the result is exact.
 //!
 //! Two indexes: one of the ASCII words and one of all. An ASCII text cannot hold a word with a
 //! byte above 0x7F, and without those (half the words: Cyrillic, CJK, Arabic…) the filter is half
@@ -68,9 +70,8 @@ impl Triggers {
 /// The filter, buckets and short words of one set of words; `N` blocks, a power of two.
 struct Index<const N: usize> {
     /// The first-level filter: the block of a window's first three bytes has bit
-    /// `fourth byte & 63` set for each four-byte window, and a bit chosen by other bits of the
-    /// same hash for each three-byte word. A fixed-size array, so indexing by a hash of as
-    /// many bits needs no bounds check.
+    /// `fourth byte & 63` set for each four-byte window, and all bits set for each three-byte
+    /// word. A fixed-size array, so indexing by a hash of as many bits needs no bounds check.
     blocks: Box<[u64; N]>,
     /// Words of four bytes or more by their window, and three-byte words: apart, so a probe
     /// finds only its own kind and needs no length test.
@@ -154,7 +155,19 @@ impl Entry {
             return text[start..].starts_with(&self.word);
         };
         let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-        x & self.head_mask == self.head && (self.word.len() <= 8 || text[start + 8..].starts_with(&self.word[8..]))
+        if x & self.head_mask != self.head {
+            return false;
+        }
+        let n = self.word.len();
+        if n <= 8 {
+            return true;
+        }
+        // Words of 9 to 16 bytes: their last eight bytes, which overlap the head, compared as
+        // one number (a call to `bcmp` for the tail cost about 30 instructions a hit).
+        match (text.get(start + n - 8..start + n), self.word.get(n - 8..)) {
+            (Some(t), Some(w)) if n <= 16 => t == w,
+            _ => text[start + 8..].starts_with(&self.word[8..]),
+        }
     }
 }
 
@@ -247,8 +260,11 @@ impl<const N: usize> Index<N> {
             }
         }
         let mut blocks = Box::new([0u64; N]);
-        for (e, bit) in long.iter().map(|e| (e, e.key >> 24)).chain(three.iter().map(|e| (e, hash3(e.key) >> 15))) {
-            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << (bit & 63);
+        for e in &long {
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << ((e.key >> 24) & 63);
+        }
+        for e in &three {
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] = u64::MAX;
         }
         Index { blocks, long: Buckets::new(long), three: Buckets::new(three), short, firsts }
     }
@@ -284,13 +300,13 @@ impl<const N: usize> Index<N> {
 
     /// False when no word can start at a position whose window is `four`, nor have its
     /// window start there; true may be a collision. `fourth` holds the window's fourth byte
-    /// in its low byte. Two bit tests (`bt` on x86) rather than
-    /// shifts, which without BMI2 go through `cl`.
+    /// in its low byte. A bit test (`bt` on x86) rather than a shift, which without BMI2 goes
+    /// through `cl`.
     #[inline]
     fn maybe(&self, four: u32, fourth: u32) -> bool {
         let h = hash3(four);
         let bits = self.blocks[(h >> Self::SHIFT) as usize];
-        bits & (1 << (fourth & 63)) != 0 || bits & (1 << ((h >> 15) & 63)) != 0
+        bits & (1 << (fourth & 63)) != 0
     }
 
     /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
@@ -308,7 +324,8 @@ impl<const N: usize> Index<N> {
                 }
             }
         }
-        if bits & (1 << ((h >> 15) & 63)) != 0 {
+        // Only a three-byte word's block is full (or, rarely, a block full of long windows).
+        if bits == u64::MAX {
             for e in self.three.probe(four & 0x00FF_FFFF) {
                 if e.at(text, at) {
                     found(e.id, at);

@@ -7,6 +7,7 @@ use super::super::starts::{self, Anchor, Cover};
 use super::{Armed, Table, Words, WORDS};
 
 use std::cell::RefCell;
+use std::cmp::Reverse;
 
 use memchr::memmem;
 
@@ -66,14 +67,27 @@ impl Anchors {
     }
 }
 
-/// A row's sets of required words, each set as the (block, bits) of the words' bit set it
-/// needs one bit of: a set is a few mask tests instead of one test a word (the object sets
-/// hold twenty words and more).
-pub(super) type Required = Vec<Vec<(u16, u64)>>;
+/// A row's sets of required words (`vetoing` says which are checked how).
+#[derive(Default)]
+pub(super) struct Required {
+    /// Sets of words of the trigger pass, each as the (block, bits) of the words' bit set it
+    /// needs one bit of: a set is a few mask tests instead of one test a word (the object sets
+    /// hold twenty words and more).
+    pub(super) seen: Vec<Vec<(u16, u64)>>,
+    /// Sets of literals not in the pass, looked for in the text only when the row would
+    /// otherwise search the whole text: an anchored search at a few starts costs less than
+    /// the substring searches.
+    pub(super) searched: Vec<Vec<Box<[u8]>>>,
+}
 
-/// Whether every set of `required` has a word in `seen` (the words that occur, by bit).
+/// Whether every set of `required.seen` has a word in `seen` (the words that occur, by bit).
 fn holds(required: &Required, seen: &[u64]) -> bool {
-    required.iter().all(|set| set.iter().any(|&(block, bits)| seen[usize::from(block)] & bits != 0))
+    required.seen.iter().all(|set| set.iter().any(|&(block, bits)| seen[usize::from(block)] & bits != 0))
+}
+
+/// Whether every set of `required.searched` has a literal in `text`.
+fn holds_searched(required: &Required, text: &[u8]) -> bool {
+    required.searched.iter().all(|set| set.iter().any(|lit| memmem::find(text, lit).is_some()))
 }
 
 /// `ids` (sorted) as (block, bits) pairs of a word bit set.
@@ -145,9 +159,38 @@ fn word_for(lit: Vec<u8>, cover: &Cover, words: &mut Words) -> Option<Anchor> {
     (w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str())).then(|| Anchor { word: words.add_anchor(&w), offset: 0 })
 }
 
+/// The one required set of a row that may add words to the trigger pass: the likeliest to
+/// veto the row, the set whose shortest literal is longest (short literals are common), of
+/// those that a trigger hit does not already imply (each of the row's triggers holds one of its
+/// literals: the row is only armed when one occurs, so such a set never vetoes it). Every
+/// other set is checked by the pass only when words already in it cover the set, and otherwise
+/// by a substring search of its literals when the row would run: on plain English most hits
+/// of the pass were of words only such sets named ("please", "review", "customer", …), each
+/// costing its lookup and bookkeeping, for rows that are seldom armed there.
+fn vetoing(sets: &[Vec<Vec<u8>>], triggers: &[&str]) -> Option<usize> {
+    let implied = |set: &Vec<Vec<u8>>| {
+        triggers.iter().all(|t| set.iter().any(|l| memmem::find(t.as_bytes(), l).is_some()))
+    };
+    // Then the set of fewer literals, then the first.
+    sets.iter()
+        .enumerate()
+        .filter(|(_, set)| !implied(set))
+        .max_by_key(|(k, set)| (set.iter().map(Vec::len).min(), Reverse(set.len()), Reverse(*k)))
+        .map(|(k, _)| k)
+}
+
+/// A word already in the pass that shows where `lit` occurs: one inside it, or `lit` itself.
+fn existing_word(lit: &[u8], cover: &Cover, words: &Words) -> Option<u16> {
+    // (A linear search of the words: only when the table is built.)
+    if let Some(a) = cover.best(lit) {
+        return Some(a.word);
+    }
+    words.words.iter().position(|w| w.as_bytes() == lit).and_then(|i| u16::try_from(i).ok())
+}
+
 /// Works out the anchors and required words of each row (`sources[i]` is row `i`'s regex),
 /// adding to `words` the literals no word covers.
-pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
+pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) -> Plan {
     let cover = Cover::new(&words.words);
     let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
     let mut scans = Scans { finders: Vec::new(), of: vec![Vec::new(); sources.len()] };
@@ -177,17 +220,30 @@ pub(super) fn plan(sources: &[String], words: &mut Words) -> Plan {
     }
     scans.finders = common.iter().map(|w| memmem::Finder::new(w.as_bytes()).into_owned()).collect();
     let mut needed: Vec<Required> = Vec::with_capacity(sources.len());
-    for src in sources {
-        let mut sets = Vec::new();
-        for set in required(src) {
-            let ids: Option<Vec<u16>> = set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect();
+    for (src, triggers) in sources.iter().zip(triggers) {
+        let mut req = Required::default();
+        let all = required(src);
+        let veto = vetoing(&all, triggers);
+        for (k, set) in all.into_iter().enumerate() {
+            let ids: Option<Vec<u16>> = if Some(k) == veto {
+                set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect()
+            } else {
+                let ids: Option<Vec<u16>> = set.iter().map(|lit| existing_word(lit, &cover, words)).collect();
+                // Searched only where the pass could have held it: a literal too short or too
+                // common for a word of its own (`word_for`) is everywhere.
+                let coverable = |lit: &Vec<u8>| cover.best(lit).is_some() || (lit.len() >= MIN_ANCHOR && !COMMON.iter().any(|c| c.as_bytes() == lit.as_slice()));
+                if ids.is_none() && set.iter().all(coverable) {
+                    req.searched.push(set.into_iter().map(Vec::into_boxed_slice).collect());
+                }
+                ids
+            };
             if let Some(mut ids) = ids {
                 ids.sort_unstable();
                 ids.dedup();
-                sets.push(blocks(&ids));
+                req.seen.push(blocks(&ids));
             }
         }
-        needed.push(sets);
+        needed.push(req);
     }
     let mut anchor_of = vec![Vec::new(); words.words.len()];
     let mut anchored = [0u64; WORDS];
@@ -309,6 +365,9 @@ impl Table {
             sort_nearly_sorted(&mut starts);
             starts.dedup();
             if whole || !is(&self.anchored, i) || starts.len() > MAX_STARTS {
+                if !whole && !holds_searched(&self.required[i], text.as_bytes()) {
+                    continue;
+                }
                 for m in re.find_iter(text) {
                     found(i, m.start(), m.end());
                 }
@@ -362,6 +421,32 @@ mod tests {
         assert!(matches > 500, "{matches} matches in {rows_run} row runs");
     }
 
+    /// The set that may add words is the one with the longest shortest literal (then the one
+    /// of fewer literals), never one the row's own triggers imply.
+    #[test]
+    fn vetoing_picks_the_rarest_set_the_triggers_do_not_imply() {
+        let set = |lits: &[&str]| lits.iter().map(|l| l.as_bytes().to_vec()).collect::<Vec<_>>();
+        let sets = vec![set(&["void", "null"]), set(&["is", "are"]), set(&["rule", "prompt"]), set(&["were", "got"])];
+        // "void" and "null" are the triggers: their set is implied, whatever its length.
+        assert_eq!(super::vetoing(&sets, &["void", "nullified"]), Some(2));
+        // A trigger holding a literal ('avoid' holds 'void') implies the set too.
+        assert_eq!(super::vetoing(&sets, &["avoid"]), Some(2));
+        assert_eq!(super::vetoing(&sets, &["cancel"]), Some(0));
+        assert_eq!(super::vetoing(&sets[1..2], &["is"]), None);
+    }
+
+    /// Rows whose other sets name words the pass does not hold look for them in the text, and
+    /// there are such rows (the `void` row's "were … got … received").
+    #[test]
+    fn some_required_sets_are_searched_for_in_the_text() {
+        let t = table();
+        let searched: usize = t.required.iter().map(|r| r.searched.len()).sum();
+        assert!(searched > 0);
+        for r in &t.required {
+            assert!(r.searched.iter().flatten().all(|lit| !lit.is_empty()));
+        }
+    }
+
     /// The rows that begin with `you` or `ai` are searched at their occurrences, and find
     /// there what `find_iter` finds.
     #[test]
@@ -381,9 +466,9 @@ mod tests {
         let want: Vec<(usize, usize, usize)> = rows
             .iter()
             .filter(|&&i| {
-                t.required[i].iter().all(|set| {
+                t.required[i].seen.iter().all(|set| {
                     set.iter().any(|&(block, bits)| armed.hits.iter().any(|h| h.0 / 64 == block && bits & (1 << (h.0 % 64)) != 0))
-                })
+                }) && t.required[i].searched.iter().all(|set| set.iter().any(|lit| text.contains(std::str::from_utf8(lit).unwrap())))
             })
             .flat_map(|&i| t.rules[i].1.find_iter(text).map(move |m| (i, m.start(), m.end())))
             .collect();

@@ -93,3 +93,27 @@ fn agrees_with_and_without_non_ascii_bytes() {
         assert_eq!(ours, theirs, "{text:?}");
     }
 }
+
+#[test]
+fn agrees_on_words_of_nine_to_seventeen_bytes() {
+    // Words past the eight-byte head: the 9-to-16-byte ones are confirmed by their last eight
+    // bytes, the longer by the rest; near misses differ in one byte of the tail.
+    let words = ["abcabcabc", "abcabcabb", "cabcabcabcab", "bcabcabcabcabcab", "abcabcabcabcabcab", "aabcabcabca"];
+    let mut state = 777u32;
+    let mut text = String::new();
+    for _ in 0..20_000 {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        // Mostly the cycle `abc`, now and then a slip, so long words occur and nearly occur.
+        let slip = (state >> 16).is_multiple_of(9);
+        let next = if slip { ['a', 'b', 'c'][(state >> 20) as usize % 3] } else { ['a', 'b', 'c'][text.len() % 3] };
+        text.push(next);
+    }
+    let (ours, theirs) = both(&words, &text);
+    assert!(theirs.len() > 1_000, "{}", theirs.len());
+    assert_eq!(ours, theirs);
+    // And with every cut near the end, so a long word runs past it.
+    for n in text.len() - 20..=text.len() {
+        let (ours, theirs) = both(&words, &text[..n]);
+        assert_eq!(ours, theirs);
+    }
+}
