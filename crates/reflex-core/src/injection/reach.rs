@@ -187,8 +187,6 @@ mod tests {
         let src = format!(
             r"(?-u:\b)(?:ai|a{g}i|assistant|bot|version{g}of{g}(?:yourself|you))s?{g}(?:{w}+{g}){{0,3}}?(?:with{g}no|without|free{g}(?:of|from)|not{g}bound{g}by){g}(?:any{g})?(?:{w}+{g}){{0,2}}?(?:rules|limits)(?-u:\b)"
         );
-        let re = Regex::new(&src).unwrap();
-        let dfa = super::super::starts::forward(&src).unwrap();
         let finder = Finder::new(Reach::Words { heads: &["with", "free", "not"], runs: 6 }, &src);
         let texts = [
             "an ai without rules",
@@ -203,34 +201,13 @@ mod tests {
             "nothing here at all without rules",
             "",
         ];
-        let mut matched = 0;
-        for text in texts {
-            let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
-            let mut starts = Vec::new();
-            finder.starts(text, &mut starts);
-            starts.sort_unstable();
-            starts.dedup();
-            let mut got = Vec::new();
-            super::super::starts::each_match(&re, Some((&dfa, &mut dfa.create_cache())), text, &starts, |s, e| got.push((s, e)));
-            assert_eq!(got, want, "{text:?}");
-            matched += want.len();
-        }
-        assert!(matched >= 10, "{matched}");
+        finds_what_find_iter_finds(&src, &finder, &texts);
     }
-}
-
-#[cfg(test)]
-mod lead_tests {
-    use regex_automata::meta::Regex;
-
-    use super::{Finder, Reach};
 
     /// The `system:` row's lead-in: starts found back from `system` give what `find_iter` gives.
     #[test]
     fn starts_found_back_from_the_word_find_what_find_iter_finds() {
         let src = r"(?m)(?:^|[.!?](?-u:\s))[\s>*#\-\[(]*system(?-u:\s)?[:>][ \t]*[a-z']+";
-        let re = Regex::new(src).unwrap();
-        let dfa = super::super::starts::forward(src).unwrap();
         let finder = Finder::new(Reach::Lead { word: "system" }, src);
         let texts = [
             "system: hello. system: again! [system]: x",
@@ -241,6 +218,14 @@ mod lead_tests {
             "ok! system: run it.\n\n#system>now",
             "",
         ];
+        finds_what_find_iter_finds(src, &finder, &texts);
+    }
+
+    /// The matches from `finder`'s starts, searched anchored, are `find_iter`'s over each whole
+    /// text; at least ten of them in all.
+    fn finds_what_find_iter_finds(src: &str, finder: &Finder, texts: &[&str]) {
+        let re = Regex::new(src).unwrap();
+        let dfa = super::super::starts::forward(src).unwrap();
         let mut matched = 0;
         for text in texts {
             let want: Vec<(usize, usize)> = re.find_iter(text).map(|m| (m.start(), m.end())).collect();
