@@ -231,6 +231,44 @@ static WORD_MASKS: [(u64, u64); MAX_KEYWORD + 1] = {
     masks
 };
 
+/// Words that [`classify`] must see whatever came before them: every keyword but the second
+/// halves of the two-word phrases ("up", "bug", "the", "data", "that"…), which only count right
+/// after their first half.
+const fn stands_alone(word: Word) -> bool {
+    !matches!(word, Word::Up | Word::Bug | Word::Article | Word::Data | Word::That)
+}
+
+/// The bit of [`SHAPES`] for a word's first and last bytes and its length. Any bytes will do:
+/// a word that is no keyword only ever costs a wasted look-up, and the table holds a keyword's
+/// shape (lower-case letters, so `& 31` is the same for both cases).
+const fn shape_bit(first: u8, last: u8, len: usize) -> usize {
+    ((first as usize & 31) | (last as usize & 31) << 5) ^ (len.wrapping_mul(0x47) & 1023)
+}
+
+/// 1024 bits (128 bytes, two cache lines): set for the shape of each keyword that
+/// [`stands_alone`]. Most words of prose ("the" among them) have a shape no such keyword has,
+/// so the scan skips them after two byte loads and a bit test, without the 4 KiB table.
+static SHAPES: [u64; 16] = {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let (word, signal) = KEYWORDS[i];
+        if stands_alone(signal) {
+            let bit = shape_bit(word[0], word[word.len() - 1], word.len());
+            bits[bit / 64] |= 1 << (bit % 64);
+        }
+        i += 1;
+    }
+    bits
+};
+
+/// False when the word with these first and last bytes and this length (> 0) is surely not a
+/// keyword that [`stands_alone`]: then it can only be a phrase's second half, or nothing.
+pub(super) fn may_stand_alone(first: u8, last: u8, len: usize) -> bool {
+    let bit = shape_bit(first, last, len);
+    SHAPES[bit / 64] >> (bit % 64) & 1 == 1
+}
+
 fn halves(head: &[u8; 16]) -> (u64, u64) {
     let (lo, hi) = head.split_at(8);
     let half = |eight: &[u8]| u64::from_le_bytes(eight.try_into().unwrap_or_default());

@@ -17,7 +17,7 @@
 
 mod keywords;
 
-use keywords::{classify, classify_head};
+use keywords::{classify, classify_head, may_stand_alone};
 #[cfg(test)]
 use keywords::KEYWORDS;
 
@@ -142,6 +142,26 @@ enum Word {
     After,
     That,
     Other,
+}
+
+/// What the words read so far leave open for the next one: the first half of a two-word
+/// phrase ("look" up, "fix" bug, "fix the" bug, "personal" data, "after" that), or a
+/// sequence word (so that "then after that" counts one step, not two). One small state in
+/// place of the two previous words: a word the scan skips on its shape resets it to `None`
+/// and needs nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phrase {
+    None,
+    /// The previous word was a sequence word. Ordered before the phrase halves: up to here
+    /// the next word counts only if it is a keyword that stands alone.
+    Sequence,
+    Look,
+    Fix,
+    FixArticle,
+    Personal,
+    After,
+    /// "after" right after a sequence word.
+    SequenceAfter,
 }
 
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
@@ -272,17 +292,20 @@ impl Signals {
             ..Signals::default()
         };
         let mut open_sentence = false;
-        // The two previous words, for "look up", "fix (the) bug", "after that".
-        let (mut prev, mut prev2) = (Word::Other, Word::Other);
+        let mut phrase = Phrase::None;
         let mut i = s.line_start(bytes, 0, &mut open_sentence);
         // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
         'blocks: while i < bytes.len() {
             // The block and the 16 bytes after it (spaces past the end of the text), so that a
             // word inside the block is read from a fixed-size buffer, with no bounds to check.
-            let mut block = [b' '; BLOCK + 16];
             let rest = &bytes[i..];
-            let n = rest.len().min(BLOCK + 16);
-            block[..n].copy_from_slice(&rest[..n]);
+            let block = if let Some(&block) = rest.first_chunk::<{ BLOCK + 16 }>() {
+                block
+            } else {
+                let mut block = [b' '; BLOCK + 16];
+                block[..rest.len()].copy_from_slice(rest);
+                block
+            };
             let (words, others) = block_masks(&block);
             // A line break ends the block: what follows it is read from the next line's start.
             let mut newline = BLOCK;
@@ -304,22 +327,29 @@ impl Signals {
             let last = BLOCK - (!words).leading_zeros() as usize;
             let runs_on = last < BLOCK && starts >> last & 1 == 1;
             let mut left = if runs_on { starts & !(1 << last) } else { starts };
+            // Where each of those words ends, in the same order: the word running on past the
+            // block ends at bit 63 here, and is left out.
+            let mut ends = words & !(words >> 1) & below_newline & !(u64::from(runs_on) << 63);
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
-                let run = (!(words >> k)).trailing_zeros() as usize;
-                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run);
-                s.note(word, prev, prev2);
-                (prev2, prev) = (prev, word);
+                let end = ends.trailing_zeros() as usize;
+                ends &= ends.wrapping_sub(1);
+                // Most words are skipped on their shape: unless a phrase is open, only the
+                // keywords that stand alone count.
+                if phrase <= Phrase::Sequence && !may_stand_alone(block[k], block[end], end + 1 - k) {
+                    phrase = Phrase::None;
+                    continue;
+                }
+                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), end + 1 - k);
+                phrase = s.note(word, phrase);
             }
             let mut next = i + BLOCK;
             if runs_on {
                 let at = i + last;
                 let len = word_len(&bytes[at..]);
                 next = at + len;
-                let word = classify(&bytes[at..], len);
-                s.note(word, prev, prev2);
-                (prev2, prev) = (prev, word);
+                phrase = s.note(classify(&bytes[at..], len), phrase);
             }
             // Then the other bytes up to the line break. A sentence is open at `k` when it was
             // at the block's start, or a word started since, and no full stop was counted after
@@ -372,23 +402,32 @@ impl Signals {
         i
     }
 
-    fn note(&mut self, word: Word, prev: Word, prev2: Word) {
+    /// Counts `word`, read while `phrase` was open; returns what it leaves open.
+    fn note(&mut self, word: Word, phrase: Phrase) -> Phrase {
         match word {
             Word::Retriever => self.retriever = true,
             Word::Executor => self.executor = true,
             Word::Coder => self.coder = true,
             Word::Judge => self.judge = true,
             Word::Guardian => self.guardian = true,
-            Word::Sequence => self.sequencing += 1,
-            Word::Up if prev == Word::Look => self.retriever = true,
-            Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => {
-                self.coder = true;
+            Word::Sequence => {
+                self.sequencing += 1;
+                return Phrase::Sequence;
             }
-            Word::Data if prev == Word::Personal => self.guardian = true,
+            Word::Look => return Phrase::Look,
+            Word::Fix => return Phrase::Fix,
+            Word::Personal => return Phrase::Personal,
+            Word::After if phrase == Phrase::Sequence => return Phrase::SequenceAfter,
+            Word::After => return Phrase::After,
+            Word::Article if phrase == Phrase::Fix => return Phrase::FixArticle,
+            Word::Up if phrase == Phrase::Look => self.retriever = true,
+            Word::Bug if matches!(phrase, Phrase::Fix | Phrase::FixArticle) => self.coder = true,
+            Word::Data if phrase == Phrase::Personal => self.guardian = true,
             // "and then after that" is one step, not two.
-            Word::That if prev == Word::After && prev2 != Word::Sequence => self.sequencing += 1,
+            Word::That if phrase == Phrase::After => self.sequencing += 1,
             _ => {}
         }
+        Phrase::None
     }
 
     fn complexity(&self) -> Complexity {

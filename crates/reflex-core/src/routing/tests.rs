@@ -220,6 +220,23 @@ fn read_word_matches_the_byte_loop_on_random_text() {
     assert!(checked > 100_000, "{checked}");
 }
 
+/// `Signals::note` as it was, on the two previous words instead of a `Phrase`.
+fn note_by_words(s: &mut Signals, word: Word, prev: Word, prev2: Word) {
+    match word {
+        Word::Retriever => s.retriever = true,
+        Word::Executor => s.executor = true,
+        Word::Coder => s.coder = true,
+        Word::Judge => s.judge = true,
+        Word::Guardian => s.guardian = true,
+        Word::Sequence => s.sequencing += 1,
+        Word::Up if prev == Word::Look => s.retriever = true,
+        Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => s.coder = true,
+        Word::Data if prev == Word::Personal => s.guardian = true,
+        Word::That if prev == Word::After && prev2 != Word::Sequence => s.sequencing += 1,
+        _ => {}
+    }
+}
+
 /// `Signals::scan` as it was: one byte at a time, each word read to its end before the next.
 fn reference_scan(text: &str) -> Signals {
     let bytes = text.as_bytes();
@@ -255,7 +272,7 @@ fn reference_scan(text: &str) -> Signals {
         }
         if is_word_byte(b) {
             let (len, word) = reference_read_word(&bytes[i..]);
-            s.note(word, prev, prev2);
+            note_by_words(&mut s, word, prev, prev2);
             (prev2, prev) = (prev, word);
             open_sentence = true;
             i += len;
@@ -282,6 +299,8 @@ fn reference_scan(text: &str) -> Signals {
 fn the_block_scan_counts_like_the_byte_loop() {
     let pieces = [
         "the", "Then", "SEARCH", "look", "up", "fix", "a", "bug", "personal", "data", "after", "that",
+        "Looks", "UP", "fixes", "FIXING", "this", "my", "bugs", "Personal", "details", "info", "AFTER", "That",
+        "afterwards", "lastly", "then after that", "fix the bug", "look up", "the bug", "code", "pii",
         "finally", "run", "tests", "x", " ", "  ", ".", ". ", "!", "?", ",", ";", ":", "\n", "\n  ", "\n\t",
         "\n- ", "\n* ", "\n+ ", "\n1. ", "\n12) ", "\n1234. ", "\n```", "\n~~~", "```", "- ", "3. ", "\r",
         "\t", "'", "_", "9", "-", "(", "\u{e9}", "\u{1f680}", "\u{a0}", "implementation",
@@ -309,4 +328,29 @@ fn the_block_scan_counts_like_the_byte_loop() {
     ] {
         assert_eq!(Signals::scan(text), reference_scan(text), "{text:?}");
     }
+}
+
+#[test]
+fn every_keyword_that_stands_alone_passes_the_shape_test() {
+    for &(word, kind) in KEYWORDS {
+        if !matches!(kind, Word::Up | Word::Bug | Word::Article | Word::Data | Word::That) {
+            let (first, last) = (word[0], word[word.len() - 1]);
+            assert!(keywords::may_stand_alone(first, last, word.len()), "{}", String::from_utf8_lossy(word));
+            assert!(keywords::may_stand_alone(first.to_ascii_uppercase(), last.to_ascii_uppercase(), word.len()));
+        }
+    }
+}
+
+#[test]
+fn phrases_count_only_with_their_first_half_right_before() {
+    assert_eq!(arms("fix the bug"), ["coder"]);
+    assert_eq!(arms("fix bug"), ["coder"]);
+    assert_eq!(arms("the bug"), Vec::<&str>::new());
+    assert_eq!(arms("fix a nasty bug"), Vec::<&str>::new());
+    assert_eq!(arms("look it up"), Vec::<&str>::new());
+    assert_eq!(arms("LOOKING UP"), ["retriever"]);
+    assert_eq!(arms("personal data"), ["guardian"]);
+    assert_eq!(Signals::scan("after that").sequencing, 1);
+    assert_eq!(Signals::scan("then after that").sequencing, 1);
+    assert_eq!(Signals::scan("then soon after that").sequencing, 2);
 }
