@@ -7,8 +7,8 @@
 //! into a bit mask. Marked:
 //! - every byte that is neither a lower-case letter nor a space (capitals, digits, `_`,
 //!   punctuation and the trigger bytes, line breaks, non-ASCII);
-//! - a lower-case letter that may start a credential noun (`p c k s w`, as `password::prose`
-//!   wants) when the byte before it is not a lower-case letter.
+//! - a lower-case letter that may start a credential noun with the letter after it (`pa`,
+//!   `se`, `co`…: `password::noun_start`) when the byte before it is not a lower-case letter.
 //!
 //! Everything the byte-by-byte scan did with a word is then reachable from a mark: a word
 //! starting with anything but a lower-case letter, a word with a capital, digit or `_` inside,
@@ -20,21 +20,27 @@ pub(super) const BLOCK: usize = 64;
 /// Bit `k` set when byte `from + k` of `b` is marked (see the module header); none past the end.
 #[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
 pub(super) fn stops(b: &[u8], from: usize) -> u64 {
-    // The block and the byte before it (0 before the text; spaces past its end).
-    let mut window = [b' '; BLOCK + 1];
-    if let Some(bytes) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK)) {
+    // The block with the byte before it and the byte after it (0 before the text; spaces past
+    // its end).
+    let mut window = [b' '; BLOCK + 2];
+    if let Some(bytes) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK + 1)) {
         window.copy_from_slice(bytes);
     } else {
         let before = from.checked_sub(1).map_or(0, |before| b[before]);
-        let block = &b[from..b.len().min(from + BLOCK)];
+        let block = &b[from..b.len().min(from + BLOCK + 1)];
         window[0] = before;
         window[1..=block.len()].copy_from_slice(block);
     }
-    let (before, here) = (&window[..BLOCK], &window[1..]);
+    let (before, here, after) = (&window[..BLOCK], &window[1..=BLOCK], &window[2..]);
     let mut marks = [0u8; BLOCK];
-    for ((mark, &prev), &c) in marks.iter_mut().zip(before).zip(here) {
+    for (((mark, &prev), &c), &next) in marks.iter_mut().zip(before).zip(here).zip(after) {
         let lower = c.wrapping_sub(b'a') < 26;
-        let initial = ((c == b'p') | (c == b'c') | (c == b'k') | (c == b's') | (c == b'w')) & (prev.wrapping_sub(b'a') >= 26);
+        // `password::noun_start` on the two bytes, as equalities the lanes can do.
+        let noun = ((c == b'p') & ((next == b'a') | (next == b'w')))
+            | (((c == b'k') | (c == b's')) & (next == b'e'))
+            | ((c == b'w') & (next == b'a'))
+            | ((c == b'c') & (next == b'o'));
+        let initial = noun & (prev.wrapping_sub(b'a') >= 26);
         *mark = u8::from(!(lower | (c == b' ')) | initial);
     }
     gather(&marks)
@@ -61,7 +67,8 @@ mod tests {
         let mut mask = 0;
         for (k, &c) in b.iter().enumerate().skip(from).take(BLOCK) {
             let prev = if k == 0 { 0 } else { b[k - 1] };
-            let initial = b"pckws".contains(&c) && !prev.is_ascii_lowercase();
+            let next = b.get(k + 1).copied().unwrap_or(b' ');
+            let initial = crate::pii::password::noun_start(c, next) && !prev.is_ascii_lowercase();
             if !(c.is_ascii_lowercase() || c == b' ') || initial {
                 mask |= 1 << (k - from);
             }
@@ -114,7 +121,7 @@ mod tests {
     fn marks_all_but_plain_prose() {
         let text = b"the Cat saw x1, sk-1 and pass";
         let marked: Vec<u8> = (0..text.len()).filter(|&k| stops(text, 0) >> k & 1 == 1).map(|k| text[k]).collect();
-        assert_eq!(marked, b"Cs1,s-1p");
+        assert_eq!(marked, b"C1,-1p");
     }
 
     #[test]
