@@ -18,6 +18,7 @@
 mod keywords;
 
 use keywords::{classify, classify_head, may_stand_alone};
+use wide::u8x16;
 #[cfg(test)]
 use keywords::KEYWORDS;
 
@@ -235,9 +236,8 @@ const BLOCK: usize = 64;
 
 /// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
 /// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
-/// breaks, tabs…). The bytes are classed lane by lane, with no branch, so the compiler does it
-/// sixteen at a time in vector registers; one multiply per eight bytes then gathers the bits.
-#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
+/// breaks, tabs…). Sixteen bytes at a time in vector registers, each class one compare, and
+/// one `movemask` per class gathers the bits (a multiply per eight bytes did it before).
 fn block_masks(bytes: &[u8]) -> (u64, u64) {
     let mut padded = [b' '; BLOCK];
     let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
@@ -246,37 +246,32 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
         padded[..bytes.len()].copy_from_slice(bytes);
         &padded
     };
-    let (mut words, mut others) = ([0u8; BLOCK], [0u8; BLOCK]);
-    for ((word, other), &b) in words.iter_mut().zip(&mut others).zip(block) {
-        // `is_word_byte` as range tests (wrapping subtraction puts each range at 0..n).
-        let folded = b | 0x20;
-        let is_word = (folded.wrapping_sub(b'a') < 26)
-            | (b.wrapping_sub(b'0') < 10)
-            | (b == b'_')
-            | (b == b'\'')
-            | (b >= 0x80);
-        *word = u8::from(is_word);
-        *other = u8::from(!is_word & (b != b' '));
+    let (mut words, mut others) = (0, 0);
+    for (n, sixteen) in block.chunks_exact(16).enumerate() {
+        let (word, space) = lane_classes(u8x16::new(sixteen.try_into().unwrap_or_default()));
+        words |= u64::from(word) << (16 * n);
+        others |= u64::from(!word & !space) << (16 * n);
     }
-    (gather(&words), gather(&others))
+    (words, others)
+}
+
+/// The word bytes ([`is_word_byte`]) and the spaces of sixteen bytes, as bit masks.
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+fn lane_classes(v: u8x16) -> (u16, u16) {
+    // `x <= n` as `min(x, n) == x`: unsigned, so a subtraction puts each range at 0..=n.
+    let at_most = |x: u8x16, n: u8| x.min(u8x16::splat(n)).cmp_eq(x);
+    let letter = at_most((v | u8x16::splat(0x20)) - u8x16::splat(b'a'), 25);
+    let digit = at_most(v - u8x16::splat(b'0'), 9);
+    let marks = v.cmp_eq(u8x16::splat(b'_')) | v.cmp_eq(u8x16::splat(b'\''));
+    // A byte's top bit is set from 0x80: `move_mask` of the bytes themselves is the non-ASCII.
+    let word = (letter | digit | marks).move_mask() | v.move_mask();
+    (word as u16, v.cmp_eq(u8x16::splat(b' ')).move_mask() as u16)
 }
 
 /// Bits `from..to` set (`from <= to <= 64`).
 fn bits(from: usize, to: usize) -> u64 {
     let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
     below(to) & !below(from)
-}
-
-/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
-fn gather(ones: &[u8; BLOCK]) -> u64 {
-    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut mask = 0;
-    for (k, eight) in ones.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
-    }
-    mask
 }
 
 impl Signals {

@@ -354,3 +354,18 @@ fn phrases_count_only_with_their_first_half_right_before() {
     assert_eq!(Signals::scan("then after that").sequencing, 1);
     assert_eq!(Signals::scan("then soon after that").sequencing, 2);
 }
+
+#[test]
+fn lane_classes_agree_with_the_byte_table() {
+    for b in 0..=255u8 {
+        for at in 0..16 {
+            let mut lanes = *b"abcdefgh ijklmno";
+            lanes[at] = b;
+            let (word, space) = lane_classes(u8x16::new(lanes));
+            let mut expected_word = 0b1111_1110_1111_1111u16 & !(1 << at);
+            expected_word |= u16::from(is_word_byte(b)) << at;
+            let expected_space = if at == 8 { u16::from(b == b' ') << 8 } else { 1 << 8 | u16::from(b == b' ') << at };
+            assert_eq!((word, space), (expected_word, expected_space), "{b:#x} at {at}");
+        }
+    }
+}
