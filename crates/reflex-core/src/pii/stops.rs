@@ -2,9 +2,8 @@
 //!
 //! Most of a text is prose: lower-case words that start no detector, single spaces between
 //! them. The scan used to walk every byte; here one pass per block marks the bytes that are
-//! anything else, lane by lane with no branch (which the compiler turns into vector
-//! instructions, sixteen bytes at a time), and one multiply per eight bytes gathers the marks
-//! into a bit mask. Marked:
+//! anything else, sixteen bytes at a time in vector registers (the `wide` crate), and one
+//! `movemask` per sixteen bytes gathers the marks into a bit mask. Marked:
 //! - every byte that is neither a lower-case letter nor a space (capitals, digits, `_`,
 //!   punctuation and the trigger bytes, line breaks, non-ASCII);
 //! - a lower-case letter that may start a credential noun with the letter after it (`pa`,
@@ -14,11 +13,12 @@
 //! starting with anything but a lower-case letter, a word with a capital, digit or `_` inside,
 //! a word followed by `:`, `-` or `.`, and a credential noun.
 
+use wide::u8x16;
+
 /// Bytes per block: one bit of a `u64` each.
 pub(super) const BLOCK: usize = 64;
 
 /// Bit `k` set when byte `from + k` of `b` is marked (see the module header); none past the end.
-#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
 pub(super) fn stops(b: &[u8], from: usize) -> u64 {
     // The block with the byte before it and the byte after it (0 before the text; spaces past
     // its end).
@@ -31,31 +31,32 @@ pub(super) fn stops(b: &[u8], from: usize) -> u64 {
         window[0] = before;
         window[1..=block.len()].copy_from_slice(block);
     }
-    let (before, here, after) = (&window[..BLOCK], &window[1..=BLOCK], &window[2..]);
-    let mut marks = [0u8; BLOCK];
-    for (((mark, &prev), &c), &next) in marks.iter_mut().zip(before).zip(here).zip(after) {
-        let lower = c.wrapping_sub(b'a') < 26;
-        // `password::noun_start` on the two bytes, as equalities the lanes can do.
-        let noun = ((c == b'p') & ((next == b'a') | (next == b'w')))
-            | (((c == b'k') | (c == b's')) & (next == b'e'))
-            | ((c == b'w') & (next == b'a'))
-            | ((c == b'c') & (next == b'o'));
-        let initial = noun & (prev.wrapping_sub(b'a') >= 26);
-        *mark = u8::from(!(lower | (c == b' ')) | initial);
+    let mut marks = 0;
+    for n in 0..BLOCK / 16 {
+        let lanes = |from: usize| u8x16::new(window[from..from + 16].try_into().unwrap_or_default());
+        let (prev, c, next) = (lanes(16 * n), lanes(16 * n + 1), lanes(16 * n + 2));
+        marks |= u64::from(lane_marks(prev, c, next)) << (16 * n);
     }
-    gather(&marks)
+    marks
 }
 
-/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
-fn gather(ones: &[u8; BLOCK]) -> u64 {
-    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut mask = 0;
-    for (k, eight) in ones.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
-    }
-    mask
+/// The marks of sixteen bytes `c`, given the byte before each (`prev`) and after it (`next`).
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+fn lane_marks(prev: u8x16, c: u8x16, next: u8x16) -> u16 {
+    let is = |v: u8x16, b: u8| v.cmp_eq(u8x16::splat(b));
+    // `x <= 25` as `min(x, 25) == x`, unsigned, after a subtraction that puts 'a' at 0.
+    let lower = |v: u8x16| {
+        let x = v - u8x16::splat(b'a');
+        x.min(u8x16::splat(25)).cmp_eq(x)
+    };
+    // `password::noun_start` on each byte and the one after it.
+    let noun = (is(c, b'p') & (is(next, b'a') | is(next, b'w')))
+        | ((is(c, b'k') | is(c, b's')) & is(next, b'e'))
+        | (is(c, b'w') & is(next, b'a'))
+        | (is(c, b'c') & is(next, b'o'));
+    let plain = (lower(c) | is(c, b' ')).move_mask();
+    let initial = noun.move_mask() & !lower(prev).move_mask();
+    (!plain | initial) as u16
 }
 
 #[cfg(test)]
