@@ -341,10 +341,20 @@ impl Signals {
             }
             let mut next = i + BLOCK;
             if runs_on {
+                // Most such words end within the 16 bytes read past the block; a longer one
+                // is measured in the text.
+                let past = (!lane_classes(u8x16::new(block[BLOCK..].try_into().unwrap_or_default())).0).trailing_zeros() as usize;
                 let at = i + last;
-                let len = word_len(&bytes[at..]);
-                next = at + len;
-                phrase = s.note(classify(&bytes[at..], len), phrase);
+                let word = if past < 16 {
+                    let len = BLOCK - last + past;
+                    next = at + len;
+                    classify_head(block[last..last + 16].try_into().unwrap_or(&[0; 16]), len)
+                } else {
+                    let len = word_len(&bytes[at..]);
+                    next = at + len;
+                    classify(&bytes[at..], len)
+                };
+                phrase = s.note(word, phrase);
             }
             // Then the other bytes up to the line break. A sentence is open at `k` when it was
             // at the block's start, or a word started since, and no full stop was counted after

@@ -369,3 +369,15 @@ fn lane_classes_agree_with_the_byte_table() {
         }
     }
 }
+
+#[test]
+fn words_running_past_a_block_are_read_whole() {
+    for word in ["search", "implementation", "implementations", "then", "verification", "a_word_longer_than_sixteen_bytes"] {
+        for start in 40..=64 {
+            for after in ["", " ", " up", ".", "\n", "x"] {
+                let text = format!("{}{word}{after} look up", "y ".repeat(start / 2) + &" ".repeat(start % 2));
+                assert_eq!(Signals::scan(&text), reference_scan(&text), "{text:?}");
+            }
+        }
+    }
+}
