@@ -31,32 +31,38 @@ pub(super) fn stops(b: &[u8], from: usize) -> u64 {
         window[0] = before;
         window[1..=block.len()].copy_from_slice(block);
     }
-    let mut marks = 0;
+    // Per class, bit `k` for byte `from + k`: the lower-case letters, the bytes that are
+    // neither those nor spaces, and the possible starts of credential nouns.
+    let (mut lower, mut other, mut noun) = (0u64, 0u64, 0u64);
     for n in 0..BLOCK / 16 {
         let lanes = |from: usize| u8x16::new(window[from..from + 16].try_into().unwrap_or_default());
-        let (prev, c, next) = (lanes(16 * n), lanes(16 * n + 1), lanes(16 * n + 2));
-        marks |= u64::from(lane_marks(prev, c, next)) << (16 * n);
+        let (l, o, s) = lane_classes(lanes(16 * n + 1), lanes(16 * n + 2));
+        lower |= u64::from(l) << (16 * n);
+        other |= u64::from(o) << (16 * n);
+        noun |= u64::from(s) << (16 * n);
     }
-    marks
+    // The byte before each is a lower-case letter: the mask moved up one, and the byte before
+    // the block for bit 0.
+    let after_lower = lower << 1 | u64::from(window[0].is_ascii_lowercase());
+    other | (noun & !after_lower)
 }
 
-/// The marks of sixteen bytes `c`, given the byte before each (`prev`) and after it (`next`).
+/// Of sixteen bytes `c` (`next`: the byte after each), as bit masks: the lower-case letters,
+/// the bytes that are neither lower-case letters nor spaces, and those that may start a
+/// credential noun with the byte after them.
 #[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
-fn lane_marks(prev: u8x16, c: u8x16, next: u8x16) -> u16 {
+fn lane_classes(c: u8x16, next: u8x16) -> (u16, u16, u16) {
     let is = |v: u8x16, b: u8| v.cmp_eq(u8x16::splat(b));
     // `x <= 25` as `min(x, 25) == x`, unsigned, after a subtraction that puts 'a' at 0.
-    let lower = |v: u8x16| {
-        let x = v - u8x16::splat(b'a');
-        x.min(u8x16::splat(25)).cmp_eq(x)
-    };
+    let x = c - u8x16::splat(b'a');
+    let lower = x.min(u8x16::splat(25)).cmp_eq(x);
     // `password::noun_start` on each byte and the one after it.
     let noun = (is(c, b'p') & (is(next, b'a') | is(next, b'w')))
         | ((is(c, b'k') | is(c, b's')) & is(next, b'e'))
         | (is(c, b'w') & is(next, b'a'))
         | (is(c, b'c') & is(next, b'o'));
-    let plain = (lower(c) | is(c, b' ')).move_mask();
-    let initial = noun.move_mask() & !lower(prev).move_mask();
-    (!plain | initial) as u16
+    let space = is(c, b' ');
+    (lower.move_mask() as u16, !(lower | space).move_mask() as u16, noun.move_mask() as u16)
 }
 
 #[cfg(test)]
