@@ -36,11 +36,28 @@ pub fn normalize_for_key(text: &str) -> String {
 /// check never answers from an entry stored for a full check).
 #[must_use]
 pub fn cache_key(text: &str, flags: u8) -> String {
+    // A request's text is often short and ASCII: folded on the stack, with no allocation (a
+    // calloc and a free cost more than zeroing the buffer).
+    let mut small = [0u8; SMALL];
+    if text.len() < SMALL {
+        if let Some(len) = fold_ascii_into(text.as_bytes(), &mut small) {
+            small[len] = flags;
+            return to_hex(xxh3_128(&small[..=len]));
+        }
+        let mut folded = String::with_capacity(text.len() + 1);
+        fold_unicode(text, &mut folded);
+        let mut bytes = folded.into_bytes();
+        bytes.push(flags);
+        return to_hex(xxh3_128(&bytes));
+    }
     // One spare byte so appending the flags never reallocates.
     let mut bytes = fold(text, 1);
     bytes.push(flags);
     to_hex(xxh3_128(&bytes))
 }
+
+/// Texts shorter than this are folded for their key in a buffer on the stack.
+const SMALL: usize = 2048;
 
 /// ASCII white space as `char::is_whitespace` sees it: TAB, LF, VT, FF, CR and SPACE.
 fn is_ascii_space(c: char) -> bool {
@@ -64,6 +81,13 @@ fn fold(text: &str, spare: usize) -> Vec<u8> {
 fn fold_ascii(bytes: &[u8], spare: usize) -> Option<Vec<u8>> {
     // Output never outruns input, so a block always fits; `spare` is capacity for the caller.
     let mut out = vec![0u8; bytes.len() + spare];
+    let len = fold_ascii_into(bytes, &mut out)?;
+    out.truncate(len);
+    Some(out)
+}
+
+/// [`fold_ascii`] into `out` (at least `bytes.len()` long); returns the folded length.
+fn fold_ascii_into(bytes: &[u8], out: &mut [u8]) -> Option<usize> {
     let mut len = 0;
     // True at the start, so leading white space writes nothing.
     let mut after_blank = true;
@@ -84,7 +108,7 @@ fn fold_ascii(bytes: &[u8], spare: usize) -> Option<Vec<u8>> {
                     len += HALF;
                     after_blank = here[HALF - 1] == b' ';
                 } else if here.is_ascii() {
-                    fold_ascii_bytes(here, &mut out, &mut len, &mut after_blank);
+                    fold_ascii_bytes(here, out, &mut len, &mut after_blank);
                 } else {
                     return None;
                 }
@@ -104,7 +128,7 @@ fn fold_ascii(bytes: &[u8], spare: usize) -> Option<Vec<u8>> {
         len += tail.len();
         after_blank = tail[tail.len() - 1] == b' ';
     } else if tail.is_ascii() {
-        fold_ascii_bytes(tail, &mut out, &mut len, &mut after_blank);
+        fold_ascii_bytes(tail, out, &mut len, &mut after_blank);
     } else {
         return None;
     }
@@ -112,8 +136,7 @@ fn fold_ascii(bytes: &[u8], spare: usize) -> Option<Vec<u8>> {
     if after_blank && len > 0 {
         len -= 1;
     }
-    out.truncate(len);
-    Some(out)
+    Some(len)
 }
 
 /// Bytes per step of the ASCII fast path: four SSE2 registers' worth. The tests are written

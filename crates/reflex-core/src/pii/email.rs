@@ -12,9 +12,12 @@ pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
     while s > 0 && local(b[s - 1]) && at - s < 64 {
         s -= 1;
     }
-    // Trim leading punctuation (ASCII or not: an em dash, a curly quote) before the address.
-    if let Ok(head) = std::str::from_utf8(&b[s..at]) {
-        s += head.find(char::is_alphanumeric).unwrap_or(head.len());
+    // Trim leading punctuation (ASCII or not: an em dash, a curly quote) before the address;
+    // nothing to trim (and no UTF-8 to check) when it starts on an ASCII letter or digit.
+    if s < at && !b[s].is_ascii_alphanumeric() {
+        if let Ok(head) = std::str::from_utf8(&b[s..at]) {
+            s += head.find(char::is_alphanumeric).unwrap_or(head.len());
+        }
     }
     if s == at || b[at - 1] == b'.' || b[s..at].windows(2).any(|w| w == b"..") {
         return;

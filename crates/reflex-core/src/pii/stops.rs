@@ -2,54 +2,67 @@
 //!
 //! Most of a text is prose: lower-case words that start no detector, single spaces between
 //! them. The scan used to walk every byte; here one pass per block marks the bytes that are
-//! anything else, lane by lane with no branch (which the compiler turns into vector
-//! instructions, sixteen bytes at a time), and one multiply per eight bytes gathers the marks
-//! into a bit mask. Marked:
+//! anything else, sixteen bytes at a time in vector registers (the `wide` crate), and one
+//! `movemask` per sixteen bytes gathers the marks into a bit mask. Marked:
 //! - every byte that is neither a lower-case letter nor a space (capitals, digits, `_`,
 //!   punctuation and the trigger bytes, line breaks, non-ASCII);
-//! - a lower-case letter that may start a credential noun (`p c k s w`, as `password::prose`
-//!   wants) when the byte before it is not a lower-case letter.
+//! - a lower-case letter that may start a credential noun with the letter after it (`pa`,
+//!   `se`, `co`…: `password::noun_start`) when the byte before it is not a lower-case letter.
 //!
 //! Everything the byte-by-byte scan did with a word is then reachable from a mark: a word
 //! starting with anything but a lower-case letter, a word with a capital, digit or `_` inside,
 //! a word followed by `:`, `-` or `.`, and a credential noun.
 
+use wide::u8x16;
+
 /// Bytes per block: one bit of a `u64` each.
 pub(super) const BLOCK: usize = 64;
 
 /// Bit `k` set when byte `from + k` of `b` is marked (see the module header); none past the end.
-#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
 pub(super) fn stops(b: &[u8], from: usize) -> u64 {
-    // The block and the byte before it (0 before the text; spaces past its end).
-    let mut window = [b' '; BLOCK + 1];
-    if let Some(bytes) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK)) {
+    // The block with the byte before it and the byte after it (0 before the text; spaces past
+    // its end).
+    let mut window = [b' '; BLOCK + 2];
+    if let Some(bytes) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK + 1)) {
         window.copy_from_slice(bytes);
     } else {
         let before = from.checked_sub(1).map_or(0, |before| b[before]);
-        let block = &b[from..b.len().min(from + BLOCK)];
+        let block = &b[from..b.len().min(from + BLOCK + 1)];
         window[0] = before;
         window[1..=block.len()].copy_from_slice(block);
     }
-    let (before, here) = (&window[..BLOCK], &window[1..]);
-    let mut marks = [0u8; BLOCK];
-    for ((mark, &prev), &c) in marks.iter_mut().zip(before).zip(here) {
-        let lower = c.wrapping_sub(b'a') < 26;
-        let initial = ((c == b'p') | (c == b'c') | (c == b'k') | (c == b's') | (c == b'w')) & (prev.wrapping_sub(b'a') >= 26);
-        *mark = u8::from(!(lower | (c == b' ')) | initial);
+    // Per class, bit `k` for byte `from + k`: the lower-case letters, the bytes that are
+    // neither those nor spaces, and the possible starts of credential nouns.
+    let (mut lower, mut other, mut noun) = (0u64, 0u64, 0u64);
+    for n in 0..BLOCK / 16 {
+        let lanes = |from: usize| u8x16::new(window[from..from + 16].try_into().unwrap_or_default());
+        let (l, o, s) = lane_classes(lanes(16 * n + 1), lanes(16 * n + 2));
+        lower |= u64::from(l) << (16 * n);
+        other |= u64::from(o) << (16 * n);
+        noun |= u64::from(s) << (16 * n);
     }
-    gather(&marks)
+    // The byte before each is a lower-case letter: the mask moved up one, and the byte before
+    // the block for bit 0.
+    let after_lower = lower << 1 | u64::from(window[0].is_ascii_lowercase());
+    other | (noun & !after_lower)
 }
 
-/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
-fn gather(ones: &[u8; BLOCK]) -> u64 {
-    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut mask = 0;
-    for (k, eight) in ones.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
-    }
-    mask
+/// Of sixteen bytes `c` (`next`: the byte after each), as bit masks: the lower-case letters,
+/// the bytes that are neither lower-case letters nor spaces, and those that may start a
+/// credential noun with the byte after them.
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+fn lane_classes(c: u8x16, next: u8x16) -> (u16, u16, u16) {
+    let is = |v: u8x16, b: u8| v.cmp_eq(u8x16::splat(b));
+    // `x <= 25` as `min(x, 25) == x`, unsigned, after a subtraction that puts 'a' at 0.
+    let x = c - u8x16::splat(b'a');
+    let lower = x.min(u8x16::splat(25)).cmp_eq(x);
+    // `password::noun_start` on each byte and the one after it.
+    let noun = (is(c, b'p') & (is(next, b'a') | is(next, b'w')))
+        | ((is(c, b'k') | is(c, b's')) & is(next, b'e'))
+        | (is(c, b'w') & is(next, b'a'))
+        | (is(c, b'c') & is(next, b'o'));
+    let space = is(c, b' ');
+    (lower.move_mask() as u16, !(lower | space).move_mask() as u16, noun.move_mask() as u16)
 }
 
 #[cfg(test)]
@@ -61,7 +74,8 @@ mod tests {
         let mut mask = 0;
         for (k, &c) in b.iter().enumerate().skip(from).take(BLOCK) {
             let prev = if k == 0 { 0 } else { b[k - 1] };
-            let initial = b"pckws".contains(&c) && !prev.is_ascii_lowercase();
+            let next = b.get(k + 1).copied().unwrap_or(b' ');
+            let initial = crate::pii::password::noun_start(c, next) && !prev.is_ascii_lowercase();
             if !(c.is_ascii_lowercase() || c == b' ') || initial {
                 mask |= 1 << (k - from);
             }
@@ -114,7 +128,7 @@ mod tests {
     fn marks_all_but_plain_prose() {
         let text = b"the Cat saw x1, sk-1 and pass";
         let marked: Vec<u8> = (0..text.len()).filter(|&k| stops(text, 0) >> k & 1 == 1).map(|k| text[k]).collect();
-        assert_eq!(marked, b"Cs1,s-1p");
+        assert_eq!(marked, b"C1,-1p");
     }
 
     #[test]

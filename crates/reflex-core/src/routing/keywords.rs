@@ -1,5 +1,6 @@
 //! The keyword table of the routing scan: what each word of a text signals, by one probe of a
-//! 4 KiB perfect-hash table (no string compares, no loop whose length depends on the word).
+//! 4 KiB perfect-hash table (no string compares, no loop whose length depends on the word),
+//! behind a 128-byte test of the word's shape that most words of prose fail.
 
 use super::Word;
 
@@ -122,13 +123,14 @@ const fn pack(word: &[u8]) -> (u64, u64) {
 }
 
 /// Slots in the keyword table: a power of two. 256 slots of 16 bytes (4 KiB) for 91 keywords:
-/// the scan looks one up for every word, and a check often runs with its tables out of cache.
+/// the scan looks up every word that passes the shape test, and a check often runs with its
+/// tables out of cache.
 const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
 /// A multiplier under which no two keywords share a slot (found by trying random odd numbers;
 /// the table's build asserts it), so a look-up is one probe and one compare, with no loop whose
-/// length depends on the word: the scan runs it for every word of the text.
+/// length depends on the word.
 const SEED: u64 = 0xa9e7_0cfe_b515_dea5;
 
 const fn slot_of(lo: u64, hi: u64) -> usize {
@@ -230,6 +232,44 @@ static WORD_MASKS: [(u64, u64); MAX_KEYWORD + 1] = {
     }
     masks
 };
+
+/// Words that [`classify`] must see whatever came before them: every keyword but the second
+/// halves of the two-word phrases ("up", "bug", "the", "data", "that"…), which only count right
+/// after their first half.
+const fn stands_alone(word: Word) -> bool {
+    !matches!(word, Word::Up | Word::Bug | Word::Article | Word::Data | Word::That)
+}
+
+/// The bit of [`SHAPES`] for a word's first and last bytes and its length. Any bytes will do:
+/// a word that is no keyword only ever costs a wasted look-up, and the table holds a keyword's
+/// shape (lower-case letters, so `& 31` is the same for both cases).
+const fn shape_bit(first: u8, last: u8, len: usize) -> usize {
+    ((first as usize & 31) | (last as usize & 31) << 5) ^ (len.wrapping_mul(0x47) & 1023)
+}
+
+/// 1024 bits (128 bytes, two cache lines): set for the shape of each keyword that
+/// [`stands_alone`]. Most words of prose ("the" among them) have a shape no such keyword has,
+/// so the scan skips them after two byte loads and a bit test, without the 4 KiB table.
+static SHAPES: [u64; 16] = {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        let (word, signal) = KEYWORDS[i];
+        if stands_alone(signal) {
+            let bit = shape_bit(word[0], word[word.len() - 1], word.len());
+            bits[bit / 64] |= 1 << (bit % 64);
+        }
+        i += 1;
+    }
+    bits
+};
+
+/// False when the word with these first and last bytes and this length (> 0) is surely not a
+/// keyword that [`stands_alone`]: then it can only be a phrase's second half, or nothing.
+pub(super) fn may_stand_alone(first: u8, last: u8, len: usize) -> bool {
+    let bit = shape_bit(first, last, len);
+    SHAPES[bit / 64] >> (bit % 64) & 1 == 1
+}
 
 fn halves(head: &[u8; 16]) -> (u64, u64) {
     let (lo, hi) = head.split_at(8);

@@ -17,7 +17,8 @@
 
 mod keywords;
 
-use keywords::{classify, classify_head};
+use keywords::{classify, classify_head, may_stand_alone};
+use wide::u8x16;
 #[cfg(test)]
 use keywords::KEYWORDS;
 
@@ -144,6 +145,26 @@ enum Word {
     Other,
 }
 
+/// What the words read so far leave open for the next one: the first half of a two-word
+/// phrase ("look" up, "fix" bug, "fix the" bug, "personal" data, "after" that), or a
+/// sequence word (so that "then after that" counts one step, not two). One small state in
+/// place of the two previous words: a word the scan skips on its shape resets it to `None`
+/// and needs nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phrase {
+    None,
+    /// The previous word was a sequence word. Ordered before the phrase halves: up to here
+    /// the next word counts only if it is a keyword that stands alone.
+    Sequence,
+    Look,
+    Fix,
+    FixArticle,
+    Personal,
+    After,
+    /// "after" right after a sequence word.
+    SequenceAfter,
+}
+
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
 #[cfg(test)]
 fn read_word(bytes: &[u8]) -> (usize, Word) {
@@ -215,9 +236,8 @@ const BLOCK: usize = 64;
 
 /// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
 /// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
-/// breaks, tabs…). The bytes are classed lane by lane, with no branch, so the compiler does it
-/// sixteen at a time in vector registers; one multiply per eight bytes then gathers the bits.
-#[allow(clippy::needless_bitwise_bool)] // no short circuit: a branch per byte would not vectorise
+/// breaks, tabs…). Sixteen bytes at a time in vector registers, each class one compare, and
+/// one `movemask` per class gathers the bits (a multiply per eight bytes did it before).
 fn block_masks(bytes: &[u8]) -> (u64, u64) {
     let mut padded = [b' '; BLOCK];
     let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
@@ -226,37 +246,32 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
         padded[..bytes.len()].copy_from_slice(bytes);
         &padded
     };
-    let (mut words, mut others) = ([0u8; BLOCK], [0u8; BLOCK]);
-    for ((word, other), &b) in words.iter_mut().zip(&mut others).zip(block) {
-        // `is_word_byte` as range tests (wrapping subtraction puts each range at 0..n).
-        let folded = b | 0x20;
-        let is_word = (folded.wrapping_sub(b'a') < 26)
-            | (b.wrapping_sub(b'0') < 10)
-            | (b == b'_')
-            | (b == b'\'')
-            | (b >= 0x80);
-        *word = u8::from(is_word);
-        *other = u8::from(!is_word & (b != b' '));
+    let (mut words, mut others) = (0, 0);
+    for (n, sixteen) in block.chunks_exact(16).enumerate() {
+        let (word, space) = lane_classes(u8x16::new(sixteen.try_into().unwrap_or_default()));
+        words |= u64::from(word) << (16 * n);
+        others |= u64::from(!word & !space) << (16 * n);
     }
-    (gather(&words), gather(&others))
+    (words, others)
+}
+
+/// The word bytes ([`is_word_byte`]) and the spaces of sixteen bytes, as bit masks.
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+fn lane_classes(v: u8x16) -> (u16, u16) {
+    // `x <= n` as `min(x, n) == x`: unsigned, so a subtraction puts each range at 0..=n.
+    let at_most = |x: u8x16, n: u8| x.min(u8x16::splat(n)).cmp_eq(x);
+    let letter = at_most((v | u8x16::splat(0x20)) - u8x16::splat(b'a'), 25);
+    let digit = at_most(v - u8x16::splat(b'0'), 9);
+    let marks = v.cmp_eq(u8x16::splat(b'_')) | v.cmp_eq(u8x16::splat(b'\''));
+    // A byte's top bit is set from 0x80: `move_mask` of the bytes themselves is the non-ASCII.
+    let word = (letter | digit | marks).move_mask() | v.move_mask();
+    (word as u16, v.cmp_eq(u8x16::splat(b' ')).move_mask() as u16)
 }
 
 /// Bits `from..to` set (`from <= to <= 64`).
 fn bits(from: usize, to: usize) -> u64 {
     let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
     below(to) & !below(from)
-}
-
-/// Bit `k` set when byte `k` of `ones` (each 0 or 1) is 1.
-fn gather(ones: &[u8; BLOCK]) -> u64 {
-    // Multiplying eight 0/1 bytes by this sums each into its own bit of the top byte.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut mask = 0;
-    for (k, eight) in ones.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        mask |= (eight.wrapping_mul(GATHER) >> 56) << (8 * k);
-    }
-    mask
 }
 
 impl Signals {
@@ -272,17 +287,20 @@ impl Signals {
             ..Signals::default()
         };
         let mut open_sentence = false;
-        // The two previous words, for "look up", "fix (the) bug", "after that".
-        let (mut prev, mut prev2) = (Word::Other, Word::Other);
+        let mut phrase = Phrase::None;
         let mut i = s.line_start(bytes, 0, &mut open_sentence);
         // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
         'blocks: while i < bytes.len() {
             // The block and the 16 bytes after it (spaces past the end of the text), so that a
             // word inside the block is read from a fixed-size buffer, with no bounds to check.
-            let mut block = [b' '; BLOCK + 16];
             let rest = &bytes[i..];
-            let n = rest.len().min(BLOCK + 16);
-            block[..n].copy_from_slice(&rest[..n]);
+            let block = if let Some(&block) = rest.first_chunk::<{ BLOCK + 16 }>() {
+                block
+            } else {
+                let mut block = [b' '; BLOCK + 16];
+                block[..rest.len()].copy_from_slice(rest);
+                block
+            };
             let (words, others) = block_masks(&block);
             // A line break ends the block: what follows it is read from the next line's start.
             let mut newline = BLOCK;
@@ -304,22 +322,39 @@ impl Signals {
             let last = BLOCK - (!words).leading_zeros() as usize;
             let runs_on = last < BLOCK && starts >> last & 1 == 1;
             let mut left = if runs_on { starts & !(1 << last) } else { starts };
+            // Where each of those words ends, in the same order: the word running on past the
+            // block ends at bit 63 here, and is left out.
+            let mut ends = words & !(words >> 1) & below_newline & !(u64::from(runs_on) << 63);
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
-                let run = (!(words >> k)).trailing_zeros() as usize;
-                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), run);
-                s.note(word, prev, prev2);
-                (prev2, prev) = (prev, word);
+                let end = ends.trailing_zeros() as usize;
+                ends &= ends.wrapping_sub(1);
+                // Most words are skipped on their shape: unless a phrase is open, only the
+                // keywords that stand alone count.
+                if phrase <= Phrase::Sequence && !may_stand_alone(block[k], block[end], end + 1 - k) {
+                    phrase = Phrase::None;
+                    continue;
+                }
+                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), end + 1 - k);
+                phrase = s.note(word, phrase);
             }
             let mut next = i + BLOCK;
             if runs_on {
+                // Most such words end within the 16 bytes read past the block; a longer one
+                // is measured in the text.
+                let past = (!lane_classes(u8x16::new(block[BLOCK..].try_into().unwrap_or_default())).0).trailing_zeros() as usize;
                 let at = i + last;
-                let len = word_len(&bytes[at..]);
-                next = at + len;
-                let word = classify(&bytes[at..], len);
-                s.note(word, prev, prev2);
-                (prev2, prev) = (prev, word);
+                let word = if past < 16 {
+                    let len = BLOCK - last + past;
+                    next = at + len;
+                    classify_head(block[last..last + 16].try_into().unwrap_or(&[0; 16]), len)
+                } else {
+                    let len = word_len(&bytes[at..]);
+                    next = at + len;
+                    classify(&bytes[at..], len)
+                };
+                phrase = s.note(word, phrase);
             }
             // Then the other bytes up to the line break. A sentence is open at `k` when it was
             // at the block's start, or a word started since, and no full stop was counted after
@@ -372,23 +407,32 @@ impl Signals {
         i
     }
 
-    fn note(&mut self, word: Word, prev: Word, prev2: Word) {
+    /// Counts `word`, read while `phrase` was open; returns what it leaves open.
+    fn note(&mut self, word: Word, phrase: Phrase) -> Phrase {
         match word {
             Word::Retriever => self.retriever = true,
             Word::Executor => self.executor = true,
             Word::Coder => self.coder = true,
             Word::Judge => self.judge = true,
             Word::Guardian => self.guardian = true,
-            Word::Sequence => self.sequencing += 1,
-            Word::Up if prev == Word::Look => self.retriever = true,
-            Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => {
-                self.coder = true;
+            Word::Sequence => {
+                self.sequencing += 1;
+                return Phrase::Sequence;
             }
-            Word::Data if prev == Word::Personal => self.guardian = true,
+            Word::Look => return Phrase::Look,
+            Word::Fix => return Phrase::Fix,
+            Word::Personal => return Phrase::Personal,
+            Word::After if phrase == Phrase::Sequence => return Phrase::SequenceAfter,
+            Word::After => return Phrase::After,
+            Word::Article if phrase == Phrase::Fix => return Phrase::FixArticle,
+            Word::Up if phrase == Phrase::Look => self.retriever = true,
+            Word::Bug if matches!(phrase, Phrase::Fix | Phrase::FixArticle) => self.coder = true,
+            Word::Data if phrase == Phrase::Personal => self.guardian = true,
             // "and then after that" is one step, not two.
-            Word::That if prev == Word::After && prev2 != Word::Sequence => self.sequencing += 1,
+            Word::That if phrase == Phrase::After => self.sequencing += 1,
             _ => {}
         }
+        Phrase::None
     }
 
     fn complexity(&self) -> Complexity {

@@ -220,6 +220,23 @@ fn read_word_matches_the_byte_loop_on_random_text() {
     assert!(checked > 100_000, "{checked}");
 }
 
+/// `Signals::note` as it was, on the two previous words instead of a `Phrase`.
+fn note_by_words(s: &mut Signals, word: Word, prev: Word, prev2: Word) {
+    match word {
+        Word::Retriever => s.retriever = true,
+        Word::Executor => s.executor = true,
+        Word::Coder => s.coder = true,
+        Word::Judge => s.judge = true,
+        Word::Guardian => s.guardian = true,
+        Word::Sequence => s.sequencing += 1,
+        Word::Up if prev == Word::Look => s.retriever = true,
+        Word::Bug if prev == Word::Fix || (prev == Word::Article && prev2 == Word::Fix) => s.coder = true,
+        Word::Data if prev == Word::Personal => s.guardian = true,
+        Word::That if prev == Word::After && prev2 != Word::Sequence => s.sequencing += 1,
+        _ => {}
+    }
+}
+
 /// `Signals::scan` as it was: one byte at a time, each word read to its end before the next.
 fn reference_scan(text: &str) -> Signals {
     let bytes = text.as_bytes();
@@ -255,7 +272,7 @@ fn reference_scan(text: &str) -> Signals {
         }
         if is_word_byte(b) {
             let (len, word) = reference_read_word(&bytes[i..]);
-            s.note(word, prev, prev2);
+            note_by_words(&mut s, word, prev, prev2);
             (prev2, prev) = (prev, word);
             open_sentence = true;
             i += len;
@@ -282,6 +299,8 @@ fn reference_scan(text: &str) -> Signals {
 fn the_block_scan_counts_like_the_byte_loop() {
     let pieces = [
         "the", "Then", "SEARCH", "look", "up", "fix", "a", "bug", "personal", "data", "after", "that",
+        "Looks", "UP", "fixes", "FIXING", "this", "my", "bugs", "Personal", "details", "info", "AFTER", "That",
+        "afterwards", "lastly", "then after that", "fix the bug", "look up", "the bug", "code", "pii",
         "finally", "run", "tests", "x", " ", "  ", ".", ". ", "!", "?", ",", ";", ":", "\n", "\n  ", "\n\t",
         "\n- ", "\n* ", "\n+ ", "\n1. ", "\n12) ", "\n1234. ", "\n```", "\n~~~", "```", "- ", "3. ", "\r",
         "\t", "'", "_", "9", "-", "(", "\u{e9}", "\u{1f680}", "\u{a0}", "implementation",
@@ -308,5 +327,57 @@ fn the_block_scan_counts_like_the_byte_loop() {
         &format!("{}.\nthen", "z".repeat(63)),
     ] {
         assert_eq!(Signals::scan(text), reference_scan(text), "{text:?}");
+    }
+}
+
+#[test]
+fn every_keyword_that_stands_alone_passes_the_shape_test() {
+    for &(word, kind) in KEYWORDS {
+        if !matches!(kind, Word::Up | Word::Bug | Word::Article | Word::Data | Word::That) {
+            let (first, last) = (word[0], word[word.len() - 1]);
+            assert!(keywords::may_stand_alone(first, last, word.len()), "{}", String::from_utf8_lossy(word));
+            assert!(keywords::may_stand_alone(first.to_ascii_uppercase(), last.to_ascii_uppercase(), word.len()));
+        }
+    }
+}
+
+#[test]
+fn phrases_count_only_with_their_first_half_right_before() {
+    assert_eq!(arms("fix the bug"), ["coder"]);
+    assert_eq!(arms("fix bug"), ["coder"]);
+    assert_eq!(arms("the bug"), Vec::<&str>::new());
+    assert_eq!(arms("fix a nasty bug"), Vec::<&str>::new());
+    assert_eq!(arms("look it up"), Vec::<&str>::new());
+    assert_eq!(arms("LOOKING UP"), ["retriever"]);
+    assert_eq!(arms("personal data"), ["guardian"]);
+    assert_eq!(Signals::scan("after that").sequencing, 1);
+    assert_eq!(Signals::scan("then after that").sequencing, 1);
+    assert_eq!(Signals::scan("then soon after that").sequencing, 2);
+}
+
+#[test]
+fn lane_classes_agree_with_the_byte_table() {
+    for b in 0..=255u8 {
+        for at in 0..16 {
+            let mut lanes = *b"abcdefgh ijklmno";
+            lanes[at] = b;
+            let (word, space) = lane_classes(u8x16::new(lanes));
+            let mut expected_word = 0b1111_1110_1111_1111u16 & !(1 << at);
+            expected_word |= u16::from(is_word_byte(b)) << at;
+            let expected_space = if at == 8 { u16::from(b == b' ') << 8 } else { 1 << 8 | u16::from(b == b' ') << at };
+            assert_eq!((word, space), (expected_word, expected_space), "{b:#x} at {at}");
+        }
+    }
+}
+
+#[test]
+fn words_running_past_a_block_are_read_whole() {
+    for word in ["search", "implementation", "implementations", "then", "verification", "a_word_longer_than_sixteen_bytes"] {
+        for start in 40..=64 {
+            for after in ["", " ", " up", ".", "\n", "x"] {
+                let text = format!("{}{word}{after} look up", "y ".repeat(start / 2) + &" ".repeat(start % 2));
+                assert_eq!(Signals::scan(&text), reference_scan(&text), "{text:?}");
+            }
+        }
     }
 }
