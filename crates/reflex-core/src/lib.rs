@@ -14,6 +14,7 @@
 
 mod base64;
 pub mod cache;
+pub mod decimal;
 pub mod engine;
 pub mod injection;
 pub mod memo;

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use reflex_core::decimal::push_uint as uint;
 use reflex_core::engine::{CheckOutcome, Findings};
 
 /// Bytes of `s` before the first quote, backslash or control byte: where JSON escaping must stop
@@ -77,24 +78,6 @@ pub(crate) fn millis(buf: &mut String, ms: f64) {
     buf.push(char::from(b'0' + (frac / 100) as u8));
     buf.push(char::from(b'0' + (frac / 10 % 10) as u8));
     buf.push(char::from(b'0' + (frac % 10) as u8));
-}
-
-/// `n` in decimal, as `{}` writes it, without the formatting machinery `write!` goes through
-/// (a tenth of the attack text's body went to `write!` for offsets and confidences).
-pub(crate) fn uint(buf: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        buf.push(char::from(d));
-    }
 }
 
 /// Confidence and score with three decimals: enough for a 0..1 figure, short on the wire. Written
@@ -287,7 +270,7 @@ pub fn check_result(o: &CheckOutcome) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{millis, number, string, uint};
+    use super::{millis, number, string};
 
     #[test]
     fn writes_milliseconds_as_three_decimals() {
@@ -323,15 +306,6 @@ mod tests {
         }
         for x in [0.0, 0.000_4, 0.000_5, 0.85, 0.999_6, 1.0, 12.5, -0.0, -0.000_4, -0.25, f32::NAN, f32::INFINITY, 3e12, 1e30] {
             assert_eq!(written(x), reference(x), "{x}");
-        }
-    }
-
-    #[test]
-    fn writes_integers_as_display_does() {
-        for n in [0, 1, 9, 10, 99, 100, 1024, 65_535, 100_001, u64::from(u32::MAX), u64::MAX] {
-            let mut buf = String::new();
-            uint(&mut buf, n);
-            assert_eq!(buf, n.to_string());
         }
     }
 

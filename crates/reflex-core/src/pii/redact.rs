@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use sha2::{Digest, Sha256};
 
 use super::{PiiKind, PiiMatch, RedactMode};
+use crate::decimal::push_uint;
 
 pub(super) fn apply(text: &str, matches: &[PiiMatch], mode: &RedactMode) -> String {
     let mut out = String::with_capacity(text.len() + 16 * matches.len());
@@ -27,7 +28,7 @@ pub(super) fn apply(text: &str, matches: &[PiiMatch], mode: &RedactMode) -> Stri
                 out.push('[');
                 out.push_str(name);
                 out.push('_');
-                push_number(&mut out, n);
+                push_uint(&mut out, n as u64);
                 out.push(']');
             }
             RedactMode::Mask { keep_last } => mask(&mut out, value, *keep_last),
@@ -75,23 +76,6 @@ impl<'a> Seen<'a> {
             self.more.push(entry);
         }
         of_kind + 1
-    }
-}
-
-/// Appends `n` in decimal.
-fn push_number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
     }
 }
 
