@@ -57,6 +57,12 @@ export declare class ReflexEngine {
    * in-process tier is not consulted.
    */
   checkJsonWithEntry(text: string, flags?: CheckFlags | undefined | null, cached?: CachedValue | undefined | null): string
+  /**
+   * `checkJsonWithEntry` with the flags as separate arguments and the cache key the caller
+   * already computed for its lookup in the shared tier (`cacheKeyFlat` of the same text and
+   * flags; not computed again), as the check route's shared-tier path calls it.
+   */
+  checkJsonWithEntryFlat(text: string, checkPii: boolean | undefined | null, checkInjection: boolean | undefined | null, useCache: boolean | undefined | null, cacheKey: string, cached?: CachedValue | undefined | null): string
   /** The cache key a check of `text` with `flags` uses (32 hex characters). */
   cacheKey(text: string, flags?: CheckFlags | undefined | null): string
   /** Finds personal data and redacts it. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode. */

@@ -48,9 +48,12 @@ async function runCheckAsync(
   const headers = admitted ?? (await admit(deps.limiter, deps.limits, () => ctx.ip, input.user_id))
   if (!(flags.useCache && deps.cache.shared)) return reply(ctx, headers, deps.engine.checkJson(input.text, flags), started)
   // The shared tier is async; look there (after the in-process tier) before the check.
-  const entry = await deps.cache.get(deps.engine.cacheKey(input.text, flags))
+  const key = deps.engine.cacheKey(input.text, flags)
+  const entry = await deps.cache.get(key)
   const cached = entry && { value: entry.valueJson, createdAtMs: entry.createdAt.getTime(), expiresAtMs: entry.expiresAt.getTime() }
-  return reply(ctx, headers, deps.engine.checkJsonWithEntry(input.text, flags, cached), started)
+  // The key goes back in, so the check does not compute it again.
+  const body = deps.engine.checkJsonWithEntryFlat(input.text, flags.checkPii, flags.checkInjection, flags.useCache, key, cached)
+  return reply(ctx, headers, body, started)
 }
 
 function reply(ctx: Ctx, headers: Record<string, string>, body: string, started: number): Reply {

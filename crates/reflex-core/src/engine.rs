@@ -234,7 +234,13 @@ impl Engine {
     /// Checks `text` with a cache entry the caller already looked up (in a shared tier the
     /// engine cannot reach); the in-process tier is not consulted.
     pub fn check_with_entry(&self, text: &str, options: CheckOptions, cached: Option<Entry>) -> CheckOutcome {
-        let cache_key = Self::cache_key(text, options);
+        self.check_with_entry_keyed(text, options, Self::cache_key(text, options), cached)
+    }
+
+    /// [`Engine::check_with_entry`] with the key the caller computed for its lookup, which must be
+    /// `Engine::cache_key(text, options)` (not checked again: that is the work saved).
+    pub fn check_with_entry_keyed(&self, text: &str, options: CheckOptions, cache_key: String, cached: Option<Entry>) -> CheckOutcome {
+        debug_assert_eq!(cache_key, Self::cache_key(text, options));
         // A hit on the exact same text reuses its detection (see `memo`): same fields, same
         // counters, without running the detectors again.
         let memoised =

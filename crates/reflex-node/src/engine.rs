@@ -127,6 +127,24 @@ impl ReflexEngine {
         json::check_body(&self.inner.check_with_entry(&text, check_options(flags), entry))
     }
 
+    /// `checkJsonWithEntry` with the flags as separate arguments and the cache key the caller
+    /// already computed for its lookup in the shared tier (`cacheKeyFlat` of the same text and
+    /// flags; not computed again), as the check route's shared-tier path calls it.
+    #[napi(ts_return_type = "string")]
+    pub fn check_json_with_entry_flat(
+        &self,
+        #[napi(ts_arg_type = "string")] text: Text,
+        check_pii: Option<bool>,
+        check_injection: Option<bool>,
+        use_cache: Option<bool>,
+        #[napi(ts_arg_type = "string")] cache_key: Text,
+        cached: Option<CachedValue>,
+    ) -> Answer {
+        let options = flat_options(check_pii, check_injection, use_cache);
+        let entry = cached.map(convert::entry);
+        Answer(json::check_body(&self.inner.check_with_entry_keyed(&text.0, options, cache_key.0, entry)))
+    }
+
     /// The cache key a check of `text` with `flags` uses (32 hex characters).
     #[napi]
     #[allow(clippy::unused_self)] // a method, so JavaScript reaches it on the engine like the rest
