@@ -175,18 +175,6 @@ fn non_ascii_text_is_scanned_without_panicking() {
     assert_eq!(Signals::scan("naïve café. 🚀 done!").sentences, 2);
 }
 
-#[test]
-fn word_bytes_agree_with_the_byte_table() {
-    for b in 0..=255u8 {
-        for at in 0..8 {
-            let mut chunk = *b"abcdefgh";
-            chunk[at] = b;
-            let expected = if is_word_byte(b) { HIGHS } else { HIGHS & !(0x80 << (8 * at)) };
-            assert_eq!(word_bytes(u64::from_le_bytes(chunk)), expected, "{b:#x} at {at}");
-        }
-    }
-}
-
 /// `read_word` as it was: a byte loop for the length, a scan of the keyword list for the kind.
 fn reference_read_word(bytes: &[u8]) -> (usize, Word) {
     let len = bytes.iter().position(|&b| !is_word_byte(b)).unwrap_or(bytes.len());
