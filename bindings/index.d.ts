@@ -40,14 +40,9 @@ export declare class ReflexEngine {
    */
   checkJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
   /**
-   * `check`'s result as JSON, as `checkResultJsonAsync`, with the flags as separate arguments,
-   * as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
-   */
-  checkResultJsonFlat(text: string, checkPii?: boolean | undefined | null, checkInjection?: boolean | undefined | null, useCache?: boolean | undefined | null): string
-  /**
    * `check` for the TypeScript wrapper to rebuild from numbers (see `packed.rs`): writes
    * `out` and returns the strings, or, when the result does not fit `out`, returns
-   * `checkResultJsonFlat`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
+   * `checkResultJsonAsync`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
    */
   checkPacked(text: string, checkPii: boolean | undefined | null, checkInjection: boolean | undefined | null, useCache: boolean | undefined | null, out: Float64Array): string
   /** `cacheKey` with the flags as separate arguments, as `checkJsonFlat`. */

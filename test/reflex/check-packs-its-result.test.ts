@@ -3,7 +3,7 @@ import t from 'tap'
 import { createEngine, ReflexEngine, type CheckResult } from '../../src/reflex/engine.js'
 
 // `check` rebuilds its result from `checkPacked`'s numbers and strings (src/reflex/unpack.ts); the
-// addon's own object form is the reference, `checkResultJsonFlat` the fallback's.
+// addon's own object form is the reference, `checkResultJsonAsync` (the same JSON writer) the fallback's.
 const native = Object.getPrototypeOf(ReflexEngine.prototype) as ReflexEngine
 const reference = (engine: ReflexEngine, text: string): string => JSON.stringify(native.check.call(engine, text, { useCache: false }))
 
@@ -35,7 +35,7 @@ t.test('a result larger than the array comes back as JSON, with the room it need
   const answer = engine.checkPacked(crowded, true, true, false, out)
   t.equal(out[0], 0, 'JSON')
   const parsed = JSON.parse(answer) as CheckResult
-  t.equal(answer, engine.checkResultJsonFlat(crowded, true, true, false), 'the JSON form')
+  t.equal(answer, await engine.checkResultJsonAsync(crowded, { useCache: false }), 'the JSON form')
   t.equal(out[1], 15 + 4 * parsed.piiMatches.length + 5 * parsed.injectionMatches.length, 'the room it needs')
   t.ok(parsed.piiMatches.length >= 40, 'every address found')
 
@@ -49,7 +49,7 @@ t.test('an array too short for the header still gets an answer', async (t) => {
   for (const size of [0, 1, 2, 14]) {
     const out = new Float64Array(size)
     const answer = engine.checkPacked('mail ada@example.com', true, true, false, out)
-    t.equal(answer, engine.checkResultJsonFlat('mail ada@example.com', true, true, false), `${size} numbers: JSON`)
+    t.equal(answer, await engine.checkResultJsonAsync('mail ada@example.com', { useCache: false }), `${size} numbers: JSON`)
     if (size > 0) t.equal(out[0], 0, `${size} numbers: marked JSON`)
   }
 })

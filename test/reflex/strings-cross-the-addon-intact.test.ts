@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createEngine, ReflexEngine } from '../../src/reflex/engine.js'
 
-// checkJson, checkResultJsonFlat and cacheKeyFlat read their text in one pass and hand ASCII
+// checkJson, checkPacked and cacheKeyFlat read their text in one pass and hand ASCII
 // answers back as Latin-1 (crates/reflex-node/src/text.rs); `check` still goes through napi-rs's
 // own string conversion, so the two must read every text alike.
 const native = Object.getPrototypeOf(ReflexEngine.prototype) as ReflexEngine
@@ -40,7 +40,7 @@ t.test('checkJson reads each text as check does, and answers it back intact', as
       `injection ${label}`,
     )
     t.equal(engine.cacheKey(text), native.cacheKey.call(engine, text, null), `cacheKey ${label}`)
-    t.same(engine.check(text, { useCache: false }), objects, `check through JSON ${label}`)
+    t.same(engine.check(text, { useCache: false }), objects, `check ${label}`)
   }
 })
 

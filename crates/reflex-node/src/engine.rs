@@ -88,17 +88,9 @@ impl ReflexEngine {
         Answer(json::check_body(&self.inner.check(&text.0, options, now_ms())))
     }
 
-    /// `check`'s result as JSON, as `checkResultJsonAsync`, with the flags as separate arguments,
-    /// as `checkJsonFlat`: the TypeScript wrapper's `check` parses it.
-    #[napi(ts_return_type = "string")]
-    pub fn check_result_json_flat(&self, #[napi(ts_arg_type = "string")] text: Text, check_pii: Option<bool>, check_injection: Option<bool>, use_cache: Option<bool>) -> Answer {
-        let options = flat_options(check_pii, check_injection, use_cache);
-        Answer(json::check_result(&self.inner.check(&text.0, options, now_ms())))
-    }
-
     /// `check` for the TypeScript wrapper to rebuild from numbers (see `packed.rs`): writes
     /// `out` and returns the strings, or, when the result does not fit `out`, returns
-    /// `checkResultJsonFlat`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
+    /// `checkResultJsonAsync`'s JSON with `out[0]` = 0 and `out[1]` = the numbers it needed.
     #[napi(ts_return_type = "string")]
     pub fn check_packed(
         &self,
