@@ -17,6 +17,7 @@ pub mod cache;
 pub mod decimal;
 pub mod engine;
 pub mod injection;
+mod lanes;
 pub mod memo;
 pub mod normalize;
 pub mod pii;

@@ -2,7 +2,7 @@
 //! "is this keyword just before the candidate?" lookup. Every detector works on `&[u8]` and only
 //! ever starts or ends a match on an ASCII byte, so offsets always fall on char boundaries.
 
-use wide::u8x16;
+use crate::lanes;
 
 use super::{PiiKind, PiiMatch};
 
@@ -166,17 +166,12 @@ pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]
 }
 
 /// Bit `k` set when `bytes[k]` (at most 64 of them) is an ASCII letter.
-#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
 fn letter_mask(bytes: &[u8]) -> u64 {
     let mut padded = [0u8; 64];
     padded[..bytes.len()].copy_from_slice(bytes);
     let mut mask = 0;
     for (n, sixteen) in padded.chunks_exact(16).enumerate() {
-        let v = u8x16::new(sixteen.try_into().unwrap_or_default());
-        // Setting bit 5 lower-cases letters and maps no other byte into 'a'..='z'; `x <= 25`
-        // as `min(x, 25) == x`, unsigned, once 'a' is at 0.
-        let x = (v | u8x16::splat(0x20)) - u8x16::splat(b'a');
-        mask |= u64::from(x.min(u8x16::splat(25)).cmp_eq(x).move_mask() as u16) << (16 * n);
+        mask |= u64::from(lanes::bits(lanes::letters(lanes::load(sixteen)))) << (16 * n);
     }
     mask
 }

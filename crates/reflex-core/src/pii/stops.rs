@@ -13,6 +13,7 @@
 //! starting with anything but a lower-case letter, a word with a capital, digit or `_` inside,
 //! a word followed by `:`, `-` or `.`, and a credential noun.
 
+use crate::lanes;
 use wide::u8x16;
 
 /// Bytes per block: one bit of a `u64` each.
@@ -35,8 +36,7 @@ pub(super) fn stops(b: &[u8], from: usize) -> u64 {
     // neither those nor spaces, and the possible starts of credential nouns.
     let (mut lower, mut other, mut noun) = (0u64, 0u64, 0u64);
     for n in 0..BLOCK / 16 {
-        let lanes = |from: usize| u8x16::new(window[from..from + 16].try_into().unwrap_or_default());
-        let (l, o, s) = lane_classes(lanes(16 * n + 1), lanes(16 * n + 2));
+        let (l, o, s) = lane_classes(lanes::load(&window[16 * n + 1..]), lanes::load(&window[16 * n + 2..]));
         lower |= u64::from(l) << (16 * n);
         other |= u64::from(o) << (16 * n);
         noun |= u64::from(s) << (16 * n);
@@ -50,19 +50,16 @@ pub(super) fn stops(b: &[u8], from: usize) -> u64 {
 /// Of sixteen bytes `c` (`next`: the byte after each), as bit masks: the lower-case letters,
 /// the bytes that are neither lower-case letters nor spaces, and those that may start a
 /// credential noun with the byte after them.
-#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
 fn lane_classes(c: u8x16, next: u8x16) -> (u16, u16, u16) {
-    let is = |v: u8x16, b: u8| v.cmp_eq(u8x16::splat(b));
-    // `x <= 25` as `min(x, 25) == x`, unsigned, after a subtraction that puts 'a' at 0.
-    let x = c - u8x16::splat(b'a');
-    let lower = x.min(u8x16::splat(25)).cmp_eq(x);
+    let is = lanes::eq;
+    let lower = lanes::within(c, b'a', b'z');
     // `password::noun_start` on each byte and the one after it.
     let noun = (is(c, b'p') & (is(next, b'a') | is(next, b'w')))
         | ((is(c, b'k') | is(c, b's')) & is(next, b'e'))
         | (is(c, b'w') & is(next, b'a'))
         | (is(c, b'c') & is(next, b'o'));
     let space = is(c, b' ');
-    (lower.move_mask() as u16, !(lower | space).move_mask() as u16, noun.move_mask() as u16)
+    (lanes::bits(lower), !lanes::bits(lower | space), lanes::bits(noun))
 }
 
 #[cfg(test)]

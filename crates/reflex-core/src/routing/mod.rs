@@ -18,6 +18,7 @@
 mod keywords;
 
 use keywords::{classify, classify_head, may_stand_alone};
+use crate::lanes;
 use wide::u8x16;
 #[cfg(test)]
 use keywords::KEYWORDS;
@@ -183,7 +184,7 @@ fn word_len(bytes: &[u8]) -> usize {
         let rest = &bytes[at..];
         let n = rest.len().min(16);
         sixteen[..n].copy_from_slice(&rest[..n]);
-        let run = (!lane_classes(u8x16::new(sixteen)).0).trailing_zeros() as usize;
+        let run = (!lane_classes(lanes::load(&sixteen)).0).trailing_zeros() as usize;
         if run < 16 {
             return at + run;
         }
@@ -231,7 +232,7 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
     };
     let (mut words, mut others) = (0, 0);
     for (n, sixteen) in block.chunks_exact(16).enumerate() {
-        let (word, space) = lane_classes(u8x16::new(sixteen.try_into().unwrap_or_default()));
+        let (word, space) = lane_classes(lanes::load(sixteen));
         words |= u64::from(word) << (16 * n);
         others |= u64::from(!word & !space) << (16 * n);
     }
@@ -239,16 +240,11 @@ fn block_masks(bytes: &[u8]) -> (u64, u64) {
 }
 
 /// The word bytes ([`is_word_byte`]) and the spaces of sixteen bytes, as bit masks.
-#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
 fn lane_classes(v: u8x16) -> (u16, u16) {
-    // `x <= n` as `min(x, n) == x`: unsigned, so a subtraction puts each range at 0..=n.
-    let at_most = |x: u8x16, n: u8| x.min(u8x16::splat(n)).cmp_eq(x);
-    let letter = at_most((v | u8x16::splat(0x20)) - u8x16::splat(b'a'), 25);
-    let digit = at_most(v - u8x16::splat(b'0'), 9);
-    let marks = v.cmp_eq(u8x16::splat(b'_')) | v.cmp_eq(u8x16::splat(b'\''));
-    // A byte's top bit is set from 0x80: `move_mask` of the bytes themselves is the non-ASCII.
-    let word = (letter | digit | marks).move_mask() | v.move_mask();
-    (word as u16, v.cmp_eq(u8x16::splat(b' ')).move_mask() as u16)
+    let marks = lanes::eq(v, b'_') | lanes::eq(v, b'\'');
+    // A byte's top bit is set from 0x80: the bits of the bytes themselves are the non-ASCII.
+    let word = lanes::bits(lanes::letters(v) | lanes::within(v, b'0', b'9') | marks) | lanes::bits(v);
+    (word, lanes::bits(lanes::eq(v, b' ')))
 }
 
 /// Bits `from..to` set (`from <= to <= 64`).
@@ -326,7 +322,7 @@ impl Signals {
             if runs_on {
                 // Most such words end within the 16 bytes read past the block; a longer one
                 // is measured in the text.
-                let past = (!lane_classes(u8x16::new(block[BLOCK..].try_into().unwrap_or_default())).0).trailing_zeros() as usize;
+                let past = (!lane_classes(lanes::load(&block[BLOCK..])).0).trailing_zeros() as usize;
                 let at = i + last;
                 let word = if past < 16 {
                     let len = BLOCK - last + past;

@@ -1,0 +1,55 @@
+//! Byte classes sixteen bytes at a time, in vector registers through the `wide` crate (safe
+//! SIMD: the crate forbids `unsafe`), for the block scans of routing and PII. Each class is a
+//! lane mask (0xFF where it holds); `bits` gathers one into a bit per byte, one `movemask`.
+
+use wide::u8x16;
+
+/// Sixteen bytes from the start of `bytes` (at least sixteen of them).
+pub(crate) fn load(bytes: &[u8]) -> u8x16 {
+    u8x16::new(bytes.get(..16).and_then(|s| s.try_into().ok()).unwrap_or_default())
+}
+
+/// The lanes equal to `b`.
+pub(crate) fn eq(v: u8x16, b: u8) -> u8x16 {
+    v.cmp_eq(u8x16::splat(b))
+}
+
+/// The lanes in `lo..=hi`: unsigned, so after subtracting `lo` that is `x <= hi - lo`, tested as
+/// `min(x, hi - lo) == x` (there is no unsigned compare).
+pub(crate) fn within(v: u8x16, lo: u8, hi: u8) -> u8x16 {
+    let x = v - u8x16::splat(lo);
+    x.min(u8x16::splat(hi - lo)).cmp_eq(x)
+}
+
+/// The ASCII letters of either case: setting bit 5 lower-cases letters and maps no other byte
+/// into `a..=z`.
+pub(crate) fn letters(v: u8x16) -> u8x16 {
+    within(v | u8x16::splat(0x20), b'a', b'z')
+}
+
+/// Bit `k` set when lane `k` of the mask `m` is set.
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+pub(crate) fn bits(m: u8x16) -> u16 {
+    m.move_mask() as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bits, eq, letters, load, within};
+
+    #[test]
+    fn classes_agree_with_the_byte_tests() {
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                let mut lanes = *b"0123456789abcdef";
+                lanes[at] = b;
+                let v = load(&lanes);
+                let bit = |m| bits(m) >> at & 1 == 1;
+                assert_eq!(bit(eq(v, b'_')), b == b'_', "{b:#x}");
+                assert_eq!(bit(within(v, b'0', b'9')), b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(within(v, b'a', b'z')), b.is_ascii_lowercase(), "{b:#x}");
+                assert_eq!(bit(letters(v)), b.is_ascii_alphabetic(), "{b:#x}");
+            }
+        }
+    }
+}
