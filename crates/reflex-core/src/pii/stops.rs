@@ -21,17 +21,26 @@ pub(super) const BLOCK: usize = 64;
 
 /// Bit `k` set when byte `from + k` of `b` is marked (see the module header); none past the end.
 pub(super) fn stops(b: &[u8], from: usize) -> u64 {
-    // The block with the byte before it and the byte after it (0 before the text; spaces past
-    // its end).
-    let mut window = [b' '; BLOCK + 2];
-    if let Some(bytes) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK + 1)) {
-        window.copy_from_slice(bytes);
-    } else {
-        let before = from.checked_sub(1).map_or(0, |before| b[before]);
-        let block = &b[from..b.len().min(from + BLOCK + 1)];
-        window[0] = before;
-        window[1..=block.len()].copy_from_slice(block);
+    // The block with the byte before it and the byte after it, read in place when the text has
+    // them all (every block but the first and the last): no copy.
+    if let Some(window) = from.checked_sub(1).and_then(|before| b.get(before..from + BLOCK + 1)) {
+        if let Ok(window) = window.try_into() {
+            return marks(window);
+        }
     }
+    // Else a copy, with 0 before the text and spaces past its end.
+    let mut window = [b' '; BLOCK + 2];
+    let before = from.checked_sub(1).map_or(0, |before| b[before]);
+    let block = &b[from..b.len().min(from + BLOCK + 1)];
+    window[0] = before;
+    window[1..=block.len()].copy_from_slice(block);
+    marks(&window)
+}
+
+/// The marks of `window[1..=BLOCK]`; `window[0]` is the byte before the block, the last one
+/// the byte after it.
+#[inline]
+fn marks(window: &[u8; BLOCK + 2]) -> u64 {
     // Per class, bit `k` for byte `from + k`: the lower-case letters, the bytes that are
     // neither those nor spaces, and the possible starts of credential nouns.
     let (mut lower, mut other, mut noun) = (0u64, 0u64, 0u64);
