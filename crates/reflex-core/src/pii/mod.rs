@@ -154,7 +154,7 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                 if c.is_ascii_lowercase() && !initial {
                     continue;
                 }
-                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::noun_start(c | 0x20, scan::at(b, at + 1)) {
+                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::may_be_noun(b, at) {
                     continue;
                 }
                 done = dispatch::word(b, start_of_word(b, at), &mut out);

@@ -34,9 +34,23 @@ const NOUNS: &[&[u8]] = &[
 ];
 /// Whether a lower-case word starting with `first`, `second` can be a credential noun that
 /// [`prose`] looks for (`NOUNS`, `passe` of "mot de passe", `contrase` of "contraseña"): the
-/// main scan skips the other lower-case words. Kept beside `NOUNS`; a test checks the two agree.
+/// block scan (`stops`) marks these pairs in vector registers; this is the reference its tests
+/// compare with. Kept beside `NOUNS`; a test checks the two agree.
+#[cfg(test)]
 pub(super) fn noun_start(first: u8, second: u8) -> bool {
     matches!([first, second], [b'p', b'a' | b'w'] | [b'k' | b's', b'e'] | [b'w', b'a'] | [b'c', b'o'])
+}
+
+/// Whether the word starting at `b[at]` (a letter, either case) may be a credential noun that
+/// [`prose`] looks for, by its first four letters (`pass`, `kenn`, `senh`, `wach`, `cont`) or
+/// its first two (`pw`); the rest in lower case, as a plain word has them. The main scan asks
+/// this of the words the block marks as `noun_start`: "service", "path", "cover" go no further.
+pub(super) fn may_be_noun(b: &[u8], at: usize) -> bool {
+    let first = b[at] | 0x20;
+    if first == b'p' && super::scan::at(b, at + 1) == b'w' {
+        return true;
+    }
+    b.get(at + 1..at + 4).is_some_and(|rest| matches!([first, rest[0], rest[1], rest[2]], [b'p', b'a', b's', b's'] | [b'k', b'e', b'n', b'n'] | [b's', b'e', b'n', b'h'] | [b'w', b'a', b'c', b'h'] | [b'c', b'o', b'n', b't']))
 }
 
 /// Words that make the noun a modifier ("password policy is …", "the password hint is …"): the
@@ -460,8 +474,13 @@ mod tests {
             assert!(super::noun_start(noun[0], noun[1]), "{}", String::from_utf8_lossy(noun));
             // The main scan marks lower-case initials from this set only.
             assert!(b"pckws".contains(&noun[0]), "{}", String::from_utf8_lossy(noun));
+            // And lets through every plain spelling of it, capitalised or not.
+            let mut capital = noun.to_vec();
+            capital[0].make_ascii_uppercase();
+            assert!(super::may_be_noun(noun, 0) && super::may_be_noun(&capital, 0), "{}", String::from_utf8_lossy(noun));
         }
         assert!(!super::noun_start(b'p', b'l') && !super::noun_start(b's', b'a'));
+        assert!(!super::may_be_noun(b"service", 0) && !super::may_be_noun(b"pa", 0) && super::may_be_noun(b"pw", 0));
     }
 
     #[test]
