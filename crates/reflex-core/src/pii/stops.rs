@@ -62,9 +62,9 @@ fn marks(window: &[u8; BLOCK + 2]) -> u64 {
 
 /// The sums (mod 256) of the two bytes of `pa` `ke` `co` (a range, with `pb`… between), of `se`
 /// and `wa`, and of `pw`.
-const NOUN_SUMS: (u8, u8, u8, u8) = (sum(b"ke"), sum(b"co"), sum(b"se"), sum(b"pw"));
+const NOUN_SUMS: (u8, u8, u8, u8) = (sum(*b"ke"), sum(*b"co"), sum(*b"se"), sum(*b"pw"));
 
-const fn sum(pair: &[u8; 2]) -> u8 {
+const fn sum(pair: [u8; 2]) -> u8 {
     pair[0].wrapping_add(pair[1])
 }
 
