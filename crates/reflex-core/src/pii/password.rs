@@ -7,7 +7,7 @@
 //! covers the VALUE only (quotes excluded). An AWS secret access key assigned to an
 //! `aws…secret…` key is reported as `API_KEY`.
 
-use super::scan::{at, hit, keyword_before};
+use super::scan::{at, hit, Keywords};
 use super::{PiiKind, PiiMatch};
 
 /// Key words that make any key a credential wherever they appear (`dbpassword`, `userPasswd`).
@@ -99,7 +99,7 @@ pub(super) fn find(b: &[u8], sep: usize, out: &mut Vec<PiiMatch>) {
     let v = &b[start..end];
     let has = |w: &[u8]| key.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
     // `aws_secret_access_key = …`, or `AWS secret: …` where "aws" is a word before the key.
-    let aws = has(b"secret") && (has(b"aws") || keyword_before(b, from, 16, &[b"aws"]));
+    let aws = has(b"secret") && (has(b"aws") || const { Keywords::new(&[b"aws"]) }.before(b, from, 16));
     if aws && v.len() == 40 && v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'/' || c == b'+') {
         out.push(hit(PiiKind::ApiKey, start, end, 0.95));
         return;
