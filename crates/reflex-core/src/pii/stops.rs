@@ -113,7 +113,8 @@ mod tests {
                 i += 1;
             }
         }
-        crate::pii::resolve(out)
+        crate::pii::resolve(&mut out);
+        out
     }
 
     /// Prose with the shapes every detector starts on, cut and glued at random: the marks
