@@ -8,6 +8,7 @@
 //! assert!(!out.blocked);
 //! ```
 
+use std::cell::RefCell;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -257,9 +258,7 @@ impl Engine {
         let map = Utf16Map::new(text);
 
         let (pii, redacted_text) = if options.check_pii {
-            let found = pii::detect(text);
-            let redacted = pii::redact(text, &found, &RedactMode::Placeholder);
-            (pii_findings(text, &map, &found), redacted)
+            with_matches(text, |found| (pii_findings(text, &map, found), pii::redact(text, found, &RedactMode::Placeholder)))
         } else {
             (Vec::new(), text.to_string())
         };
@@ -353,6 +352,31 @@ impl Engine {
             injection_detected: self.injection_detected.load(Ordering::Relaxed),
         }
     }
+}
+
+thread_local! {
+    /// The personal-data matches of the check running on this thread, before they become
+    /// findings: one vector kept between checks instead of one allocated and freed per check.
+    static MATCHES: RefCell<Vec<PiiMatch>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A vector that grew past this many matches (a long text full of numbers) is not kept.
+const MATCHES_KEPT: usize = 64;
+
+/// Calls `use_them` with the personal data found in `text`.
+fn with_matches<R>(text: &str, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
+    MATCHES.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut found) => {
+            pii::detect_into(text, &mut found);
+            let result = use_them(&found);
+            if found.capacity() > MATCHES_KEPT {
+                *found = Vec::new();
+            }
+            result
+        }
+        // Not reached (nothing here checks text from inside a check); a vector of its own then.
+        Err(_) => use_them(&pii::detect(text)),
+    })
 }
 
 fn pii_findings(text: &str, map: &Utf16Map<'_>, found: &[PiiMatch]) -> Vec<PiiFinding> {

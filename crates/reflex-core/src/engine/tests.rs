@@ -112,3 +112,24 @@ fn a_rendered_form_is_kept_by_the_memo_and_not_by_a_clone() {
     assert_eq!(engine.check(text, opts, 2).rendered.get_or_init(|| "again".into()), "form");
     assert_eq!((*first.found).clone().rendered.get_or_init(|| "fresh".into()), "fresh");
 }
+
+/// The matches vector kept between checks on a thread starts empty for each text, and one
+/// grown by a long text is not carried into the next.
+#[test]
+fn each_check_sees_only_its_own_matches() {
+    use std::fmt::Write as _;
+    let engine = Engine::new(EngineConfig::default());
+    let opts = CheckOptions { use_cache: false, ..CheckOptions::default() };
+    let mut many = String::new();
+    for i in 0..100 {
+        let _ = write!(many, "mail u{i}@x.org; ");
+    }
+    let texts = ["mail ada@example.com or call (415) 555-0132", "nothing personal here", many.as_str(), "ip 10.0.0.1", ""];
+    for text in texts.iter().chain(texts.iter().rev()) {
+        let out = engine.check(text, opts, 0);
+        let alone = crate::pii::detect(text);
+        assert_eq!(out.pii.len(), alone.len(), "{text}");
+        assert!(out.pii.iter().zip(&alone).all(|(f, m)| f.kind == m.kind && f.matched_text == text[m.start..m.end]), "{text}");
+        assert_eq!(out.redacted_text, crate::pii::redact(text, &alone, &crate::pii::RedactMode::Placeholder));
+    }
+}

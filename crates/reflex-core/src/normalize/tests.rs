@@ -296,3 +296,13 @@ fn known_vector_is_pinned() {
 }
 
 const PINNED: &str = "8e59f483b02d3f8844050e632e878474";
+
+#[test]
+fn hex_is_the_formatted_number() {
+    let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
+    let mut values = vec![0, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210];
+    values.extend((0..2000).map(|_| u128::from(next()) << 64 | u128::from(next())));
+    for hash in values {
+        assert_eq!(to_hex(hash), format!("{hash:032x}"));
+    }
+}

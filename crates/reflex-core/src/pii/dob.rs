@@ -4,10 +4,10 @@
 //! comes shortly before. Month names are known in English, German, French, Spanish, Italian and
 //! Portuguese.
 
-use super::scan::{at, clean_end, hit, keyword_before};
+use super::scan::{at, clean_end, hit, Keywords};
 use super::{PiiKind, PiiMatch};
 
-const CONTEXT: &[&[u8]] = &[
+const CONTEXT: Keywords = Keywords::new(&[
     b"born",
     b"dob",
     b"d.o.b",
@@ -38,7 +38,7 @@ const CONTEXT: &[&[u8]] = &[
     "née le".as_bytes(),
     "né en".as_bytes(),
     "née en".as_bytes(),
-];
+]);
 const MONTHS: &[&[u8]] = &[
     b"january", b"february", b"march", b"april", b"may", b"june", b"july", b"august", b"september", b"october", b"november",
     b"december", b"sept",
@@ -58,15 +58,15 @@ const MONTHS: &[&[u8]] = &[
 ];
 
 /// "Birthday party", "birthday dinner"…: an event on a date, not somebody's date of birth.
-const EVENTS: &[&[u8]] = &[
+const EVENTS: Keywords = Keywords::new(&[
     b"birthday party", b"birthday cake", b"birthday card", b"birthday gift", b"birthday present", b"birthday dinner",
     b"birthday lunch", b"birthday celebration", b"birthday drinks", b"birthday bash",
-];
+]);
 
 fn confirm(b: &[u8], start: usize, end: usize) -> Option<PiiMatch> {
     // An event word vetoes the context unless "born", "DOB" or "date of birth" is there too.
-    let named = || keyword_before(b, start, 40, &[b"born", b"dob", b"date of birth"]);
-    let context = keyword_before(b, start, 40, CONTEXT) && (!keyword_before(b, start, 40, EVENTS) || named());
+    const NAMED: Keywords = Keywords::new(&[b"born", b"dob", b"date of birth"]);
+    let context = CONTEXT.before(b, start, 40) && (!EVENTS.before(b, start, 40) || NAMED.before(b, start, 40));
     context.then(|| hit(PiiKind::DateOfBirth, start, end, 0.85))
 }
 

@@ -131,8 +131,16 @@ pub enum RedactMode {
 /// Finds personal data in `text`.
 #[must_use]
 pub fn detect(text: &str) -> Vec<PiiMatch> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
+    detect_into(text, &mut out);
+    out
+}
+
+/// [`detect`] into `out` (cleared first), so a caller checking text after text can keep one
+/// vector instead of allocating and freeing one per text.
+pub fn detect_into(text: &str, out: &mut Vec<PiiMatch>) {
+    out.clear();
+    let b = text.as_bytes();
     // Where the last word looked at ended: later marks inside it have nothing left to add.
     let mut done = 0;
     for from in (0..b.len()).step_by(stops::BLOCK) {
@@ -154,25 +162,25 @@ pub fn detect(text: &str) -> Vec<PiiMatch> {
                 if c.is_ascii_lowercase() && !initial {
                     continue;
                 }
-                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::noun_start(c | 0x20, scan::at(b, at + 1)) {
+                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::may_be_noun(b, at) {
                     continue;
                 }
-                done = dispatch::word(b, start_of_word(b, at), &mut out);
+                done = dispatch::word(b, start_of_word(b, at), out);
                 continue;
             }
             // `:`, `-` and, after a four-letter word, `.` change what the word before them is.
             if matches!(c, b':' | b'-') && at > 0 && scan::is_word(b[at - 1]) {
                 let start = start_of_word(b, at - 1);
                 if start >= done {
-                    done = dispatch::word(b, start, &mut out);
+                    done = dispatch::word(b, start, out);
                 }
             } else if c == b'.' && at >= done + 4 && b[at - 4..at].iter().all(|&w| scan::is_word(w)) && (at == 4 || !scan::is_word(b[at - 5])) {
-                done = dispatch::word(b, at - 4, &mut out);
+                done = dispatch::word(b, at - 4, out);
             }
-            dispatch::trigger(b, at, &mut out);
+            dispatch::trigger(b, at, out);
         }
     }
-    resolve(out)
+    resolve(out);
 }
 
 /// The start of the word holding `b[at]`.
@@ -199,8 +207,8 @@ fn rank(kind: PiiKind) -> u8 {
     }
 }
 
-/// Keeps one match per span: by rank, then length, then position; returns them sorted by start.
-fn resolve(mut found: Vec<PiiMatch>) -> Vec<PiiMatch> {
+/// Keeps one match per span: by rank, then length, then position; leaves them sorted by start.
+fn resolve(found: &mut Vec<PiiMatch>) {
     if found.len() > 1 {
         found.sort_by(|a, b| {
             rank(b.kind)
@@ -234,7 +242,6 @@ fn resolve(mut found: Vec<PiiMatch>) -> Vec<PiiMatch> {
         found.truncate(kept);
         found.sort_by_key(|m| m.start);
     }
-    found
 }
 
 /// Replaces every match (as returned by [`detect`] on the same text) according to `mode`.
@@ -298,7 +305,8 @@ mod tests {
     #[test]
     fn resolve_prefers_rank_then_length() {
         let m = |kind, start, end| PiiMatch { kind, start, end, confidence: 0.5 };
-        let out = resolve(vec![m(PiiKind::Phone, 0, 12), m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 25), m(PiiKind::Phone, 20, 30)]);
+        let mut out = vec![m(PiiKind::Phone, 0, 12), m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 25), m(PiiKind::Phone, 20, 30)];
+        resolve(&mut out);
         assert_eq!(out, vec![m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 30)]);
     }
 

@@ -1,10 +1,10 @@
 //! UK NHS numbers: ten digits (`943 476 5919`, `943-476-5919` or run together) whose last digit
 //! is the mod-11 check of the first nine, reported only after a context word ("NHS").
 
-use super::scan::{clean_end, hit, keyword_before, read_digits};
+use super::scan::{clean_end, hit, read_digits, Keywords};
 use super::{PiiKind, PiiMatch};
 
-const CONTEXT: &[&[u8]] = &[b"nhs", b"health service", b"patient number"];
+const CONTEXT: Keywords = Keywords::new(&[b"nhs", b"health service", b"patient number"]);
 
 pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let d = read_digits::<10>(b, start, b" -");
@@ -14,7 +14,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !(d.ngroups == 1 || d.groups[..d.ngroups] == [3, 3, 4]) || !check_digit_ok(&d.digits) {
         return None;
     }
-    keyword_before(b, start, 40, CONTEXT).then(|| hit(PiiKind::UkNhs, start, d.end, 0.92))
+    CONTEXT.before(b, start, 40).then(|| hit(PiiKind::UkNhs, start, d.end, 0.92))
 }
 
 fn check_digit_ok(d: &[u8; 10]) -> bool {

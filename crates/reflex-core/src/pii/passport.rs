@@ -2,10 +2,10 @@
 //! at most three letters: `123456789`, `A12345678`, `C01X00T47`) after the word "passport".
 //! Formats vary too much by country for a shape alone to mean anything.
 
-use super::scan::{at, hit, keyword_before};
+use super::scan::{at, hit, Keywords};
 use super::{PiiKind, PiiMatch};
 
-const CONTEXT: &[&[u8]] = &[b"passport", b"passport no", b"passport number", b"reisepass", b"passeport", b"pasaporte"];
+const CONTEXT: Keywords = Keywords::new(&[b"passport", b"passport no", b"passport number", b"reisepass", b"passeport", b"pasaporte"]);
 
 pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let mut end = start;
@@ -22,7 +22,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !(6..=9).contains(&(end - start)) || digits < 4 || letters > 3 || next.is_ascii_alphanumeric() || next == b'_' {
         return None;
     }
-    keyword_before(b, start, 40, CONTEXT).then(|| hit(PiiKind::Passport, start, end, 0.75))
+    CONTEXT.before(b, start, 40).then(|| hit(PiiKind::Passport, start, end, 0.75))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! covers the VALUE only (quotes excluded). An AWS secret access key assigned to an
 //! `aws…secret…` key is reported as `API_KEY`.
 
-use super::scan::{at, hit, keyword_before};
+use super::scan::{at, hit, Keywords};
 use super::{PiiKind, PiiMatch};
 
 /// Key words that make any key a credential wherever they appear (`dbpassword`, `userPasswd`).
@@ -34,9 +34,31 @@ const NOUNS: &[&[u8]] = &[
 ];
 /// Whether a lower-case word starting with `first`, `second` can be a credential noun that
 /// [`prose`] looks for (`NOUNS`, `passe` of "mot de passe", `contrase` of "contraseña"): the
-/// main scan skips the other lower-case words. Kept beside `NOUNS`; a test checks the two agree.
+/// block scan (`stops`) marks these pairs in vector registers; this is the reference its tests
+/// compare with. Kept beside `NOUNS`; a test checks the two agree.
+#[cfg(test)]
 pub(super) fn noun_start(first: u8, second: u8) -> bool {
     matches!([first, second], [b'p', b'a' | b'w'] | [b'k' | b's', b'e'] | [b'w', b'a'] | [b'c', b'o'])
+}
+
+/// Whether the word starting at `b[at]` (a letter, either case) may be a credential noun that
+/// [`prose`] looks for, by its first four letters (`pass`, `kenn`, `senh`, `wach`, `cont`) or
+/// its first two (`pw`); the rest in lower case, as a plain word has them. The main scan asks
+/// this of the words the block marks as `noun_start`: "service", "path", "cover" go no further.
+pub(super) fn may_be_noun(b: &[u8], at: usize) -> bool {
+    // The four bytes as one number, the first lower-cased: five compares, no byte loop.
+    const STARTS: [u32; 5] = [word(*b"pass"), word(*b"kenn"), word(*b"senh"), word(*b"wach"), word(*b"cont")];
+    const PW: u32 = word(*b"pw\0\0");
+    let Some(&start) = b.get(at..at + 4).and_then(|s| <&[u8; 4]>::try_from(s).ok()) else {
+        return (b[at] | 0x20) == b'p' && super::scan::at(b, at + 1) == b'w';
+    };
+    let start = word(start) | 0x20;
+    STARTS.contains(&start) || start & 0xffff == PW
+}
+
+/// Four bytes as one little-endian number.
+const fn word(start: [u8; 4]) -> u32 {
+    u32::from_le_bytes(start)
 }
 
 /// Words that make the noun a modifier ("password policy is …", "the password hint is …"): the
@@ -85,7 +107,7 @@ pub(super) fn find(b: &[u8], sep: usize, out: &mut Vec<PiiMatch>) {
     let v = &b[start..end];
     let has = |w: &[u8]| key.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
     // `aws_secret_access_key = …`, or `AWS secret: …` where "aws" is a word before the key.
-    let aws = has(b"secret") && (has(b"aws") || keyword_before(b, from, 16, &[b"aws"]));
+    let aws = has(b"secret") && (has(b"aws") || const { Keywords::new(&[b"aws"]) }.before(b, from, 16));
     if aws && v.len() == 40 && v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'/' || c == b'+') {
         out.push(hit(PiiKind::ApiKey, start, end, 0.95));
         return;
@@ -460,8 +482,13 @@ mod tests {
             assert!(super::noun_start(noun[0], noun[1]), "{}", String::from_utf8_lossy(noun));
             // The main scan marks lower-case initials from this set only.
             assert!(b"pckws".contains(&noun[0]), "{}", String::from_utf8_lossy(noun));
+            // And lets through every plain spelling of it, capitalised or not.
+            let mut capital = noun.to_vec();
+            capital[0].make_ascii_uppercase();
+            assert!(super::may_be_noun(noun, 0) && super::may_be_noun(&capital, 0), "{}", String::from_utf8_lossy(noun));
         }
         assert!(!super::noun_start(b'p', b'l') && !super::noun_start(b's', b'a'));
+        assert!(!super::may_be_noun(b"service", 0) && !super::may_be_noun(b"pa", 0) && super::may_be_noun(b"pw", 0));
     }
 
     #[test]

@@ -10,13 +10,13 @@
 //! Not phones: dates (`2024-01-15`, `15/01/2024`, `15.01.2024`), dotted quads and versions,
 //! numbers after "order", "invoice", "ISBN"…, and digit runs inside longer tokens (GUIDs).
 
-use super::scan::{at, hit, inside_cluster, keyword_before, prev_word};
+use super::scan::{at, hit, inside_cluster, prev_word, Keywords};
 use super::{PiiKind, PiiMatch};
 
-const CONTEXT: &[&[u8]] = &[
+const CONTEXT: Keywords = Keywords::new(&[
     b"phone", b"telephone", b"tel", b"call", b"mobile", b"cell", b"fax", b"whatsapp", b"sms", b"text me", b"ring", b"dial",
     b"contact", b"reach me", b"landline", b"mob",
-];
+]);
 const NOT_PHONE: &[&[u8]] = &[
     b"order", b"invoice", b"isbn", b"ref", b"reference", b"id", b"account", b"acct", b"tracking", b"ticket", b"po", b"no",
     b"number", b"serial", b"sku", b"case", b"item", b"batch", b"version", b"build", b"issue", b"pr",
@@ -57,7 +57,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if p.len < 7 || looks_like_date(&p, g) || (p.seps & DOT != 0 && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
         return None;
     }
-    let context = keyword_before(b, start, 32, CONTEXT);
+    let context = CONTEXT.before(b, start, 32);
     if !context {
         let mut buf = [0u8; 16];
         if NOT_PHONE.contains(&prev_word(b, start, &mut buf)) || (start > 0 && b[start - 1] == b'#') {

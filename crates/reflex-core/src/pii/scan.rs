@@ -129,40 +129,63 @@ pub(crate) fn clean_end(b: &[u8], end: usize) -> bool {
 }
 
 /// Looks for one of `words` (lowercase ASCII, at most 32 of them) in the `window` bytes before
-/// `pos`, starting on a word boundary. Case-insensitive. Finds the word starts of the window
-/// from a mask of its letters, sixteen bytes per compare, and compares only the keywords with
-/// a start's first letter, so a call costs a few hundred instructions.
-pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &[&[u8]]) -> bool {
-    let from = pos.saturating_sub(window);
-    debug_assert!(words.len() <= 32 && words.iter().all(|w| w[0].is_ascii_lowercase()));
-    // Bit n of `firsts[l]` set when keyword n starts with letter l: most word starts have none.
-    let mut firsts = [0u32; 26];
-    for (n, w) in words.iter().enumerate() {
-        firsts[usize::from(w[0] - b'a')] |= 1 << n;
+/// `pos`, starting on a word boundary. Case-insensitive. The detectors' fixed lists are
+/// [`Keywords`] constants, whose first-letter table is built at compile time.
+#[cfg(test)]
+pub(crate) fn keyword_before(b: &[u8], pos: usize, window: usize, words: &'static [&'static [u8]]) -> bool {
+    Keywords::new(words).before(b, pos, window)
+}
+
+/// A list of context keywords with, per first letter, which of them start with it.
+pub(crate) struct Keywords {
+    words: &'static [&'static [u8]],
+    /// Bit n of `firsts[l]` set when keyword n starts with letter l: most word starts have none.
+    firsts: [u32; 26],
+}
+
+impl Keywords {
+    /// `words`: lowercase ASCII, each starting with a letter, at most 32 of them.
+    pub(crate) const fn new(words: &'static [&'static [u8]]) -> Self {
+        assert!(words.len() <= 32);
+        let mut firsts = [0u32; 26];
+        let mut n = 0;
+        while n < words.len() {
+            assert!(words[n][0].is_ascii_lowercase());
+            firsts[(words[n][0] - b'a') as usize] |= 1 << n;
+            n += 1;
+        }
+        Keywords { words, firsts }
     }
-    let mut after_letter = from > 0 && b[from - 1].is_ascii_alphabetic();
-    let mut chunk = from;
-    while chunk < pos {
-        let len = (pos - chunk).min(64);
-        let letters = letter_mask(&b[chunk..chunk + len]);
-        let mut starts = letters & !(letters << 1 | u64::from(after_letter));
-        while starts != 0 {
-            let k = chunk + starts.trailing_zeros() as usize;
-            starts &= starts - 1;
-            let mut candidates = firsts[usize::from((b[k] | 0x20) - b'a')];
-            let rest = &b[k..pos];
-            while candidates != 0 {
-                let w = words[candidates.trailing_zeros() as usize];
-                candidates &= candidates - 1;
-                if rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w) {
-                    return true;
+
+    /// Whether one of the words is in the `window` bytes before `pos`, starting on a word
+    /// boundary, in any case. Finds the word starts of the window from a mask of its letters,
+    /// sixteen bytes per compare, and compares only the keywords with a start's first letter.
+    pub(crate) fn before(&self, b: &[u8], pos: usize, window: usize) -> bool {
+        let from = pos.saturating_sub(window);
+        let mut after_letter = from > 0 && b[from - 1].is_ascii_alphabetic();
+        let mut chunk = from;
+        while chunk < pos {
+            let len = (pos - chunk).min(64);
+            let letters = letter_mask(&b[chunk..chunk + len]);
+            let mut starts = letters & !(letters << 1 | u64::from(after_letter));
+            while starts != 0 {
+                let k = chunk + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                let mut candidates = self.firsts[usize::from((b[k] | 0x20) - b'a')];
+                let rest = &b[k..pos];
+                while candidates != 0 {
+                    let w = self.words[candidates.trailing_zeros() as usize];
+                    candidates &= candidates - 1;
+                    if rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w) {
+                        return true;
+                    }
                 }
             }
+            after_letter = letters >> (len - 1) & 1 == 1;
+            chunk += len;
         }
-        after_letter = letters >> (len - 1) & 1 == 1;
-        chunk += len;
+        false
     }
-    false
 }
 
 /// Bit `k` set when `bytes[k]` (at most 64 of them) is an ASCII letter.

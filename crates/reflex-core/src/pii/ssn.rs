@@ -2,10 +2,10 @@
 //! group not 00 and the serial not 0000. Space-separated or undelimited nine-digit numbers are
 //! only reported next to a context word ("SSN", "social security").
 
-use super::scan::{clean_end, hit, keyword_before, read_digits};
+use super::scan::{clean_end, hit, read_digits, Keywords};
 use super::{PiiKind, PiiMatch};
 
-const CONTEXT: &[&[u8]] = &[b"ssn", b"social security", b"ss#", b"ss #", b"soc sec"];
+const CONTEXT: Keywords = Keywords::new(&[b"ssn", b"social security", b"ss#", b"ss #", b"soc sec"]);
 
 pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let d = read_digits::<9>(b, start, b"- ");
@@ -16,7 +16,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if !(shaped || d.ngroups == 1) || !rules_ok(&d.digits) {
         return None;
     }
-    let context = keyword_before(b, start, 40, CONTEXT);
+    let context = CONTEXT.before(b, start, 40);
     let confidence = match (shaped && d.sep == b'-', context) {
         (true, true) => 0.97,
         (true, false) | (false, true) => 0.85,
