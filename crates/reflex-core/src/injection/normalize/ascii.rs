@@ -99,10 +99,6 @@ fn is_spacer(b: u8) -> bool {
     matches!(b, b' ' | b'.' | b'-' | b'_' | b'*' | b'/' | b'|' | b'~')
 }
 
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
-}
-
 /// Folds leetspeak in each word that holds a leet candidate: words of at most 24 bytes made
 /// of letters and the leet digits and signs, with at least one letter.
 fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
@@ -111,14 +107,15 @@ fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
         if at < done {
             continue;
         }
-        let bytes = out.as_bytes();
-        let start = bytes[..at].iter().rposition(|&b| !is_word(b)).map_or(0, |p| p + 1);
-        let end = bytes[at..].iter().position(|&b| !is_word(b)).map_or(bytes.len(), |p| at + p);
+        let (start, end) = word_around(masks, at, out.len());
         done = end;
-        let word = &bytes[start..end];
+        if end - start > 24 {
+            continue;
+        }
+        let word = &out.as_bytes()[start..end];
         let letter = word.iter().any(u8::is_ascii_lowercase);
         let other_digit = word.iter().any(|&b| b == b'2' || b == b'6');
-        if !letter || other_digit || word.len() > 24 {
+        if !letter || other_digit {
             continue;
         }
         let mut folded = [0u8; 24];
@@ -132,6 +129,37 @@ fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
         let folded = std::str::from_utf8(&folded[..word.len()]).expect("ASCII stays ASCII");
         out.replace_range(start..end, folded);
     }
+}
+
+/// The word (a run of word bytes) that holds byte `at` of a text of `len` bytes, from the
+/// word masks: its ends are the nearest bytes outside the mask, found a mask word at a time
+/// (reading the bytes one by one either way cost about 200 instructions a word).
+fn word_around(masks: &[(u64, u64)], at: usize, len: usize) -> (usize, usize) {
+    let (mut k, bit) = (at / 64, at % 64);
+    let mut gaps = !masks[k].0 & ((1u64 << bit) - 1);
+    let start = loop {
+        if gaps != 0 {
+            break 64 * k + 64 - gaps.leading_zeros() as usize;
+        }
+        if k == 0 {
+            break 0;
+        }
+        k -= 1;
+        gaps = !masks[k].0;
+    };
+    let mut k = at / 64;
+    let mut gaps = !masks[k].0 & (u64::MAX << bit);
+    let end = loop {
+        if gaps != 0 {
+            break 64 * k + gaps.trailing_zeros() as usize;
+        }
+        k += 1;
+        if k == masks.len() {
+            break len;
+        }
+        gaps = !masks[k].0;
+    };
+    (start, end.min(len))
 }
 
 #[cfg(test)]
@@ -178,6 +206,19 @@ mod tests {
             let (words, leets) = masks[i / 64];
             assert_eq!(words >> (i % 64) & 1 == 1, b.is_ascii_alphanumeric() || b == b'@' || b == b'$', "{i}");
             assert_eq!(leets >> (i % 64) & 1 == 1, b.is_ascii_digit() || b == b'@' || b == b'$', "{i}");
+        }
+    }
+
+    #[test]
+    fn words_are_found_around_a_byte_across_mask_words() {
+        let pad = "x".repeat(60);
+        for text in [format!("{pad} ab1cd ef"), format!("{pad}abcd1efgh"), format!("1{pad}{pad}2 z"), "a1".to_string()] {
+            let masks = masks(text.as_bytes());
+            for at in (0..text.len()).filter(|&i| text.as_bytes()[i].is_ascii_alphanumeric()) {
+                let start = text[..at].rfind(' ').map_or(0, |p| p + 1);
+                let end = text[at..].find(' ').map_or(text.len(), |p| at + p);
+                assert_eq!(super::word_around(&masks, at, text.len()), (start, end), "{text:?} {at}");
+            }
         }
     }
 
