@@ -59,8 +59,14 @@ impl Triggers {
 
     /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
     /// included, in no particular order.
-    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
-        if text.is_ascii() {
+    #[cfg(test)]
+    pub fn each(&self, text: &[u8], found: impl FnMut(u16, usize)) {
+        self.each_known(text, text.is_ascii(), found);
+    }
+
+    /// As `each`, with `ascii` saying whether `text` is ASCII (the caller has read it already).
+    pub fn each_known(&self, text: &[u8], ascii: bool, mut found: impl FnMut(u16, usize)) {
+        if ascii {
             self.ascii.each(text, &mut found);
         } else {
             self.all.each(text, &mut found);

@@ -27,7 +27,7 @@ pub(super) fn ascii_in_place(text: &str) -> Option<Normalized> {
     if memchr::memchr2(b'\t', b'\r', out.as_bytes()).is_some() {
         out = out.replace(['\t', '\r'], " ");
     }
-    Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new() })
+    Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new(), from_ascii: true })
 }
 
 /// Bit `i % 64` of `masks[i / 64].0`: whether byte `i` of `lower` (lower-case ASCII) is a
