@@ -166,7 +166,7 @@ struct Found {
 fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     let norm = normalize::normalize(text);
     let table = patterns::table();
-    let armed = table.arm(&norm.text);
+    let armed = table.arm_known(&norm.text, norm.from_ascii);
     let mut judge = context::Judge::new(&norm.text);
     table.each_match(&norm.text, &armed, |i, a, b| {
         let rule = table.rules[i].0;
@@ -177,7 +177,8 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     });
     if armed.rot13 {
         let rotated = patterns::rot13(&norm.text);
-        let again = table.arm(&rotated);
+        // ROT13 keeps ASCII ASCII.
+        let again = table.arm_known(&rotated, norm.from_ascii);
         let mut worst: Option<(usize, usize, Severity, f32)> = None;
         table.each_match(&rotated, &again, |i, a, b| {
             let rule = table.rules[i].0;
@@ -200,7 +201,9 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     if armed.join {
         split_literals(&norm, &mut judge, quoted(), depth, budget, out);
     }
-    if let Some(p) = decode::tag_payload(text) {
+    // Tag characters are not ASCII: an ASCII text is not read again to find none.
+    let tags = if norm.from_ascii { None } else { decode::tag_payload(text) };
+    if let Some(p) = tags {
         let mut inner = Vec::new();
         scan(&p.text, depth + 1, budget, &mut inner);
         if let Some(sev) = inner.iter().map(|f| f.m.severity).max() {

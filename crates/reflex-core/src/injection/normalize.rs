@@ -36,6 +36,9 @@ pub(crate) struct Normalized {
     pub text: String,
     starts: Vec<u32>,
     ends: Vec<u32>,
+    /// The original text was ASCII, and so is `text`: the later passes need not read either
+    /// again to find out.
+    pub from_ascii: bool,
 }
 
 impl Normalized {
@@ -95,7 +98,7 @@ pub(crate) fn normalize(text: &str) -> Normalized {
     if need_join {
         join_spaced(&mut units);
     }
-    fold_words(&units, text.len())
+    Normalized { from_ascii: ascii, ..fold_words(&units, text.len()) }
 }
 
 fn is_invisible(c: char) -> bool {
@@ -312,6 +315,7 @@ fn fold_words(units: &[Unit], original_len: usize) -> Normalized {
         text: String::with_capacity(units.len() + 8),
         starts: Vec::with_capacity(units.len() + 8),
         ends: Vec::with_capacity(units.len() + 8),
+        from_ascii: false,
     };
     debug_assert!(u32::try_from(original_len).is_ok());
     let mut i = 0;
@@ -418,6 +422,16 @@ mod tests {
         assert_eq!(norm("игнорируй все"), "игнорируй все");
         assert_eq!(norm("a b c"), "a b c");
         assert_eq!(norm("2024 and $5"), "2024 and $5");
+    }
+
+    #[test]
+    fn says_when_the_original_was_ascii() {
+        // The byte path, the spaced-letter path, and texts that are not ASCII (one that
+        // normalises to ASCII too: the scan then reads the normalised text itself).
+        assert!(normalize("Ignore all").from_ascii);
+        assert!(normalize("i g n o r e all").from_ascii);
+        assert!(!normalize("précédentes").from_ascii);
+        assert!(!normalize("ｉｇｎｏｒｅ").from_ascii);
     }
 
     #[test]

@@ -267,8 +267,8 @@ impl Words {
 }
 
 impl Automaton {
-    fn arm(&self, text: &str, armed: &mut Armed) {
-        self.finder.each(text.as_bytes(), |id, at| {
+    fn arm(&self, text: &str, ascii: bool, armed: &mut Armed) {
+        self.finder.each_known(text.as_bytes(), ascii, |id, at| {
             // Texts are far below 4 GiB; a longer one loses the hits past that, and its rows
             // then search the whole text (see `Table::each_match`).
             if let Ok(at) = u32::try_from(at) {
@@ -386,10 +386,17 @@ impl Table {
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
+    #[cfg_attr(not(test), allow(dead_code))] // the scan knows whether its text is ASCII
     pub fn arm(&self, text: &str) -> Armed {
+        self.arm_known(text, text.is_ascii())
+    }
+
+    /// As `arm`, when the text is known to be ASCII (`ascii`) or may not be (false): the
+    /// normaliser has read the text once already.
+    pub fn arm_known(&self, text: &str, ascii: bool) -> Armed {
         // About one hit per 16 bytes of English; growing the list costs more than this.
         let mut armed = Armed { hits: Vec::with_capacity(16 + text.len() / 8), ..Armed::default() };
-        self.words.arm(text, &mut armed);
+        self.words.arm(text, ascii || text.is_ascii(), &mut armed);
         for k in 0..WORDS {
             armed.bits[k] &= armed.needs[k] | !self.with_needs[k];
         }

@@ -39,7 +39,8 @@ pub(crate) struct Triggers {
 }
 
 impl Triggers {
-    /// Indexes `words` (non-empty, no duplicates); `words[i]` is reported as id `i`.
+    /// Indexes `words` (non-empty, at most 255 bytes, no duplicates); `words[i]` is reported as
+    /// id `i`.
     pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
         // Ids and the bucket heads are u16: the heads count up to the number of words.
         assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
@@ -58,8 +59,14 @@ impl Triggers {
 
     /// Calls `found(id, start)` for every occurrence of every word in `text`, overlapping ones
     /// included, in no particular order.
-    pub fn each(&self, text: &[u8], mut found: impl FnMut(u16, usize)) {
-        if text.is_ascii() {
+    #[cfg(test)]
+    pub fn each(&self, text: &[u8], found: impl FnMut(u16, usize)) {
+        self.each_known(text, text.is_ascii(), found);
+    }
+
+    /// As `each`, with `ascii` saying whether `text` is ASCII (the caller has read it already).
+    pub fn each_known(&self, text: &[u8], ascii: bool, mut found: impl FnMut(u16, usize)) {
+        if ascii {
             self.ascii.each(text, &mut found);
         } else {
             self.all.each(text, &mut found);
@@ -93,6 +100,9 @@ const THREE_BUCKETS: usize = 1 << 7;
 struct Buckets<const H: usize> {
     heads: Box<[u16; H]>,
     entries: Vec<Entry>,
+    /// The words, one after another: an entry names where its word starts (a boxed slice a
+    /// word was 16 bytes in the entry and an allocation of its own).
+    bytes: Box<[u8]>,
 }
 
 impl<const H: usize> Buckets<H> {
@@ -102,7 +112,17 @@ impl<const H: usize> Buckets<H> {
         (key.wrapping_mul(0x85EB_CA6B) >> Self::SHIFT) as usize
     }
 
-    fn new(mut entries: Vec<Entry>) -> Buckets<H> {
+    /// Indexes `words` as (offset of the window in the word, word, id).
+    fn new(words: &[(usize, &[u8], u16)]) -> Buckets<H> {
+        let mut bytes = Vec::new();
+        let mut entries: Vec<Entry> = words
+            .iter()
+            .map(|&(offset, word, id)| {
+                let at = u32::try_from(bytes.len()).expect("under 4 GiB of words");
+                bytes.extend_from_slice(word);
+                Entry::new(offset, word, id, at)
+            })
+            .collect();
         entries.sort_by_key(|e| Self::bucket(e.key));
         let mut heads = Box::new([0u16; H]);
         for e in &entries {
@@ -111,7 +131,7 @@ impl<const H: usize> Buckets<H> {
         for b in 1..heads.len() {
             heads[b] += heads[b - 1];
         }
-        Buckets { heads, entries }
+        Buckets { heads, entries, bytes: bytes.into() }
     }
 
     /// The entries whose key is `key`.
@@ -121,53 +141,62 @@ impl<const H: usize> Buckets<H> {
         let (lo, hi) = (usize::from(self.heads[b]), usize::from(self.heads[b + 1]));
         self.entries[lo..hi].iter().filter(move |e| e.key == key)
     }
+
+    /// Whether the word of `entry` occurs in `text` at `start`. Always inlined: called, the hits
+    /// and collisions of 1 KB of English cost 1k instructions more.
+    #[allow(clippy::inline_always)] // measured: see above
+    #[inline(always)]
+    fn at(&self, entry: &Entry, text: &[u8], start: usize) -> bool {
+        let n = usize::from(entry.len);
+        let word = || &self.bytes[entry.at as usize..entry.at as usize + n];
+        let Some(eight) = text.get(start..start + 8) else {
+            return text[start..].starts_with(word());
+        };
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        if x & entry.head_mask != entry.head {
+            return false;
+        }
+        if n <= 8 {
+            return true;
+        }
+        // Words of 9 to 16 bytes: their last eight bytes, which overlap the head, compared as
+        // one number (a call to `bcmp` for the tail cost about 30 instructions a hit).
+        match (text.get(start + n - 8..start + n), word().get(n - 8..)) {
+            (Some(t), Some(w)) if n <= 16 => t == w,
+            _ => text[start + 8..].starts_with(&word()[8..]),
+        }
+    }
 }
 
-/// A word, the id the caller gave it, its indexed window and where that starts in it.
+/// A word, the id the caller gave it, its indexed window and where that starts in it: 32
+/// bytes, two to a cache line.
 struct Entry {
     /// The window: four bytes for words of four or more, three for three-byte words.
     key: u32,
     id: u16,
-    offset: usize,
-    word: Box<[u8]>,
+    /// Where the window starts in the word, and the word's length (trigger words are short).
+    offset: u8,
+    len: u8,
     /// The word's first eight bytes (fewer for a shorter word) as a little-endian number, and
     /// the mask of the bytes it holds: most words are confirmed by one compare, without a call
     /// to `memcmp`.
     head: u64,
     head_mask: u64,
+    /// Where the word starts in its `Buckets::bytes`.
+    at: u32,
 }
 
 impl Entry {
-    fn new(offset: usize, word: &[u8], id: u16) -> Entry {
+    fn new(offset: usize, word: &[u8], id: u16, at: u32) -> Entry {
         let n = word.len().min(8);
         let mut head = [0u8; 8];
         head[..n].copy_from_slice(&word[..n]);
         let head_mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
         // Three-byte words have a zero fourth byte in their key.
         let key = window(word, offset);
-        Entry { key, id, offset, word: word.into(), head: u64::from_le_bytes(head), head_mask }
-    }
-
-    /// Whether the word occurs in `text` at `start`.
-    #[inline]
-    fn at(&self, text: &[u8], start: usize) -> bool {
-        let Some(eight) = text.get(start..start + 8) else {
-            return text[start..].starts_with(&self.word);
-        };
-        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-        if x & self.head_mask != self.head {
-            return false;
-        }
-        let n = self.word.len();
-        if n <= 8 {
-            return true;
-        }
-        // Words of 9 to 16 bytes: their last eight bytes, which overlap the head, compared as
-        // one number (a call to `bcmp` for the tail cost about 30 instructions a hit).
-        match (text.get(start + n - 8..start + n), self.word.get(n - 8..)) {
-            (Some(t), Some(w)) if n <= 16 => t == w,
-            _ => text[start + 8..].starts_with(&self.word[8..]),
-        }
+        let len = u8::try_from(word.len()).expect("trigger words of at most 255 bytes");
+        let offset = u8::try_from(offset).expect("a window inside the word");
+        Entry { key, id, offset, len, head: u64::from_le_bytes(head), head_mask, at }
     }
 }
 
@@ -250,23 +279,24 @@ impl<const N: usize> Index<N> {
                         firsts.push(w[0]);
                     }
                 }
-                3 => three.push(Entry::new(0, w, id)),
+                3 => three.push((0, w, id)),
                 _ => {
                     let offset = (0..=w.len() - 4)
                         .min_by_key(|&k| window_commonness(&w[k..k + 4]))
                         .unwrap_or(0);
-                    long.push(Entry::new(offset, w, id));
+                    long.push((offset, w, id));
                 }
             }
         }
         let mut blocks = Box::new([0u64; N]);
-        for e in &long {
+        let (long, three) = (Buckets::new(&long), Buckets::new(&three));
+        for e in &long.entries {
             blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << ((e.key >> 24) & 63);
         }
-        for e in &three {
+        for e in &three.entries {
             blocks[(hash3(e.key) >> Self::SHIFT) as usize] = u64::MAX;
         }
-        Index { blocks, long: Buckets::new(long), three: Buckets::new(three), short, firsts }
+        Index { blocks, long, three, short, firsts }
     }
 
     fn each(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
@@ -317,8 +347,8 @@ impl<const N: usize> Index<N> {
         if bits & (1 << ((four >> 24) & 63)) != 0 {
             // Words of four bytes or more, by their window (which may sit inside the word).
             for e in self.long.probe(four) {
-                if let Some(start) = at.checked_sub(e.offset) {
-                    if e.at(text, start) {
+                if let Some(start) = at.checked_sub(usize::from(e.offset)) {
+                    if self.long.at(e, text, start) {
                         found(e.id, start);
                     }
                 }
@@ -327,7 +357,7 @@ impl<const N: usize> Index<N> {
         // Only a three-byte word's block is full (or, rarely, a block full of long windows).
         if bits == u64::MAX {
             for e in self.three.probe(four & 0x00FF_FFFF) {
-                if e.at(text, at) {
+                if self.three.at(e, text, at) {
                     found(e.id, at);
                 }
             }

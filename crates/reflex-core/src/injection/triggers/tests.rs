@@ -117,3 +117,8 @@ fn agrees_on_words_of_nine_to_seventeen_bytes() {
         assert_eq!(ours, theirs);
     }
 }
+
+#[test]
+fn entries_stay_two_to_a_cache_line() {
+    assert_eq!(std::mem::size_of::<super::Entry>(), 32);
+}
