@@ -247,7 +247,8 @@ impl Words {
         u16::try_from(at).expect("at most 65,535 trigger words")
     }
 
-    fn build(self) -> Automaton {
+    /// The pass over the words `used[i]` says something needs, and those that arm something.
+    fn build(self, used: &[bool]) -> Automaton {
         // Set 0 is the empty one, so a word that only anchors costs a compare.
         let mut sets = vec![ArmSet::default()];
         let set_of = self
@@ -262,7 +263,8 @@ impl Words {
                 u16::try_from(at).expect("at most 65,535 distinct sets")
             })
             .collect();
-        Automaton { finder: Triggers::new(&self.words), set_of, sets }
+        let arms = |i: usize| !matches!(&self.arms[i], Arm::Rules(rows) if rows.is_empty());
+        Automaton { finder: Triggers::some(&self.words, |i| used[i] || arms(i)), set_of, sets }
     }
 }
 
@@ -368,6 +370,7 @@ impl Table {
         }
         let triggers: Vec<&[&str]> = RULES.iter().map(|r| r.triggers).collect();
         let (anchors, mut anchored, needed, scans) = search::plan(&sources, &triggers, &mut words);
+        let used = search::used_words(&anchors, &needed, words.words.len());
         let reach: Vec<Option<reach::Finder>> =
             RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
         let mut own = [0u64; WORDS];
@@ -381,7 +384,7 @@ impl Table {
             anchored[k] |= own[k];
         }
         let forward = search::forwards(&sources, &anchored);
-        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(), with_needs }
+        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(&used), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans

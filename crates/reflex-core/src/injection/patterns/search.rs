@@ -256,6 +256,24 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
     (Anchors::new(&anchor_of), anchored, needed, scans)
 }
 
+/// Which of the `n` words of the pass anchor a row or belong to a row's required set: the
+/// others, unless they arm something, need not be found at all. `plan` adds a row's words
+/// before it knows whether the row can use them (a later literal may have no word), so some
+/// end up in nothing.
+pub(super) fn used_words(anchors: &Anchors, required: &[Required], n: usize) -> Vec<bool> {
+    let mut used: Vec<bool> = (0..n).map(|w| !anchors.of(w as u16).is_empty()).collect();
+    for set in required.iter().flat_map(|r| &r.seen) {
+        for &(block, bits) in set {
+            let mut bits = bits;
+            while bits != 0 {
+                used[usize::from(block) * 64 + bits.trailing_zeros() as usize] = true;
+                bits &= bits - 1;
+            }
+        }
+    }
+    used
+}
+
 /// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
 pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Option<DFA>> {
     let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0;
