@@ -257,14 +257,16 @@ pub(super) const fn prefix_key(word: &[u8]) -> u32 {
 }
 
 /// A multiplier that spreads the keys over [`PREFIXES`]. Any odd number would do (a collision
-/// only costs a look-up in [`KEYS`]); of 33,000 random ones this let the fewest other words of
-/// the docs and the test corpus through (261 of 23,045 words of three letters or more, where
-/// `0x9e37_79b1` let 877).
-const PREFIX_SEED: u32 = 0x60bd_adcf;
+/// only costs a look-up in [`KEYS`]); of 20,000 random ones this let the fewest other words of
+/// the docs and the test corpus through (255 of 23,045 words of three letters or more).
+const PREFIX_SEED: u64 = 0x05e3_bf33_230d_d97b;
 
-/// The bit of [`PREFIXES`] for a key: the top ten bits of a multiplicative hash.
-const fn prefix_bit(key: u32) -> usize {
-    (key.wrapping_mul(PREFIX_SEED) >> 22) as usize
+/// The word and the bit of [`PREFIXES`] for a key: the top four bits of the low half of a
+/// 64 x 64-bit product and the low six of its high half, which one `mul` leaves in two
+/// registers (the bit test takes its index modulo 64 by itself).
+const fn prefix_bit(key: u32) -> (usize, u32) {
+    let product = key as u128 * PREFIX_SEED as u128;
+    ((product as u64 >> 60) as usize, (product >> 64) as u32 % 64)
 }
 
 /// 1024 bits (128 bytes, two cache lines): set for the [`prefix_key`] of each keyword that
@@ -277,8 +279,8 @@ static PREFIXES: [u64; 16] = {
     while i < KEYWORDS.len() {
         let (word, signal) = KEYWORDS[i];
         if stands_alone(signal) {
-            let bit = prefix_bit(prefix_key(word));
-            bits[bit / 64] |= 1 << (bit % 64);
+            let (at, bit) = prefix_bit(prefix_key(word));
+            bits[at] |= 1 << bit;
         }
         i += 1;
     }
@@ -288,8 +290,8 @@ static PREFIXES: [u64; 16] = {
 /// False when a word whose [`prefix_key`] is `key` is surely not a keyword that
 /// [`stands_alone`]: then it can only be a phrase's second half, or nothing.
 pub(super) fn may_stand_alone(key: u32) -> bool {
-    let bit = prefix_bit(key);
-    PREFIXES[bit / 64] >> (bit % 64) & 1 == 1
+    let (at, bit) = prefix_bit(key);
+    PREFIXES[at] >> bit & 1 == 1
 }
 
 fn halves(head: &[u8; 16]) -> (u64, u64) {

@@ -117,7 +117,7 @@ impl Signals {
             }
             let k = loop {
                 let k = left.trailing_zeros() as usize & (BLOCK - 1);
-                left &= left - 1;
+                left &= !(1 << k);
                 if may_stand_alone(u32::from_le_bytes(block.letters[k..k + 4].try_into().unwrap_or_default())) {
                     break k;
                 }
