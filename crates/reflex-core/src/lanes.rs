@@ -1,8 +1,10 @@
 //! Byte classes sixteen bytes at a time, in vector registers through the `wide` crate (safe
 //! SIMD: the crate forbids `unsafe`), for the block scans of routing and PII. Each class is a
 //! lane mask (0xFF where it holds); `bits` gathers one into a bit per byte, one `movemask`.
+//! The `signed` helpers do the same on `i8x16`, whose compare (`pcmpgtb`) tests a range in two
+//! instructions where the unsigned lanes need three.
 
-use wide::u8x16;
+use wide::{i8x16, u8x16, CmpEq, CmpGt};
 
 /// Sixteen bytes from the start of `bytes` (at least sixteen of them).
 pub(crate) fn load(bytes: &[u8]) -> u8x16 {
@@ -33,9 +35,34 @@ pub(crate) fn bits(m: u8x16) -> u16 {
     m.move_mask() as u16
 }
 
+/// Sixteen bytes from the start of `bytes` (at least sixteen of them) as signed lanes.
+pub(crate) fn load_signed(bytes: &[u8]) -> i8x16 {
+    let sixteen: [u8; 16] = bytes.get(..16).and_then(|s| s.try_into().ok()).unwrap_or_default();
+    i8x16::new(sixteen.map(u8::cast_signed))
+}
+
+/// The signed lanes equal to the byte `b`.
+pub(crate) fn eq_signed(v: i8x16, b: u8) -> i8x16 {
+    v.cmp_eq(i8x16::splat(b.cast_signed()))
+}
+
+/// The signed lanes holding a byte in `lo..=hi` (`lo < hi`): adding `0x80 - lo` moves that range
+/// to the bottom of the signed bytes, `-128..-128 + (hi - lo + 1)`, and every other byte above it.
+pub(crate) fn within_signed(v: i8x16, lo: u8, hi: u8) -> i8x16 {
+    let moved = v + i8x16::splat(0x80u8.wrapping_sub(lo).cast_signed());
+    i8x16::splat((hi - lo + 1).wrapping_add(0x80).cast_signed()).cmp_gt(moved)
+}
+
+/// Bit `k` set when lane `k` of the signed mask `m` is set (or, for any signed lanes, when
+/// byte `k` is 0x80 or above).
+#[allow(clippy::cast_sign_loss)] // `move_mask` of sixteen lanes fills the low 16 bits only
+pub(crate) fn bits_signed(m: i8x16) -> u16 {
+    m.move_mask() as u16
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{bits, eq, letters, load, within};
+    use super::{bits, bits_signed, eq, eq_signed, letters, load, load_signed, within, within_signed};
 
     #[test]
     fn classes_agree_with_the_byte_tests() {
@@ -49,6 +76,13 @@ mod tests {
                 assert_eq!(bit(within(v, b'0', b'9')), b.is_ascii_digit(), "{b:#x}");
                 assert_eq!(bit(within(v, b'a', b'z')), b.is_ascii_lowercase(), "{b:#x}");
                 assert_eq!(bit(letters(v)), b.is_ascii_alphabetic(), "{b:#x}");
+                let v = load_signed(&lanes);
+                let bit = |m| bits_signed(m) >> at & 1 == 1;
+                assert_eq!(bit(eq_signed(v, b'_')), b == b'_', "{b:#x}");
+                assert_eq!(bit(within_signed(v, b'0', b'9')), b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(within_signed(v, b'a', b'z')), b.is_ascii_lowercase(), "{b:#x}");
+                assert_eq!(bit(within_signed(v, 0x80, 0xfe)), (0x80..=0xfe).contains(&b), "{b:#x}");
+                assert_eq!(bit(v), b >= 0x80, "{b:#x}");
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The keyword table of the routing scan: what each word of a text signals, by one probe of a
 //! 4 KiB perfect-hash table (no string compares, no loop whose length depends on the word),
-//! behind a 128-byte test of the word's shape that most words of prose fail.
+//! behind a 128-byte test of the word's first four letters that most words of prose fail.
 
 use super::Word;
 
@@ -123,7 +123,7 @@ const fn pack(word: &[u8]) -> (u64, u64) {
 }
 
 /// Slots in the keyword table: a power of two. 256 slots of 16 bytes (4 KiB) for 91 keywords:
-/// the scan looks up every word that passes the shape test, and a check often runs with its
+/// the scan looks up every word that passes the prefix test, and a check often runs with its
 /// tables out of cache.
 const TABLE_BITS: u32 = 8;
 const TABLE_SIZE: usize = 1 << TABLE_BITS;
@@ -240,35 +240,58 @@ const fn stands_alone(word: Word) -> bool {
     !matches!(word, Word::Up | Word::Bug | Word::Article | Word::Data | Word::That)
 }
 
-/// The bit of [`SHAPES`] for a word's first and last bytes and its length. Any bytes will do:
-/// a word that is no keyword only ever costs a wasted look-up, and the table holds a keyword's
-/// shape (lower-case letters, so `& 31` is the same for both cases).
-const fn shape_bit(first: u8, last: u8, len: usize) -> usize {
-    ((first as usize & 31) | (last as usize & 31) << 5) ^ (len.wrapping_mul(0x47) & 1023)
+/// The key of a word for [`may_stand_alone`]: its first four bytes, letters lower-cased and
+/// any other byte zero, first byte lowest. The scan reads it from the block's letters; a word of
+/// three letters ends in a zero whatever follows it, so "the" is not "then".
+pub(super) const fn prefix_key(word: &[u8]) -> u32 {
+    let mut key = 0;
+    let mut i = 0;
+    while i < 4 && i < word.len() {
+        let b = word[i];
+        if b.is_ascii_alphabetic() {
+            key |= ((b | 0x20) as u32) << (8 * i);
+        }
+        i += 1;
+    }
+    key
 }
 
-/// 1024 bits (128 bytes, two cache lines): set for the shape of each keyword that
-/// [`stands_alone`]. Most words of prose ("the" among them) have a shape no such keyword has,
-/// so the scan skips them after two byte loads and a bit test, without the 4 KiB table.
-static SHAPES: [u64; 16] = {
+/// A multiplier that spreads the keys over [`PREFIXES`]. Any odd number would do (a collision
+/// only costs a look-up in [`KEYS`]); of 20,000 random ones this let the fewest other words of
+/// the docs and the test corpus through (255 of 23,045 words of three letters or more).
+const PREFIX_SEED: u64 = 0x05e3_bf33_230d_d97b;
+
+/// The word and the bit of [`PREFIXES`] for a key: the top four bits of the low half of a
+/// 64 x 64-bit product and the low six of its high half, which one `mul` leaves in two
+/// registers (the bit test takes its index modulo 64 by itself).
+const fn prefix_bit(key: u32) -> (usize, u32) {
+    let product = key as u128 * PREFIX_SEED as u128;
+    ((product as u64 >> 60) as usize, (product >> 64) as u32 % 64)
+}
+
+/// 1024 bits (128 bytes, two cache lines): set for the [`prefix_key`] of each keyword that
+/// [`stands_alone`] (40-odd keys). Most words of prose ("the" among them) have a key no such
+/// keyword has, so the scan skips them after one load, a multiply and a bit test, without the
+/// 4 KiB table and without measuring them.
+static PREFIXES: [u64; 16] = {
     let mut bits = [0u64; 16];
     let mut i = 0;
     while i < KEYWORDS.len() {
         let (word, signal) = KEYWORDS[i];
         if stands_alone(signal) {
-            let bit = shape_bit(word[0], word[word.len() - 1], word.len());
-            bits[bit / 64] |= 1 << (bit % 64);
+            let (at, bit) = prefix_bit(prefix_key(word));
+            bits[at] |= 1 << bit;
         }
         i += 1;
     }
     bits
 };
 
-/// False when the word with these first and last bytes and this length (> 0) is surely not a
-/// keyword that [`stands_alone`]: then it can only be a phrase's second half, or nothing.
-pub(super) fn may_stand_alone(first: u8, last: u8, len: usize) -> bool {
-    let bit = shape_bit(first, last, len);
-    SHAPES[bit / 64] >> (bit % 64) & 1 == 1
+/// False when a word whose [`prefix_key`] is `key` is surely not a keyword that
+/// [`stands_alone`]: then it can only be a phrase's second half, or nothing.
+pub(super) fn may_stand_alone(key: u32) -> bool {
+    let (at, bit) = prefix_bit(key);
+    PREFIXES[at] >> bit & 1 == 1
 }
 
 fn halves(head: &[u8; 16]) -> (u64, u64) {

@@ -15,11 +15,12 @@
 //! signals are counted on the way. The hints only steer the planner, so they favour being
 //! cheap and predictable over being clever.
 
+mod classes;
 mod keywords;
+mod scan;
 
-use keywords::{classify, classify_head, may_stand_alone};
-use crate::lanes;
-use wide::u8x16;
+#[cfg(test)]
+use classes::is_word_byte;
 #[cfg(test)]
 use keywords::KEYWORDS;
 
@@ -149,7 +150,7 @@ enum Word {
 /// What the words read so far leave open for the next one: the first half of a two-word
 /// phrase ("look" up, "fix" bug, "fix the" bug, "personal" data, "after" that), or a
 /// sequence word (so that "then after that" counts one step, not two). One small state in
-/// place of the two previous words: a word the scan skips on its shape resets it to `None`
+/// place of the two previous words: a word the scan skips on its first letters resets it to `None`
 /// and needs nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Phrase {
@@ -169,223 +170,11 @@ enum Phrase {
 /// Reads the word starting at `bytes[0]`; returns its length and what it is.
 #[cfg(test)]
 fn read_word(bytes: &[u8]) -> (usize, Word) {
-    let len = word_len(bytes);
-    (len, if len == 0 { Word::Other } else { classify(bytes, len) })
-}
-
-/// The length of the run of word bytes at the start of `bytes`, sixteen bytes at a time with
-/// the block scan's own classes: the byte loop's exit, one per word at an unpredictable length,
-/// was most of the scan's cost.
-fn word_len(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    loop {
-        // Spaces (not word bytes) past the end.
-        let mut sixteen = [b' '; 16];
-        let rest = &bytes[at..];
-        let n = rest.len().min(16);
-        sixteen[..n].copy_from_slice(&rest[..n]);
-        let run = (!lane_classes(lanes::load(&sixteen)).0).trailing_zeros() as usize;
-        if run < 16 {
-            return at + run;
-        }
-        at += 16;
-    }
-}
-
-/// Word bytes, one at a time (what [`lane_classes`] is tested against): letters, digits, `_`, `'`
-/// and any non-ASCII byte (so "naïve" stays one word).
-#[cfg(test)]
-fn is_word_byte(b: u8) -> bool {
-    WORD_BYTES[usize::from(b)]
-}
-
-#[cfg(test)]
-static WORD_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        table[b] = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'\'' || byte >= 0x80;
-        b += 1;
-    }
-    table
-};
-
-fn is_space_or_end(bytes: &[u8], i: usize) -> bool {
-    bytes.get(i).copied().unwrap_or(b' ').is_ascii_whitespace()
-}
-
-/// Bytes per block of the scan: one bit of a `u64` each.
-const BLOCK: usize = 64;
-
-/// Two masks over the first [`BLOCK`] bytes of `bytes` (spaces past its end), bit `k` for byte
-/// `k`: the word bytes, and the bytes that are neither word bytes nor spaces (punctuation, line
-/// breaks, tabs…). Sixteen bytes at a time in vector registers, each class one compare, and
-/// one `movemask` per class gathers the bits (a multiply per eight bytes did it before).
-fn block_masks(bytes: &[u8]) -> (u64, u64) {
-    let mut padded = [b' '; BLOCK];
-    let block = if let Some(block) = bytes.first_chunk::<BLOCK>() {
-        block
-    } else {
-        padded[..bytes.len()].copy_from_slice(bytes);
-        &padded
-    };
-    let (mut words, mut others) = (0, 0);
-    for (n, sixteen) in block.chunks_exact(16).enumerate() {
-        let (word, space) = lane_classes(lanes::load(sixteen));
-        words |= u64::from(word) << (16 * n);
-        others |= u64::from(!word & !space) << (16 * n);
-    }
-    (words, others)
-}
-
-/// The word bytes ([`is_word_byte`]) and the spaces of sixteen bytes, as bit masks.
-fn lane_classes(v: u8x16) -> (u16, u16) {
-    let marks = lanes::eq(v, b'_') | lanes::eq(v, b'\'');
-    // A byte's top bit is set from 0x80: the bits of the bytes themselves are the non-ASCII.
-    let word = lanes::bits(lanes::letters(v) | lanes::within(v, b'0', b'9') | marks) | lanes::bits(v);
-    (word, lanes::bits(lanes::eq(v, b' ')))
-}
-
-/// Bits `from..to` set (`from <= to <= 64`).
-fn bits(from: usize, to: usize) -> u64 {
-    let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
-    below(to) & !below(from)
+    let len = classes::word_len(bytes);
+    (len, if len == 0 { Word::Other } else { keywords::classify(bytes, len) })
 }
 
 impl Signals {
-    /// Goes block by block: two masks per block say where words start and where the few other
-    /// bytes that count are, so the bytes between are never looked at one by one, and each
-    /// word's length comes from the mask instead of from the word before it (a byte loop that
-    /// chained every word to the previous one was most of a check's fixed cost). A block's
-    /// words are read in a loop of their own, then its other bytes, up to a line break.
-    fn scan(text: &str) -> Signals {
-        let bytes = text.as_bytes();
-        let mut s = Signals {
-            bytes: bytes.len(),
-            ..Signals::default()
-        };
-        let mut open_sentence = false;
-        let mut phrase = Phrase::None;
-        let mut i = s.line_start(bytes, 0, &mut open_sentence);
-        // Invariant: the byte before `i` is not a word byte, so bit 0 of a block can start a word.
-        'blocks: while i < bytes.len() {
-            // The block and the 16 bytes after it (spaces past the end of the text), so that a
-            // word inside the block is read from a fixed-size buffer, with no bounds to check.
-            let rest = &bytes[i..];
-            let block = if let Some(&block) = rest.first_chunk::<{ BLOCK + 16 }>() {
-                block
-            } else {
-                let mut block = [b' '; BLOCK + 16];
-                block[..rest.len()].copy_from_slice(rest);
-                block
-            };
-            let (words, others) = block_masks(&block);
-            // A line break ends the block: what follows it is read from the next line's start.
-            let mut newline = BLOCK;
-            let mut rest_others = others;
-            while rest_others != 0 {
-                let k = rest_others.trailing_zeros() as usize;
-                rest_others &= rest_others - 1;
-                if block[k] == b'\n' {
-                    newline = k;
-                    break;
-                }
-            }
-            let below_newline = bits(0, newline);
-            let starts = words & !(words << 1) & below_newline;
-            // The words first, in a loop of their own (the few other bytes do not need them
-            // in order, only whether a word came between two sentence stops: `starts` says).
-            // The word running on past the block, if any, is read last and whole; the rest
-            // end inside the block, where the mask gives their length.
-            let last = BLOCK - (!words).leading_zeros() as usize;
-            let runs_on = last < BLOCK && starts >> last & 1 == 1;
-            let mut left = if runs_on { starts & !(1 << last) } else { starts };
-            // Where each of those words ends, in the same order: the word running on past the
-            // block ends at bit 63 here, and is left out.
-            let mut ends = words & !(words >> 1) & below_newline & !(u64::from(runs_on) << 63);
-            while left != 0 {
-                let k = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let end = ends.trailing_zeros() as usize;
-                ends &= ends.wrapping_sub(1);
-                // Most words are skipped on their shape: unless a phrase is open, only the
-                // keywords that stand alone count.
-                if phrase <= Phrase::Sequence && !may_stand_alone(block[k], block[end], end + 1 - k) {
-                    phrase = Phrase::None;
-                    continue;
-                }
-                let word = classify_head(block[k..k + 16].try_into().unwrap_or(&[0; 16]), end + 1 - k);
-                phrase = s.note(word, phrase);
-            }
-            let mut next = i + BLOCK;
-            if runs_on {
-                // Most such words end within the 16 bytes read past the block; a longer one
-                // is measured in the text.
-                let past = (!lane_classes(lanes::load(&block[BLOCK..])).0).trailing_zeros() as usize;
-                let at = i + last;
-                let word = if past < 16 {
-                    let len = BLOCK - last + past;
-                    next = at + len;
-                    classify_head(block[last..last + 16].try_into().unwrap_or(&[0; 16]), len)
-                } else {
-                    let len = word_len(&bytes[at..]);
-                    next = at + len;
-                    classify(&bytes[at..], len)
-                };
-                phrase = s.note(word, phrase);
-            }
-            // Then the other bytes up to the line break. A sentence is open at `k` when it was
-            // at the block's start, or a word started since, and no full stop was counted after
-            // that (`counted`: where the bytes after the last one counted in this block begin).
-            let carried = open_sentence;
-            let mut counted = 0;
-            let is_open = |k: usize, counted: usize| (counted == 0 && carried) || starts & bits(counted, k) != 0;
-            let mut left = others & below_newline;
-            while left != 0 {
-                let k = left.trailing_zeros() as usize;
-                left &= left - 1;
-                match block[k] {
-                    b'.' | b'!' | b'?' if is_open(k, counted) && is_space_or_end(bytes, i + k + 1) => {
-                        s.sentences += 1;
-                        counted = k + 1;
-                    }
-                    b',' | b';' | b':' => s.clauses += 1,
-                    _ => {}
-                }
-            }
-            open_sentence = is_open(newline, counted);
-            if newline < BLOCK {
-                i = s.line_start(bytes, i + newline + 1, &mut open_sentence);
-                continue 'blocks;
-            }
-            i = next;
-        }
-        if open_sentence {
-            s.sentences += 1;
-        }
-        s
-    }
-
-    /// At the start of a line (`from`): skips the indent, counts a list marker or a code fence
-    /// there, and returns where the scan goes on.
-    fn line_start(&mut self, bytes: &[u8], from: usize, open_sentence: &mut bool) -> usize {
-        let indent = bytes[from..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-        let i = from + indent;
-        if let Some(marker_len) = list_marker(&bytes[i..]) {
-            // A new item ends the previous one even without a full stop.
-            self.sentences += u32::from(*open_sentence);
-            *open_sentence = false;
-            self.list_items += 1;
-            return i + marker_len;
-        }
-        if bytes[i..].starts_with(b"```") || bytes[i..].starts_with(b"~~~") {
-            self.code_fences += 1;
-            return i + 3;
-        }
-        i
-    }
-
     /// Counts `word`, read while `phrase` was open; returns what it leaves open.
     fn note(&mut self, word: Word, phrase: Phrase) -> Phrase {
         match word {
