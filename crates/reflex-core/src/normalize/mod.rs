@@ -36,22 +36,19 @@ pub fn normalize_for_key(text: &str) -> String {
 /// check never answers from an entry stored for a full check).
 #[must_use]
 pub fn cache_key(text: &str, flags: u8) -> String {
-    // A request's text is often short and ASCII: folded on the stack, with no allocation (a
-    // calloc and a free cost more than zeroing the buffer).
-    let mut small = [0u8; SMALL];
-    if text.len() < SMALL {
+    // Folded with one spare byte, so appending the flags never reallocates.
+    let mut bytes = if text.len() < SMALL {
+        // A request's text is often short and ASCII: folded on the stack, with no allocation (a
+        // calloc and a free cost more than zeroing the buffer).
+        let mut small = [0u8; SMALL];
         if let Some(len) = fold_ascii_into(text.as_bytes(), &mut small) {
             small[len] = flags;
             return to_hex(xxh3_128(&small[..=len]));
         }
-        let mut folded = String::with_capacity(text.len() + 1);
-        fold_unicode(text, &mut folded);
-        let mut bytes = folded.into_bytes();
-        bytes.push(flags);
-        return to_hex(xxh3_128(&bytes));
-    }
-    // One spare byte so appending the flags never reallocates.
-    let mut bytes = fold(text, 1);
+        fold_unicode_bytes(text, 1)
+    } else {
+        fold(text, 1)
+    };
     bytes.push(flags);
     to_hex(xxh3_128(&bytes))
 }
@@ -66,9 +63,11 @@ fn is_ascii_space(c: char) -> bool {
 
 /// The normalised UTF-8 bytes of `text`, with room for `spare` more.
 fn fold(text: &str, spare: usize) -> Vec<u8> {
-    if let Some(folded) = fold_ascii(text.as_bytes(), spare) {
-        return folded;
-    }
+    fold_ascii(text.as_bytes(), spare).unwrap_or_else(|| fold_unicode_bytes(text, spare))
+}
+
+/// [`fold_unicode`]'s bytes, with room for `spare` more.
+fn fold_unicode_bytes(text: &str, spare: usize) -> Vec<u8> {
     let mut out = String::with_capacity(text.len() + spare);
     fold_unicode(text, &mut out);
     out.into_bytes()
