@@ -247,8 +247,7 @@ impl Words {
         u16::try_from(at).expect("at most 65,535 trigger words")
     }
 
-    /// The pass over the words `used[i]` says something needs, and those that arm something.
-    fn build(self, used: &[bool]) -> Automaton {
+    fn build(self) -> Automaton {
         // Set 0 is the empty one, so a word that only anchors costs a compare.
         let mut sets = vec![ArmSet::default()];
         let set_of = self
@@ -263,8 +262,7 @@ impl Words {
                 u16::try_from(at).expect("at most 65,535 distinct sets")
             })
             .collect();
-        let arms = |i: usize| !matches!(&self.arms[i], Arm::Rules(rows) if rows.is_empty());
-        Automaton { finder: Triggers::some(&self.words, |i| used[i] || arms(i)), set_of, sets }
+        Automaton { finder: Triggers::new(&self.words), set_of, sets }
     }
 }
 
@@ -370,7 +368,6 @@ impl Table {
         }
         let triggers: Vec<&[&str]> = RULES.iter().map(|r| r.triggers).collect();
         let (anchors, mut anchored, needed, scans) = search::plan(&sources, &triggers, &mut words);
-        let used = search::used_words(&anchors, &needed, words.words.len());
         let reach: Vec<Option<reach::Finder>> =
             RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
         let mut own = [0u64; WORDS];
@@ -384,12 +381,12 @@ impl Table {
             anchored[k] |= own[k];
         }
         let forward = search::forwards(&sources, &anchored);
-        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(&used), with_needs }
+        Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(), with_needs }
     }
 
     /// One pass over `text`: which rows can match, and whether ROT13 or split-literal scans
     /// are worth doing.
-    #[cfg_attr(not(test), allow(dead_code))] // the scan knows whether its text is ASCII
+    #[cfg(test)] // the scan knows whether its text is ASCII: `arm_known`
     pub fn arm(&self, text: &str) -> Armed {
         self.arm_known(text, text.is_ascii())
     }

@@ -41,20 +41,12 @@ pub(crate) struct Triggers {
 impl Triggers {
     /// Indexes `words` (non-empty, at most 255 bytes, no duplicates); `words[i]` is reported as
     /// id `i`.
-    #[cfg(test)]
     pub fn new<S: AsRef<[u8]>>(words: &[S]) -> Triggers {
-        Triggers::some(words, |_| true)
-    }
-
-    /// As `new`, indexing only the words `keep(i)` is true for (the others are never found);
-    /// ids stay the positions in `words`.
-    pub fn some<S: AsRef<[u8]>>(words: &[S], keep: impl Fn(usize) -> bool) -> Triggers {
         // Ids and the bucket heads are u16: the heads count up to the number of words.
         assert!(u16::try_from(words.len()).is_ok(), "at most 65,535 trigger words");
         let words: Vec<(&[u8], u16)> = words
             .iter()
             .enumerate()
-            .filter(|&(i, _)| keep(i))
             .map(|(i, w)| {
                 let w = w.as_ref();
                 assert!(!w.is_empty(), "trigger word {i} is empty");

@@ -150,13 +150,25 @@ fn sort_nearly_sorted(v: &mut [usize]) {
 }
 
 /// A word of the trigger pass that shows where `lit` occurs: a word inside it, or `lit` itself
-/// added as a word that arms nothing; `None` when `lit` is too short or too common for that.
+/// added as a word that arms nothing; `None` when `lit` is too short or too common for that
+/// (`wordable`). A caller that needs several literals asks `wordable` of each first, so a word
+/// is added only for a use that happens.
 fn word_for(lit: Vec<u8>, cover: &Cover, words: &mut Words) -> Option<Anchor> {
     if let Some(a) = cover.best(&lit) {
         return Some(a);
     }
     let w = String::from_utf8(lit).ok()?;
-    (w.len() >= MIN_ANCHOR && !COMMON.contains(&w.as_str())).then(|| Anchor { word: words.add_anchor(&w), offset: 0 })
+    own_word(w.as_bytes()).then(|| Anchor { word: words.add_anchor(&w), offset: 0 })
+}
+
+/// Whether `word_for` has a word for `lit`.
+fn wordable(lit: &[u8], cover: &Cover) -> bool {
+    cover.best(lit).is_some() || (std::str::from_utf8(lit).is_ok() && own_word(lit))
+}
+
+/// Whether `lit` is long and rare enough to be a word of its own.
+fn own_word(lit: &[u8]) -> bool {
+    lit.len() >= MIN_ANCHOR && !COMMON.iter().any(|c| c.as_bytes() == lit)
 }
 
 /// The one required set of a row that may add words to the trigger pass: the likeliest to
@@ -195,8 +207,11 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
     let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
     let mut scans = Scans { finders: Vec::new(), of: vec![Vec::new(); sources.len()] };
     let mut common: Vec<&str> = Vec::new();
-    'rows: for (i, src) in sources.iter().enumerate() {
+    for (i, src) in sources.iter().enumerate() {
         let Some(prefixes) = starts::prefixes(src) else { continue };
+        if !prefixes.iter().all(|lit| SCANNED.iter().any(|w| w.as_bytes() == lit.as_slice()) || wordable(lit, &cover)) {
+            continue;
+        }
         let mut list = Vec::new();
         let mut own: Vec<u16> = Vec::new();
         for lit in prefixes {
@@ -208,10 +223,8 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
                 own.push(k as u16);
                 continue;
             }
-            match word_for(lit, &cover, words) {
-                Some(a) => list.push(a),
-                None => continue 'rows,
-            }
+            // Some: every literal is `wordable` (checked above).
+            list.extend(word_for(lit, &cover, words));
         }
         list.dedup();
         own.dedup();
@@ -226,13 +239,16 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
         let veto = vetoing(&all, triggers);
         for (k, set) in all.into_iter().enumerate() {
             let ids: Option<Vec<u16>> = if Some(k) == veto {
-                set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect()
+                if set.iter().all(|lit| wordable(lit, &cover)) {
+                    set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect()
+                } else {
+                    None
+                }
             } else {
                 let ids: Option<Vec<u16>> = set.iter().map(|lit| existing_word(lit, &cover, words)).collect();
                 // Searched only where the pass could have held it: a literal too short or too
-                // common for a word of its own (`word_for`) is everywhere.
-                let coverable = |lit: &Vec<u8>| cover.best(lit).is_some() || (lit.len() >= MIN_ANCHOR && !COMMON.iter().any(|c| c.as_bytes() == lit.as_slice()));
-                if ids.is_none() && set.iter().all(coverable) {
+                // common for a word of its own is everywhere.
+                if ids.is_none() && set.iter().all(|lit| wordable(lit, &cover)) {
                     req.searched.push(set.into_iter().map(Vec::into_boxed_slice).collect());
                 }
                 ids
@@ -254,24 +270,6 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
         }
     }
     (Anchors::new(&anchor_of), anchored, needed, scans)
-}
-
-/// Which of the `n` words of the pass anchor a row or belong to a row's required set: the
-/// others, unless they arm something, need not be found at all. `plan` adds a row's words
-/// before it knows whether the row can use them (a later literal may have no word), so some
-/// end up in nothing.
-pub(super) fn used_words(anchors: &Anchors, required: &[Required], n: usize) -> Vec<bool> {
-    let mut used: Vec<bool> = (0..n).map(|w| !anchors.of(w as u16).is_empty()).collect();
-    for set in required.iter().flat_map(|r| &r.seen) {
-        for &(block, bits) in set {
-            let mut bits = bits;
-            while bits != 0 {
-                used[usize::from(block) * 64 + bits.trailing_zeros() as usize] = true;
-                bits &= bits - 1;
-            }
-        }
-    }
-    used
 }
 
 /// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
@@ -437,6 +435,24 @@ mod tests {
         }
         // The texts do exercise the rows: most corpus attacks match something.
         assert!(matches > 500, "{matches} matches in {rows_run} row runs");
+    }
+
+    /// Every word of the trigger pass arms a row or a scan, anchors a row, or is in a row's
+    /// required set: `plan` adds a word only for a use that happens.
+    #[test]
+    fn every_trigger_word_has_a_use() {
+        let t = table();
+        let n = t.anchors.words();
+        let mut used: Vec<bool> = (0..n).map(|w| !t.anchors.of(w as u16).is_empty() || t.words.set_of[w] != 0).collect();
+        for &(block, bits) in t.required.iter().flat_map(|r| &r.seen).flatten() {
+            for bit in 0..64 {
+                if bits >> bit & 1 == 1 {
+                    used[usize::from(block) * 64 + bit] = true;
+                }
+            }
+        }
+        let unused: Vec<usize> = (0..n).filter(|&w| !used[w]).collect();
+        assert!(unused.is_empty(), "{} words with no use: {unused:?}", unused.len());
     }
 
     /// The set that may add words is the one with the longest shortest literal (then the one
