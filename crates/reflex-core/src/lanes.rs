@@ -35,6 +35,15 @@ pub(crate) fn bits(m: u8x16) -> u16 {
     m.move_mask() as u16
 }
 
+/// Bit `k` set when byte `k` of `block` (64 bytes) is in `class`: four loads, four masks.
+pub(crate) fn mask64(block: &[u8], class: impl Fn(u8x16) -> u8x16) -> u64 {
+    let mut mask = 0;
+    for (j, sixteen) in block.chunks_exact(16).take(4).enumerate() {
+        mask |= u64::from(bits(class(load(sixteen)))) << (16 * j);
+    }
+    mask
+}
+
 /// Sixteen bytes from the start of `bytes` (at least sixteen of them) as signed lanes.
 pub(crate) fn load_signed(bytes: &[u8]) -> i8x16 {
     let sixteen: [u8; 16] = bytes.get(..16).and_then(|s| s.try_into().ok()).unwrap_or_default();

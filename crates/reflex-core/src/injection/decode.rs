@@ -99,11 +99,7 @@ fn spaceless(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// Bit 7 of byte `j` set when chunk `j` of `block` (64 bytes) has no byte below `+`.
 fn clean_chunks(block: &[u8]) -> u64 {
     const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let mut low = 0u64;
-    for (j, sixteen) in block.chunks_exact(16).enumerate() {
-        let v = lanes::load(sixteen);
-        low |= u64::from(lanes::bits(lanes::within(v, 0, b'+' - 1))) << (16 * j);
-    }
+    let low = lanes::mask64(block, |v| lanes::within(v, 0, b'+' - 1));
     // Bit 7 of each byte of `low` set when the byte is not zero (no carry leaves a byte).
     !(((low & LOWS) + LOWS) | low) & !LOWS
 }

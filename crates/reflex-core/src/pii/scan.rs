@@ -192,11 +192,7 @@ impl Keywords {
 fn letter_mask(bytes: &[u8]) -> u64 {
     let mut padded = [0u8; 64];
     padded[..bytes.len()].copy_from_slice(bytes);
-    let mut mask = 0;
-    for (n, sixteen) in padded.chunks_exact(16).enumerate() {
-        mask |= u64::from(lanes::bits(lanes::letters(lanes::load(sixteen)))) << (16 * n);
-    }
-    mask
+    lanes::mask64(&padded, lanes::letters)
 }
 
 /// The word (letters only, lowercased into `buf`) that ends just before `pos`, skipping spaces
