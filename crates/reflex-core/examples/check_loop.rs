@@ -5,7 +5,7 @@
 //!     target/release/examples/check_loop <stage> <text> [n]`
 //!
 //! stage: `engine`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii` or `attack`
-//! (as in bench/texts.ts and examples/stages.rs).
+//! (as in bench/texts.ts and examples/stages.rs), or `file:<path>` for any other text.
 
 use std::hint::black_box;
 

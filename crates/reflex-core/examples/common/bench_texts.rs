@@ -44,6 +44,8 @@ pub fn text(name: &str) -> String {
     match name {
         "pii" => fill(ENGLISH, PII_TAIL),
         "attack" => fill(&format!("{ATTACK}{ENGLISH}"), ""),
+        // Any other text to profile: `file:<path>`, read whole.
+        _ if name.starts_with("file:") => std::fs::read_to_string(&name[5..]).expect("a readable UTF-8 file"),
         _ => fill(ENGLISH, ""),
     }
 }
