@@ -1,6 +1,6 @@
 /**
  * The addon's check beside the same detection in plain TypeScript (bench/baseline/ts-detector.ts),
- * in one process, on three 1 KB texts (bench/texts.ts). Targets (DESIGN.md §5): native check of
+ * in one process, on four 1 KB texts (bench/texts.ts). Targets (DESIGN.md §5): native check of
  * 1 KB < 20 µs and ≥ 5× faster than the baseline.
  *
  *   node --import @tapjs/typescript/import bench/addon-check.ts [--rounds 3] [--time 1000]
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import { Bench, type Task } from 'tinybench'
 import { addonVersion, createEngine } from '../src/reflex/engine.js'
 import { detectInjection, detectPii, tsCheck } from './baseline/ts-detector.js'
-import { TEXT_ATTACK, TEXT_CLEAN, TEXT_PII } from './texts.js'
+import { TEXT_ATTACK, TEXT_CLEAN, TEXT_PII, TEXT_TYPOGRAPHIC } from './texts.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +34,7 @@ const noCache = { useCache: false }
 
 const texts = [
   ['1 KB English + 2 PII', TEXT_PII],
+  ['1 KB English + 2 PII, typographic', TEXT_TYPOGRAPHIC],
   ['1 KB clean', TEXT_CLEAN],
   ['1 KB attack', TEXT_ATTACK],
 ] as const

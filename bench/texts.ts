@@ -1,7 +1,8 @@
 /**
  * The texts every bench uses, so the addon bench and the HTTP bench measure the same work.
  * Each is 1,024 UTF-16 code units (1 KB of ASCII): ordinary English with two PII items, the same
- * English with none, and an attack mixing several injection families.
+ * with typographic punctuation, the same English with none, and an attack mixing several
+ * injection families.
  */
 
 export const TEXT_BYTES = 1024
@@ -40,6 +41,15 @@ function fill(base: string, tail: string, bytes: number): string {
 
 /** Ordinary English with two PII items (an email and a US phone number). */
 export const TEXT_PII = fill(ENGLISH, PII_TAIL, TEXT_BYTES)
+/**
+ * `TEXT_PII` as pasted from a word processor: an em dash and curly quotes. Ordinary in real text,
+ * and enough to take the detectors off their ASCII paths.
+ */
+export const TEXT_TYPOGRAPHIC = fill(
+  ENGLISH.replace('ran long. Please', 'ran long \u2014 please').replace('the tone plain', 'the tone \u201cplain\u201d'),
+  PII_TAIL,
+  TEXT_BYTES,
+)
 /** The same English without PII or attacks. */
 export const TEXT_CLEAN = fill(ENGLISH, '', TEXT_BYTES)
 /** An injection attack across eight families, in English prose. */

@@ -4,7 +4,7 @@
 //! `valgrind --tool=callgrind --toggle-collect=check_loop::measured \
 //!     target/release/examples/check_loop <stage> <text> [n]`
 //!
-//! stage: `engine`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii` or `attack`
+//! stage: `engine`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
 //! (as in bench/texts.ts and examples/stages.rs), or `file:<path>` for any other text.
 
 use std::hint::black_box;

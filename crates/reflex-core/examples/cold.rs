@@ -16,7 +16,7 @@ fn main() {
         use_cache: false,
         ..CheckOptions::default()
     };
-    for name in ["pii", "clean", "attack"] {
+    for name in ["pii", "typographic", "clean", "attack"] {
         let text = bench_texts::text(name);
         let mut run = |check: bool| {
             let n = 5_000;

@@ -29,7 +29,7 @@ fn time(label: &str, text: &str, f: &dyn Fn(&str)) {
 }
 
 fn main() {
-    let texts = ["pii", "clean", "attack"].map(|name| (name, bench_texts::text(name)));
+    let texts = ["pii", "typographic", "clean", "attack"].map(|name| (name, bench_texts::text(name)));
     let engine = Engine::new(EngineConfig::default());
     let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
     let neither = CheckOptions { check_pii: false, check_injection: false, use_cache: false };
