@@ -26,6 +26,7 @@ import { ExternalArm, MAX_EXTERNAL_ARMS } from './external-arms.js'
 import { heuristicPlan } from './heuristic-plan.js'
 import { modelPlan } from './model-plan.js'
 import { MAX_PLAN_STEPS } from './plan-tools.js'
+import { PlannerInput } from './planner-input.js'
 
 export interface PlannerArmDeps {
   /** Completed tasks, for examples; without it plans are made from the goal alone. */
@@ -35,14 +36,6 @@ export interface PlannerArmDeps {
 }
 
 const ExternalArms = Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })
-
-export const PlannerInput = Type.Object({
-  constraints: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.String())])),
-  acceptance_criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })),
-  previous_failure: Type.Optional(Type.String({ maxLength: 20_000 })),
-  /** Registered arms the model may plan steps for (the heuristic plans built-in arms only). */
-  external_arms: Type.Optional(ExternalArms),
-})
 
 const Step = Type.Object({
   step_id: Type.String(), arm: Type.String(), tool: Type.String(), action: Type.String(),
