@@ -81,6 +81,7 @@ function checked(value: unknown): PlannerInput {
   if (union) throw invalid(`input${dotted(union.path)}: ${union.message}`)
   // Not a union: `checkedInput` words it (it throws), so the planner reads like every other arm.
   checkedInput(PlannerInput, value, 'input')
+  // Reached only if the compiled and the interpreted check ever disagree: still a refusal.
   throw invalid(`input: ${errors[0]?.message ?? 'invalid'}`)
 }
 
