@@ -19,13 +19,13 @@ import Type from 'typebox'
 
 import { LlmError } from '../../llm/provider.js'
 import type { ReflexEngine } from '../../reflex/engine.js'
-import { ArmError, BUILTIN_ARMS, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
-import { ExternalArm, MAX_EXTERNAL_ARMS } from './external-arms.js'
 import { heuristicPlan } from './heuristic-plan.js'
 import { modelPlan } from './model-plan.js'
 import { MAX_PLAN_STEPS } from './plan-tools.js'
+import { PlannerInput, readPlannerInput } from './planner-input.js'
 
 export interface PlannerArmDeps {
   /** Completed tasks, for examples; without it plans are made from the goal alone. */
@@ -33,16 +33,6 @@ export interface PlannerArmDeps {
   /** For its routing hint when the heuristic recognises no intent. */
   engine?: ReflexEngine
 }
-
-const ExternalArms = Type.Array(ExternalArm, { maxItems: MAX_EXTERNAL_ARMS })
-
-export const PlannerInput = Type.Object({
-  constraints: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.String())])),
-  acceptance_criteria: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })),
-  previous_failure: Type.Optional(Type.String({ maxLength: 20_000 })),
-  /** Registered arms the model may plan steps for (the heuristic plans built-in arms only). */
-  external_arms: Type.Optional(ExternalArms),
-})
 
 const Step = Type.Object({
   step_id: Type.String(), arm: Type.String(), tool: Type.String(), action: Type.String(),
@@ -79,7 +69,7 @@ export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
 }
 
 async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDeps): Promise<PlannerOutput> {
-  const input = readInput(request)
+  const input = readPlannerInput(request)
   const similar = await similarTasks(deps.memory, input.goal, ctx.signal)
   const similar_tasks = similar.map(({ task_id, goal, score }) => ({ task_id, goal, score }))
   const heuristic = (): PlanStep[] => {
@@ -105,37 +95,6 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
   }
 }
 
-interface Input {
-  goal: string
-  allowed: string[] | null
-  constraints: Record<string, unknown> | string[]
-  acceptanceCriteria: string[]
-  previousFailure?: string
-  external: ExternalArm[]
-}
-
-function readInput(request: ExecuteRequest): Input {
-  const goal = request.goal.trim()
-  if (goal === '') throw invalid('the goal is empty')
-  const { constraints = {}, acceptance_criteria: criteria = [], previous_failure: failure, external_arms: externalArms = [] } = request.input as Record<string, unknown>
-  const external = checkedInput(ExternalArms, externalArms, 'input.external_arms')
-  const shadow = external.find((e) => (BUILTIN_ARMS as readonly string[]).includes(e.name))
-  if (shadow) throw invalid(`'external_arms' names the built-in arm ${shadow.name}`)
-  if (typeof constraints !== 'object' || constraints === null) throw invalid("'constraints' must be an object or a list of strings")
-  if (!Array.isArray(criteria) || !criteria.every((c) => typeof c === 'string')) throw invalid("'acceptance_criteria' must be a list of strings")
-  if (failure !== undefined && typeof failure !== 'string') throw invalid("'previous_failure' must be a string")
-  const arms = Array.isArray(constraints) ? undefined : (constraints as Record<string, unknown>)['allowed_arms']
-  if (arms !== undefined && !(Array.isArray(arms) && arms.every((a) => typeof a === 'string'))) throw invalid("'constraints.allowed_arms' must be a list of arm names")
-  return {
-    goal,
-    allowed: arms ?? null,
-    constraints: constraints as Input['constraints'],
-    acceptanceCriteria: criteria,
-    ...(failure !== undefined && { previousFailure: failure }),
-    external,
-  }
-}
-
 /** Past tasks are a help, not a need: a memory that fails leaves the planner without examples. */
 async function similarTasks(memory: EpisodicMemory | undefined, goal: string, signal: AbortSignal): Promise<SimilarTask[]> {
   if (memory === undefined) return []
@@ -145,8 +104,4 @@ async function similarTasks(memory: EpisodicMemory | undefined, goal: string, si
     if (signal.aborted) throw err
     return []
   }
-}
-
-function invalid(message: string): ArmError {
-  return new ArmError('INPUT_INVALID', message)
 }
