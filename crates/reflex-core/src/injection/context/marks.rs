@@ -14,6 +14,8 @@
 //!   answer is "no"; otherwise the search itself runs, so that its own way of picking among
 //!   overlapping words decides, as before.
 
+use crate::lanes::{self, eq, within};
+
 use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
 
 /// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
@@ -61,8 +63,6 @@ struct Marks {
     about: Vec<(u32, u32)>,
     /// Where the pass stopped: every mark starting before it is listed.
     upto: usize,
-    /// Whether the byte before `upto` may precede an about-word (`about_in`'s rule).
-    open: bool,
 }
 
 /// Judges the matches of one normalised text, finding its marks on the first call.
@@ -82,7 +82,7 @@ const RECALL: usize = 8;
 
 impl<'t> Judge<'t> {
     pub fn new(text: &'t str) -> Judge<'t> {
-        Judge { text, marks: Marks { open: true, ..Marks::default() }, done: [(0, 0, None); RECALL], judged: 0 }
+        Judge { text, marks: Marks::default(), done: [(0, 0, None); RECALL], judged: 0 }
     }
 
     /// The verdict `super::judge(text, start, end)` gives.
@@ -142,53 +142,72 @@ impl<'t> Judge<'t> {
 impl Marks {
     /// Goes on with the pass until every mark starting before `to` is listed, or until it
     /// has listed a stop at `stop` or later (every mark before that stop is then listed).
+    ///
+    /// Sixty-four bytes at a time: their classes as bit masks (`block_classes`), and only the
+    /// bytes that can be a mark (a stop, a quote, the first byte of a multi-byte one) or begin
+    /// an about-word (a lower-case letter starting a word after a byte that allows one) are
+    /// read. Reading every byte cost about 16 instructions a byte on the attack bench text (9k
+    /// of its judging).
     fn find(&mut self, text: &str, to: usize, stop: usize) {
         let bytes = text.as_bytes();
-        let (mut i, mut open) = (self.upto, self.open);
-        if i == 0 {
+        let mut p = self.upto;
+        if p == 0 {
             // A stop about every 60 bytes: room for a kilobyte's without growing.
             self.stops.reserve(16 + to / 64);
         }
-        while i < to {
-            let b = bytes[i];
-            if ASCII_ALNUM[usize::from(b)] {
-                // A word holds no stop or quote: read it whole, looking for about-words at its
-                // start only.
-                if open && b.is_ascii_lowercase() {
+        while p < to {
+            let n = (to - p).min(64);
+            let (alnum, lower, special, closes) = block_classes(&bytes[p..]);
+            // Whether the byte before the block is a letter or digit, or one after which no
+            // about-word counts (`about_in`): a word start reads the byte before it.
+            let before = p.checked_sub(1).map(|i| bytes[i]);
+            let alnum_in = u64::from(before.is_some_and(|b| ASCII_ALNUM[usize::from(b)]));
+            let closes_in = u64::from(matches!(before, Some(b'.' | b'@' | b'/')));
+            let starts = lower & !(alnum << 1 | alnum_in) & !(closes << 1 | closes_in);
+            let live = if n == 64 { !0 } else { (1u64 << n) - 1 };
+            let mut events = (starts | special) & live;
+            while events != 0 {
+                let k = events.trailing_zeros() as usize;
+                events &= events - 1;
+                let i = p + k;
+                if starts >> k & 1 == 1 {
                     self.words_at(bytes, i);
+                } else if self.mark(text, i) && i >= stop {
+                    self.upto = i + 1;
+                    return;
                 }
-                i += 1;
-                while i < bytes.len() && ASCII_ALNUM[usize::from(bytes[i])] {
-                    i += 1;
-                }
-                open = false;
-                continue;
             }
-            let at = i as u32;
-            let stops = self.stops.len();
-            match b {
-                b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
-                b'"' | b'`' => self.quotes.push(at),
-                b'\'' if is_quote(text, i, '\'') => self.quotes.push(at),
-                // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
-                0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
-                    Some(0x82) => self.stops.push((at, 3)),
-                    Some(0x8C..=0x8F) => self.quotes.push(at),
-                    _ => {}
-                },
-                // ！ (ef bc 81) and ？ (ef bc 9f) stop.
-                0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => {
-                    self.stops.push((at, 3));
-                }
-                _ => {}
-            }
-            open = !matches!(b, b'.' | b'@' | b'/');
-            i += 1;
-            if self.stops.len() > stops && at as usize >= stop {
-                break;
-            }
+            p += n;
         }
-        (self.upto, self.open) = (i, open);
+        self.upto = p;
+    }
+
+    /// Lists the stop or quote that begins at `i` (a byte of `block_classes`' `special`), if
+    /// any; true for a stop.
+    fn mark(&mut self, text: &str, i: usize) -> bool {
+        let bytes = text.as_bytes();
+        let at = i as u32;
+        let (stop, quote) = match bytes[i] {
+            b'.' | b'!' | b'?' | b'\n' => (Some(1), false),
+            b'"' | b'`' => (None, true),
+            b'\'' => (None, is_quote(text, i, '\'')),
+            // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
+            0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
+                Some(0x82) => (Some(3), false),
+                Some(0x8C..=0x8F) => (None, true),
+                _ => (None, false),
+            },
+            // ！ (ef bc 81) and ？ (ef bc 9f) stop.
+            0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => (Some(3), false),
+            _ => (None, false),
+        };
+        if quote {
+            self.quotes.push(at);
+        }
+        if let Some(len) = stop {
+            self.stops.push((at, len));
+        }
+        stop.is_some()
     }
 
     /// Records the about-words that start at `i` (after a byte that allows one) and are not
@@ -230,6 +249,27 @@ impl Marks {
         let k = self.quotes.partition_point(|&q| (q as usize) < from);
         self.quotes.get(k).is_some_and(|&q| (q as usize) < to)
     }
+}
+
+/// For the (up to) 64 bytes from the start of `bytes`, bit `k` for byte `k`: the ASCII letters
+/// and digits, the lower-case letters, the bytes `Marks::mark` reads (stops, quotes, the lead
+/// bytes of the CJK ones), and `.`, `@`, `/` (after which no about-word counts). Bytes past the
+/// end read as zero, in no class.
+fn block_classes(bytes: &[u8]) -> (u64, u64, u64, u64) {
+    let mut padded = [0u8; 64];
+    let block = if let Some(b) = bytes.get(..64) {
+        b
+    } else {
+        padded[..bytes.len()].copy_from_slice(bytes);
+        &padded
+    };
+    let lower = lanes::mask64(block, |v| within(v, b'a', b'z'));
+    let alnum = lanes::mask64(block, |v| lanes::letters(v) | within(v, b'0', b'9'));
+    let special = lanes::mask64(block, |v| {
+        eq(v, b'.') | eq(v, b'!') | eq(v, b'?') | eq(v, b'\n') | eq(v, b'"') | eq(v, b'`') | eq(v, b'\'') | eq(v, 0xE3) | eq(v, 0xEF)
+    });
+    let closes = lanes::mask64(block, |v| eq(v, b'.') | eq(v, b'@') | eq(v, b'/'));
+    (alnum, lower, special, closes)
 }
 
 #[cfg(test)]
@@ -310,6 +350,17 @@ mod tests {
             "exploit.attack@phrase/pattern.x payload",
         ] {
             same_verdicts(text);
+        }
+    }
+
+    /// The pass reads 64-byte blocks: marks, about-words and words cut by a block's edge, at
+    /// every offset around it, get the verdicts `judge` gives.
+    #[test]
+    fn marks_across_block_edges_get_the_same_verdicts() {
+        let tail = "x.attack 'ignore' it. \"example\" 我。no. phrase@x.y /pattern ignore";
+        for pad in 40..80 {
+            let text = format!("{}{tail} {}", "ab ".repeat(pad / 3) + &"c".repeat(pad % 3), "word ".repeat(30));
+            same_verdicts(&text);
         }
     }
 
