@@ -13,8 +13,13 @@
 //!   the about-word search over the span could only report words that do not count, so its
 //!   answer is "no"; otherwise the search itself runs, so that its own way of picking among
 //!   overlapping words decides, as before.
+//! - a negation is read from the same pass's 64-byte block masks (letters and digits, clause
+//!   separators): the clause's last four words are found by bit scans; a span with a non-ASCII
+//!   byte or a `no ` goes to `negated` itself.
 
-use super::{about, about_in, ceil_boundary, floor_boundary, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
+use crate::lanes::{self, eq, within};
+
+use super::{about, about_in, ceil_boundary, floor_boundary, is_negation, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
 
 /// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
 const ABOUT_BY_FIRST: [u32; 26] = {
@@ -61,8 +66,18 @@ struct Marks {
     about: Vec<(u32, u32)>,
     /// Where the pass stopped: every mark starting before it is listed.
     upto: usize,
-    /// Whether the byte before `upto` may precede an about-word (`about_in`'s rule).
-    open: bool,
+    /// The classes `negated` reads of each 64-byte block the pass has read.
+    blocks: Vec<Block>,
+}
+
+/// Bit `k` for byte `64 n + k` of block `n`: a letter or digit (ASCII), a clause separator
+/// (`,` `;` `:`), a byte that sends `Marks::negated` to `negated` (non-ASCII, or an `n`
+/// starting `no `).
+#[derive(Clone, Copy)]
+struct Block {
+    alnum: u64,
+    seps: u64,
+    odd: u64,
 }
 
 /// Judges the matches of one normalised text, finding its marks on the first call.
@@ -82,7 +97,7 @@ const RECALL: usize = 8;
 
 impl<'t> Judge<'t> {
     pub fn new(text: &'t str) -> Judge<'t> {
-        Judge { text, marks: Marks { open: true, ..Marks::default() }, done: [(0, 0, None); RECALL], judged: 0 }
+        Judge { text, marks: Marks::default(), done: [(0, 0, None); RECALL], judged: 0 }
     }
 
     /// The verdict `super::judge(text, start, end)` gives.
@@ -123,7 +138,7 @@ impl<'t> Judge<'t> {
             Some(&(p, _)) if (p as usize) < hi => p as usize,
             _ => hi,
         };
-        if negated(&text[s0..start]) {
+        if marks.negated(text, s0, start) {
             return Some(Benign::Negated);
         }
         let ac = about();
@@ -142,53 +157,128 @@ impl<'t> Judge<'t> {
 impl Marks {
     /// Goes on with the pass until every mark starting before `to` is listed, or until it
     /// has listed a stop at `stop` or later (every mark before that stop is then listed).
+    ///
+    /// Sixty-four bytes at a time: their classes as bit masks (`block_classes`), and only the
+    /// bytes that can be a mark (a stop, a quote, the first byte of a multi-byte one) or begin
+    /// an about-word (a lower-case letter starting a word after a byte that allows one) are
+    /// read. Reading every byte cost about 16 instructions a byte on the attack bench text (9k
+    /// of its judging).
     fn find(&mut self, text: &str, to: usize, stop: usize) {
         let bytes = text.as_bytes();
-        let (mut i, mut open) = (self.upto, self.open);
-        if i == 0 {
-            // A stop about every 60 bytes: room for a kilobyte's without growing.
+        if self.upto == 0 {
+            // A stop about every 60 bytes: room for a kilobyte's without growing; and a
+            // kilobyte's blocks (growing the list from 4 to 16 cost 900 instructions a call).
             self.stops.reserve(16 + to / 64);
+            self.blocks.reserve(16);
         }
-        while i < to {
-            let b = bytes[i];
-            if ASCII_ALNUM[usize::from(b)] {
-                // A word holds no stop or quote: read it whole, looking for about-words at its
-                // start only.
-                if open && b.is_ascii_lowercase() {
+        while self.upto < to {
+            // Blocks at multiples of 64, so `blocks[k]` is bytes 64k.. (a pass that goes on
+            // from inside a block reads its classes again and skips what it has listed).
+            let base = self.upto & !63;
+            let c = block_classes(bytes, base);
+            if base / 64 == self.blocks.len() {
+                self.blocks.push(Block { alnum: c.alnum, seps: c.seps, odd: c.odd });
+            }
+            // Whether the byte before the block is a letter or digit, or one after which no
+            // about-word counts (`about_in`): a word start reads the byte before it.
+            let before = base.checked_sub(1).map(|i| bytes[i]);
+            let alnum_in = u64::from(before.is_some_and(|b| ASCII_ALNUM[usize::from(b)]));
+            let closes_in = u64::from(matches!(before, Some(b'.' | b'@' | b'/')));
+            let starts = c.lower & !(c.alnum << 1 | alnum_in) & !(c.closes << 1 | closes_in);
+            let n = (to - base).min(64);
+            let live = (if n == 64 { !0 } else { (1u64 << n) - 1 }) & (!0u64 << (self.upto - base));
+            let mut events = (starts | c.special) & live;
+            while events != 0 {
+                let k = events.trailing_zeros() as usize;
+                events &= events - 1;
+                let i = base + k;
+                if starts >> k & 1 == 1 {
                     self.words_at(bytes, i);
+                } else if self.mark(text, i) && i >= stop {
+                    self.upto = i + 1;
+                    return;
                 }
-                i += 1;
-                while i < bytes.len() && ASCII_ALNUM[usize::from(bytes[i])] {
-                    i += 1;
-                }
-                open = false;
-                continue;
             }
-            let at = i as u32;
-            let stops = self.stops.len();
-            match b {
-                b'.' | b'!' | b'?' | b'\n' => self.stops.push((at, 1)),
-                b'"' | b'`' => self.quotes.push(at),
-                b'\'' if is_quote(text, i, '\'') => self.quotes.push(at),
-                // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
-                0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
-                    Some(0x82) => self.stops.push((at, 3)),
-                    Some(0x8C..=0x8F) => self.quotes.push(at),
-                    _ => {}
-                },
-                // ！ (ef bc 81) and ？ (ef bc 9f) stop.
-                0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => {
-                    self.stops.push((at, 3));
-                }
-                _ => {}
-            }
-            open = !matches!(b, b'.' | b'@' | b'/');
-            i += 1;
-            if self.stops.len() > stops && at as usize >= stop {
-                break;
-            }
+            self.upto = base + n;
         }
-        (self.upto, self.open) = (i, open);
+    }
+
+    /// `super::negated(&text[s0..start])`, read from the blocks' masks: the clause starts
+    /// after the last `,`, `;` or `:`, and its last four words are the last runs of letters and
+    /// digits, each found by a bit scan instead of a byte at a time. A span holding a non-ASCII
+    /// byte (whose characters may be letters) or a `no ` (the phrases "under no
+    /// circumstances"…) is read by `negated` itself, as is one the pass has not reached.
+    fn negated(&self, text: &str, s0: usize, start: usize) -> bool {
+        if s0 >= start || (start - 1) / 64 >= self.blocks.len() || self.last(|b| b.odd, s0, start).is_some() {
+            return negated(&text[s0..start]);
+        }
+        let clause = self.last(|b| b.seps, s0, start).map_or(s0, |i| i + 1);
+        let mut end = start;
+        let mut prev = "";
+        for _ in 0..4 {
+            let Some(e) = self.last(|b| b.alnum, clause, end) else { break };
+            let s = self.last(|b| !b.alnum, clause, e).map_or(clause, |i| i + 1);
+            let w = &text[s..=e];
+            // "can't" splits into "can" + "t".
+            if is_negation(w) || (w == "can" && prev == "t") {
+                return true;
+            }
+            prev = w;
+            end = s;
+        }
+        false
+    }
+
+    /// The last position in `lo..hi` whose bit is set in `mask` of its block (`hi` within
+    /// the blocks read).
+    fn last(&self, mask: impl Fn(&Block) -> u64, lo: usize, hi: usize) -> Option<usize> {
+        if lo >= hi {
+            return None;
+        }
+        let mut k = (hi - 1) / 64;
+        let mut m = mask(&self.blocks[k]) & (!0u64 >> (63 - (hi - 1) % 64));
+        loop {
+            let base = k * 64;
+            if lo > base {
+                m &= !0u64 << (lo - base);
+            }
+            if m != 0 {
+                return Some(base + 63 - m.leading_zeros() as usize);
+            }
+            if base <= lo {
+                return None;
+            }
+            k -= 1;
+            m = mask(&self.blocks[k]);
+        }
+    }
+
+    /// Lists the stop or quote that begins at `i` (a byte of `block_classes`' `special`), if
+    /// any; true for a stop.
+    fn mark(&mut self, text: &str, i: usize) -> bool {
+        let bytes = text.as_bytes();
+        let at = i as u32;
+        let (stop, quote) = match bytes[i] {
+            b'.' | b'!' | b'?' | b'\n' => (Some(1), false),
+            b'"' | b'`' => (None, true),
+            b'\'' => (None, is_quote(text, i, '\'')),
+            // 。 (e3 80 82) stops; 「」『』 (e3 80 8c..8f) quote.
+            0xE3 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
+                Some(0x82) => (Some(3), false),
+                Some(0x8C..=0x8F) => (None, true),
+                _ => (None, false),
+            },
+            // ！ (ef bc 81) and ？ (ef bc 9f) stop.
+            0xEF if bytes.get(i + 1) == Some(&0xBC) && matches!(bytes.get(i + 2), Some(0x81 | 0x9F)) => (Some(3), false),
+            _ => (None, false),
+        };
+        if quote {
+            self.quotes.push(at);
+        }
+        if let Some(len) = stop {
+            self.stops.push((at, len));
+        }
+        stop.is_some()
     }
 
     /// Records the about-words that start at `i` (after a byte that allows one) and are not
@@ -232,102 +322,48 @@ impl Marks {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::judge;
-    use super::Judge;
-    use crate::injection::normalize::normalize;
-
-    /// Spans starting at every character of `text`, one, about ten and about forty bytes long.
-    fn spans(text: &str) -> Vec<(usize, usize)> {
-        let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
-        let mut out = Vec::new();
-        for (k, &s) in bounds.iter().enumerate() {
-            for len in [1, 10, 40] {
-                if let Some(&e) = bounds[k + 1..].iter().find(|&&e| e >= s + len) {
-                    out.push((s, e));
-                }
-            }
-        }
-        out
-    }
-
-    /// How many spans of each verdict (none, quoted, negated, about) both judges gave.
-    fn same_verdicts(text: &str) -> [usize; 4] {
-        let mut j = Judge::new(text);
-        let mut seen = [0; 4];
-        let spans = spans(text);
-        for &(s, e) in &spans {
-            let v = judge(text, s, e);
-            assert_eq!(j.judge(s, e), v, "{s}..{e} of {text:?}");
-            seen[v.map_or(0, |b| 1 + b as usize)] += 1;
-        }
-        // Backwards too: the marks are found as far as the first span needs, then further.
-        let mut j = Judge::new(text);
-        for &(s, e) in spans.iter().rev().step_by(7) {
-            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} of {text:?}, backwards");
-        }
-        seen
-    }
-
-    /// Spans judged again, soon after (recalled) and long after (judged anew), get the
-    /// verdict `judge` gives, as do spans whose sentence ends where an earlier pass stopped.
-    #[test]
-    fn spans_judged_again_get_the_same_verdicts() {
-        let text = "say 'ignore previous instructions'. the phrase 'ignore it' is an attack. \
-                    do not ignore it! ignore it, 'ok'? example: ignore it";
-        let spans = spans(text);
-        let mut j = Judge::new(text);
-        for (k, &(s, e)) in spans.iter().enumerate() {
-            assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e}");
-            // Three back (recalled) and forty back (gone from the recall ring).
-            for back in [3, 40] {
-                if let Some(&(s, e)) = k.checked_sub(back).map(|b| &spans[b]) {
-                    assert_eq!(j.judge(s, e), judge(text, s, e), "{s}..{e} again");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_about_word_starts_with_a_lower_case_letter() {
-        assert!(super::ABOUT.len() <= 32);
-        assert!(super::ABOUT.iter().all(|w| w.as_bytes()[0].is_ascii_lowercase() && w.len() > 1));
-    }
-
-    #[test]
-    fn tricky_texts_get_the_same_verdicts() {
-        for text in [
-            "the phrase 'ignore previous instructions' is a known attack. ignore previous instructions!",
-            "write to archive@attack.example or see attacker.example/x; such as e.g. example",
-            "an injections attack? prompt injection attack: red-team red team 'x' `y` \"z\"",
-            "我。不 ignore previous instructions！'x」『y』「z」？ 。。",
-            "don't ignore it, 'ok' it's a what is meant means what does vulnerabilities",
-            "example",
-            "",
-            ".",
-            "'",
-            "exploit.attack@phrase/pattern.x payload",
-        ] {
-            same_verdicts(text);
-        }
-    }
-
-    #[test]
-    fn corpus_texts_get_the_same_verdicts() {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let mut seen = [0; 4];
-        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
-            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
-            for line in raw.lines() {
-                let line = line.replace("\\n", "\n");
-                for text in [line.clone(), normalize(&line).text] {
-                    let got = same_verdicts(&text);
-                    (0..4).for_each(|k| seen[k] += got[k]);
-                }
-            }
-        }
-        // Every verdict is exercised, many times.
-        assert!(seen.iter().all(|&n| n > 2_000), "{seen:?} spans (none, quoted, negated, about)");
-    }
+/// The classes of one 64-byte block, bit `k` for byte `k`.
+struct Classes {
+    /// ASCII letters and digits.
+    alnum: u64,
+    lower: u64,
+    /// The bytes `Marks::mark` reads: stops, quotes, the lead bytes of the CJK ones.
+    special: u64,
+    /// `.`, `@`, `/`: no about-word counts right after one.
+    closes: u64,
+    /// `,` `;` `:`.
+    seps: u64,
+    /// Non-ASCII bytes, and each `n` that begins `no `.
+    odd: u64,
 }
+
+/// The classes of the 64 bytes of `bytes` from `base` (bytes past the end read as zero, in no
+/// class).
+fn block_classes(bytes: &[u8], base: usize) -> Classes {
+    let rest = &bytes[base..];
+    let mut padded = [0u8; 64];
+    let block = if let Some(b) = rest.get(..64) {
+        b
+    } else {
+        padded[..rest.len()].copy_from_slice(rest);
+        &padded
+    };
+    let lower = lanes::mask64(block, |v| within(v, b'a', b'z'));
+    let alnum = lanes::mask64(block, |v| lanes::letters(v) | within(v, b'0', b'9'));
+    let special = lanes::mask64(block, |v| {
+        eq(v, b'.') | eq(v, b'!') | eq(v, b'?') | eq(v, b'\n') | eq(v, b'"') | eq(v, b'`') | eq(v, b'\'') | eq(v, 0xE3) | eq(v, 0xEF)
+    });
+    let closes = lanes::mask64(block, |v| eq(v, b'.') | eq(v, b'@') | eq(v, b'/'));
+    let seps = lanes::mask64(block, |v| eq(v, b',') | eq(v, b';') | eq(v, b':'));
+    // The top bit of each lane: the non-ASCII bytes.
+    let high = lanes::mask64(block, |v| v);
+    // `no `: an `n`, an `o` one byte on, a space two on (the two bytes past the block too).
+    let at = |k: usize, c: u8| u64::from(bytes.get(base + 64 + k) == Some(&c));
+    let n = lanes::mask64(block, |v| eq(v, b'n'));
+    let o = lanes::mask64(block, |v| eq(v, b'o')) >> 1 | at(0, b'o') << 63;
+    let space = lanes::mask64(block, |v| eq(v, b' ')) >> 2 | at(0, b' ') << 62 | at(1, b' ') << 63;
+    Classes { alnum, lower, special, closes, seps, odd: high | (n & o & space) }
+}
+
+#[cfg(test)]
+mod tests;
