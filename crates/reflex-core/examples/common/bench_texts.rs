@@ -43,7 +43,7 @@ pub fn fill(base: &str, tail: &str) -> String {
     text
 }
 
-/// `pii` as pasted from a word processor, as TEXT_TYPOGRAPHIC in bench/texts.ts.
+/// `pii` as pasted from a word processor, as `TEXT_TYPOGRAPHIC` in bench/texts.ts.
 fn typographic() -> String {
     let english = ENGLISH
         .replacen("ran long. Please", "ran long \u{2014} please", 1)
