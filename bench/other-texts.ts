@@ -1,0 +1,78 @@
+/**
+ * How representative the bench texts are: the addon's check (`checkJson`, no cache) of 1 KB texts
+ * built from other material, beside bench/texts.ts's English + 2 PII in the same run.
+ *
+ *   node --import @tapjs/typescript/import bench/other-texts.ts [--rounds 5]
+ *
+ * Text sets, 256 texts each, the same every run (a seeded generator):
+ * - docs prose: paragraphs of docs/*.md joined to 1 KB (technical English, typographic punctuation)
+ * - corpus, benign: sentences of test/corpus/{pii,injection}.jsonl that are not attacks (personal
+ *   data and hard negatives, many languages) joined to 1 KB: far denser than real text
+ * - corpus, benign ASCII: the same, only sentences that are ASCII and hold no PEM block
+ * - corpus, attacks: the attack sentences joined to 1 KB
+ * Each row: µs per check (median of rounds after a warm-up round, each round every text of the
+ * set at least once) and its ratio to the bench text's.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createEngine } from '../src/reflex/engine.js'
+import { TEXT_PII } from './texts.js'
+
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } })
+const ROOT = join(import.meta.dirname, '..')
+const engine = createEngine()
+
+interface Item {
+  text: string
+  label?: string
+}
+const corpus = (name: string): Item[] =>
+  readFileSync(join(ROOT, 'test/corpus', name), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Item)
+
+function prose(): string[] {
+  const dir = join(ROOT, 'docs')
+  const all = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n\n')
+  return all.replace(/```[\s\S]*?```/g, '').split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p.length > 80 && !/^[#|>-]/.test(p))
+}
+
+/** 256 texts of `pieces` joined until 1 KB, cut to 1,024 UTF-16 units; a Lehmer generator picks. */
+function texts(pieces: string[]): string[] {
+  let seed = 20261124
+  const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647
+  return Array.from({ length: 256 }, () => {
+    let text = ''
+    while (text.length < 1024) text += `${pieces[Math.floor(next() * pieces.length)]!} `
+    return text.slice(0, 1024)
+  })
+}
+
+const items = [...corpus('pii.jsonl'), ...corpus('injection.jsonl')]
+const benign = items.filter((i) => i.label !== 'attack').map((i) => i.text)
+const sets: Array<[string, string[]]> = [
+  ['bench: English + 2 PII', [TEXT_PII]],
+  ['docs prose', texts(prose())],
+  ['corpus, benign', texts(benign)],
+  ['corpus, benign ASCII', texts(benign.filter((t) => /^[\x20-\x7e]*$/.test(t) && !t.includes('-----BEGIN')))],
+  ['corpus, attacks', texts(items.filter((i) => i.label === 'attack').map((i) => i.text))],
+]
+
+const perSet = new Map<string, number[]>()
+// Round 0 warms up (each regex's lazy DFA builds its states on first use) and is not counted.
+for (let round = 0; round <= Number(args.rounds); round++) {
+  for (const [name, list] of sets) {
+    const n = 512
+    const start = process.hrtime.bigint()
+    for (let i = 0; i < n; i++) engine.checkJson(list[i % list.length]!, { useCache: false })
+    const us = Number(process.hrtime.bigint() - start) / n / 1000
+    if (round > 0) perSet.set(name, [...(perSet.get(name) ?? []), us])
+  }
+}
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!
+const bench = median(perSet.get(sets[0]![0]) ?? [])
+console.log('| texts | µs per check (median of rounds) | ÷ bench text |')
+console.log('|---|---|---|')
+for (const [name] of sets) {
+  const us = median(perSet.get(name) ?? [])
+  console.log(`| ${name} | ${us.toFixed(2)} | ${(us / bench).toFixed(1)}× |`)
+}
