@@ -18,17 +18,24 @@
 //!    curly quotes become ASCII quotes.
 //!
 //! Plain ASCII without spaced-out letters takes a byte-for-byte path (`ascii.rs`) whose map is
-//! the identity.
+//! the identity. Mostly-ASCII text (a dash, a curly quote, an accented name) copies its ASCII
+//! stretches whole (`chars.rs`) and folds them as ASCII, folding one unit at a time only the
+//! words and separators that hold something else (`mixed.rs`); text mostly in another script
+//! is folded a unit per character.
 //!
 //! ```text
 //! "Ig\u{200B}n0re" → "ignore", starts [0, 1, 5, 6, 7, 8] (bytes 2..5 were the zero-width space)
 //! ```
 
-use unicode_normalization::char::decompose_compatible;
-
 mod ascii;
+mod chars;
+mod mixed;
 
 use ascii::ascii_in_place;
+use chars::{push_char, Chars};
+
+/// A text with more than one byte in `DENSE` outside ASCII is folded a unit per character.
+const DENSE: usize = 8;
 
 /// The normalised text and, for each of its bytes, the original byte range of the character it
 /// came from. Both maps are empty when the map is the identity (plain ASCII, nothing joined).
@@ -71,80 +78,30 @@ struct Unit {
 
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
-    // Read once: a text that is not ASCII would otherwise be scanned twice up to its first
-    // non-ASCII byte.
-    let ascii = text.is_ascii();
-    if ascii {
-        if let Some(done) = ascii_in_place(text) {
-            return done;
+    if !text.is_ascii() {
+        // Mostly ASCII (an em dash, a curly quote, an accented name): the ASCII stretches go
+        // whole. Mostly another script: a unit per character costs less than finding words
+        // around each non-ASCII letter.
+        if chars::high_bytes(text.as_bytes()) * DENSE <= text.len() {
+            return mixed::fold(Chars::of(text), text.len());
         }
-    }
-    // The general path: one unit per character, a map back to the original.
-    let mut units: Vec<Unit> = Vec::with_capacity(text.len());
-    let need_join;
-    if ascii {
-        let bytes = text.as_bytes();
-        need_join = true;
-        for (i, &b) in bytes.iter().enumerate() {
-            units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
-        }
-    } else {
+        let mut units: Vec<Unit> = Vec::with_capacity(text.len());
         for (i, c) in text.char_indices() {
-            let end = (i + c.len_utf8()) as u32;
-            push_char(&mut units, c, i as u32, end);
+            push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);
         }
-        need_join = has_spaced_run(units.iter().map(|u| u.ch));
-    }
-    if need_join {
-        join_spaced(&mut units);
-    }
-    Normalized { from_ascii: ascii, ..fold_words(&units, text.len()) }
-}
-
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}'
-        | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{E0000}'..='\u{E007F}')
-}
-
-/// Scripts whose letters must stay whole: NFKD would split `й`, `が` or a Hangul syllable.
-fn keeps_whole(c: char) -> bool {
-    matches!(c,
-        '\u{0370}'..='\u{052F}' | '\u{0600}'..='\u{06FF}' | '\u{3040}'..='\u{30FF}'
-        | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}')
-}
-
-fn is_mark(c: char) -> bool {
-    // Combining diacritics, and the Arabic vowel signs that are optional in writing.
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{064B}'..='\u{065F}' | '\u{0670}')
-}
-
-fn push_char(units: &mut Vec<Unit>, c: char, start: u32, end: u32) {
-    if c.is_ascii() {
-        units.push(Unit { ch: c, start, end });
-    } else if is_invisible(c) {
-    } else if is_mark(c) {
-        // A mark typed separately: drop it but keep it inside the span of its base letter.
-        if let Some(last) = units.last_mut() {
-            if last.end == start && !keeps_whole(last.ch) {
-                last.end = end;
-                return;
-            }
+        if has_spaced_run(units.iter().map(|u| u.ch)) {
+            join_spaced(&mut units);
         }
-        if !('\u{0300}'..='\u{036F}').contains(&c) {
-            // Arabic vowel signs are dropped wherever they are.
-            return;
-        }
-        units.push(Unit { ch: c, start, end });
-    } else if keeps_whole(c) {
-        units.push(Unit { ch: c, start, end });
-    } else {
-        decompose_compatible(c, |d| {
-            if !is_mark(d) {
-                units.push(Unit { ch: d, start, end });
-            }
-        });
+        return fold_words(&units, text.len());
     }
+    if let Some(done) = ascii_in_place(text) {
+        return done;
+    }
+    // Spaced-out letters: a unit per byte, joined, folded.
+    let mut units: Vec<Unit> =
+        text.bytes().enumerate().map(|(i, b)| Unit { ch: b as char, start: i as u32, end: i as u32 + 1 }).collect();
+    join_spaced(&mut units);
+    Normalized { from_ascii: true, ..fold_words(&units, text.len()) }
 }
 
 fn is_spacer(c: char) -> bool {
@@ -152,7 +109,17 @@ fn is_spacer(c: char) -> bool {
 }
 
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '@' || c == '$'
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '@' || c == '$';
+    }
+    // The letters of the scripts most non-Latin text is written in are known without the
+    // table search `is_alphanumeric` makes past ASCII (about 80 instructions a character,
+    // twice a letter: the spaced-letter test and the word folding each ask).
+    matches!(c,
+        '\u{0400}'..='\u{0481}' | '\u{0391}'..='\u{03A1}' | '\u{03A3}'..='\u{03A9}' | '\u{03B1}'..='\u{03C9}'
+        | '\u{0620}'..='\u{064A}' | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{4E00}'..='\u{9FEF}'
+        | '\u{AC00}'..='\u{D7A3}')
+        || c.is_alphanumeric()
 }
 
 /// True when the text holds at least four single letters in a row split by short gaps.
@@ -404,7 +371,7 @@ fn emit_lower(out: &mut Normalized, c: char, u: Unit) {
 
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{is_word, normalize};
 
     fn norm(s: &str) -> String {
         normalize(s).text
@@ -432,6 +399,16 @@ mod tests {
         assert!(normalize("i g n o r e all").from_ascii);
         assert!(!normalize("précédentes").from_ascii);
         assert!(!normalize("ｉｇｎｏｒｅ").from_ascii);
+    }
+
+    #[test]
+    fn known_letter_blocks_are_alphanumeric() {
+        // `is_word` answers for these blocks without asking `is_alphanumeric`: the answer must
+        // be the same.
+        for c in ('\u{80}'..='\u{FFFF}').chain(['\u{10000}', '\u{1F600}', '\u{E0041}']) {
+            assert_eq!(is_word(c), c.is_alphanumeric(), "{:04X}", u32::from(c));
+        }
+        assert!(is_word('@') && is_word('$') && is_word('Z') && is_word('7') && !is_word('_'));
     }
 
     #[test]
