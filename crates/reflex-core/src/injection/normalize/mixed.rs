@@ -21,7 +21,7 @@ use super::{emit_lower, fold_word, fold_words, is_spacer, is_word, join_spaced, 
 pub(super) fn fold(chars: Chars, original_len: usize) -> Normalized {
     let mut lower = chars.text.to_ascii_lowercase();
     let masks = masks(lower.as_bytes());
-    let spaced = if chars.wide.is_empty() { has_spaced_run(lower.as_bytes(), &masks) } else { spaced(&chars, &lower) };
+    let spaced = if plain_gaps(&chars) { has_spaced_run(lower.as_bytes(), &masks) } else { spaced(&chars, &lower) };
     if spaced {
         let mut units = chars.units();
         join_spaced(&mut units);
@@ -36,6 +36,17 @@ pub(super) fn fold(chars: Chars, original_len: usize) -> Normalized {
         return Normalized { text: lower, starts: chars.starts, ends: chars.ends, from_ascii: false };
     }
     splice(&chars, &lower)
+}
+
+/// Whether every non-ASCII unit is neither a letter nor a separator (a dash, a quote): the
+/// spaced-letter test then reads its bytes as it reads ASCII punctuation, since a gap holding
+/// one is not a gap between spaced-out letters however long it is, and the masks can be
+/// those of the text itself.
+fn plain_gaps(chars: &Chars) -> bool {
+    chars.wide.iter().all(|&at| {
+        let c = chars.text[at..].chars().next().expect("a character starts there");
+        !is_word(c) && !is_spacer(c)
+    })
 }
 
 /// Whether units with some non-ASCII characters hold a run of spaced-out letters (as
