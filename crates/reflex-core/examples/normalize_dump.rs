@@ -108,7 +108,7 @@ fn main() {
     // the ASCII around it.
     for _ in 0..800 {
         let mut t = String::new();
-        for _ in 0..1 + rng.next(6) {
+        for _ in 0..=rng.next(6) {
             t.push_str(&mix(&base[rng.next(base.len())], &mut rng));
             t.push(' ');
         }
