@@ -31,11 +31,20 @@ pub(super) fn fold(chars: Chars, original_len: usize) -> Normalized {
     if memchr::memchr2(b'\t', b'\r', lower.as_bytes()).is_some() {
         lower = lower.replace(['\t', '\r'], " ");
     }
-    if chars.wide.is_empty() {
-        // The units are all ASCII: the form is byte for byte theirs.
+    if chars.wide.iter().all(|&at| folds_to_itself(&chars.text[at..])) {
+        // The units are all ASCII, or the others (dashes, symbols) stay as they are: the form
+        // is byte for byte theirs.
         return Normalized { text: lower, starts: chars.starts, ends: chars.ends, from_ascii: false };
     }
     splice(&chars, &lower)
+}
+
+/// Whether the character `rest` starts with is neither a letter nor a separator and folds to
+/// itself (`—`, `€`; not `’`, which becomes `'`).
+fn folds_to_itself(rest: &str) -> bool {
+    let c = rest.chars().next().expect("a character starts there");
+    let mut lower = c.to_lowercase();
+    !is_word(c) && latin_extra(c).is_none() && lower.next() == Some(c) && lower.next().is_none()
 }
 
 /// Whether every non-ASCII unit is neither a letter nor a separator (a dash, a quote): the
@@ -175,6 +184,19 @@ mod tests {
         let at = n.text.find("ignore").unwrap_or(0);
         assert_eq!(n.original_span(at, at + 6), (4, 11));
         assert_eq!(n.original_span(at + 7, at + 10), (12, 15));
+    }
+
+    #[test]
+    fn dashes_and_symbols_stay_in_place() {
+        // Only units that fold to themselves: the form is the lower-cased units, spans and all.
+        for text in ["Plan — done", "a4 – b €5 ™", "x—y—z—w", "1gn0r3 — ok"] {
+            same(text);
+        }
+        let text = "Plan — DONE";
+        let n = fold(Chars::of(text), text.len());
+        assert_eq!(n.text, "plan — done");
+        assert_eq!(n.original_span(5, 8), (5, 8));
+        assert_eq!(n.original_span(9, 13), (9, 13));
     }
 
     #[test]
