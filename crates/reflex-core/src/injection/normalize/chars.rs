@@ -4,12 +4,13 @@
 //! The characters that come out are the units of the general path, laid end to end: an ASCII
 //! stretch of the original is copied whole, and its spans are consecutive, so the maps are
 //! extended from ranges instead of a `Unit` being pushed per byte. Only the characters that are
-//! not ASCII go one at a time; the few of them that stay non-ASCII (dashes, curly quotes, other
-//! scripts) are listed in `wide`, so the later steps find them without reading the text again.
+//! not ASCII go one at a time; curly quotes become the ASCII quotes the fold would make them,
+//! and the few that stay non-ASCII (dashes, other scripts) are listed in `wide`, so the later
+//! steps find them without reading the text again.
 
 use unicode_normalization::char::decompose_compatible;
 
-use super::Unit;
+use super::{is_spacer, is_word, latin_extra, Unit};
 
 /// The units of a text as a string: byte `i` of `text` comes from original bytes
 /// `starts[i]..ends[i]` (every byte of one unit has its unit's span).
@@ -118,6 +119,18 @@ impl Units for Vec<Unit> {
     }
 }
 
+/// The ASCII quote the fold gives `c` (`’` → `'`, `“` → `"`), when `c` and the quote are
+/// both neither a word character nor a separator, so no step before the fold tells them apart.
+fn ascii_quote(c: char) -> Option<char> {
+    // Where `latin_extra`'s quotes are: one range test for the other characters. A quote added
+    // outside it is still folded right, later, by `fold_words` or `mixed::splice`.
+    if !matches!(c, '\u{AB}' | '\u{BB}' | '\u{2018}'..='\u{2033}') {
+        return None;
+    }
+    let q = latin_extra(c)?;
+    (q.is_ascii() && !is_word(c) && !is_spacer(c) && !is_word(q) && !is_spacer(q)).then_some(q)
+}
+
 /// How many bytes `bytes` starts with that are ASCII: eight at a time, as the stretches
 /// between two non-ASCII characters of mostly-ASCII text are long.
 fn ascii_len(bytes: &[u8]) -> usize {
@@ -197,7 +210,10 @@ pub(super) fn push_char(out: &mut impl Units, c: char, start: u32, end: u32) {
     } else {
         decompose_compatible(c, |d| {
             if !is_mark(d) {
-                out.push(d, start, end);
+                // A curly quote folds to an ASCII one, and either sits between words, neither
+                // letter nor separator: folded here, it leaves no non-ASCII unit to splice in
+                // later (and costs less as a unit of its own).
+                out.push(ascii_quote(d).unwrap_or(d), start, end);
             }
         });
     }
@@ -233,6 +249,17 @@ mod tests {
         assert_eq!(c.wide, vec![0]);
         // Nor does one after a letter kept whole: й's script is never decomposed.
         assert_eq!(Chars::of("и\u{306}").text, "и\u{306}");
+    }
+
+    #[test]
+    fn curly_quotes_become_ascii_units() {
+        let c = Chars::of("don’t “x”");
+        assert_eq!(c.text, "don't \"x\"");
+        assert!(c.wide.is_empty());
+        assert_eq!(spans(&c)[3], (3, 6));
+        assert_eq!(spans(&c)[6..], [(8, 11), (11, 12), (12, 15)]);
+        // Letters that fold to ASCII ones stay: a word holding one folds differently.
+        assert_eq!(Chars::of("łódź").text, "łodz");
     }
 
     #[test]
