@@ -35,7 +35,7 @@ use ascii::ascii_in_place;
 use chars::{push_char, Chars};
 
 /// A text with more than one byte in `DENSE` outside ASCII is folded a unit per character.
-/// Measured on English with Russian words mixed in (injection::detect, callgrind): with a third
+/// Measured on English with Russian words mixed in (`injection::detect`, callgrind): with a third
 /// of the bytes Cyrillic the ASCII stretches cost 235k instructions a KB against 323k a unit
 /// per character; at half, 229k against 240k; at three quarters, 1.3x more than it.
 const DENSE: usize = 2;
@@ -82,20 +82,7 @@ struct Unit {
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
     if !text.is_ascii() {
-        // Mostly ASCII (an em dash, a curly quote, an accented name): the ASCII stretches go
-        // whole. Mostly another script: a unit per character costs less than finding words
-        // around each non-ASCII letter.
-        if chars::high_bytes(text.as_bytes()) * DENSE <= text.len() {
-            return mixed::fold(Chars::of(text), text.len());
-        }
-        let mut units: Vec<Unit> = Vec::with_capacity(text.len());
-        for (i, c) in text.char_indices() {
-            push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);
-        }
-        if has_spaced_run(units.iter().map(|u| u.ch)) {
-            join_spaced(&mut units);
-        }
-        return fold_words(&units, text.len());
+        return not_ascii(text);
     }
     if let Some(done) = ascii_in_place(text) {
         return done;
@@ -105,6 +92,27 @@ pub(crate) fn normalize(text: &str) -> Normalized {
         text.bytes().enumerate().map(|(i, b)| Unit { ch: b as char, start: i as u32, end: i as u32 + 1 }).collect();
     join_spaced(&mut units);
     Normalized { from_ascii: true, ..fold_words(&units, text.len()) }
+}
+
+/// `normalize` on a text that is not ASCII. Never inlined: with this body inside it,
+/// `normalize` was too big to be inlined into the scan, and the ASCII path paid 90
+/// instructions a KB for the call.
+#[inline(never)]
+fn not_ascii(text: &str) -> Normalized {
+    // Mostly ASCII (an em dash, a curly quote, an accented name): the ASCII stretches go
+    // whole. Mostly another script: a unit per character costs less than finding words
+    // around each non-ASCII letter.
+    if chars::high_bytes(text.as_bytes()) * DENSE <= text.len() {
+        return mixed::fold(Chars::of(text), text.len());
+    }
+    let mut units: Vec<Unit> = Vec::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);
+    }
+    if has_spaced_run(units.iter().map(|u| u.ch)) {
+        join_spaced(&mut units);
+    }
+    fold_words(&units, text.len())
 }
 
 fn is_spacer(c: char) -> bool {
