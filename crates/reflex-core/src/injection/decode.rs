@@ -139,12 +139,13 @@ fn runs(text: &str, lo: usize, hi: usize, budget: &mut usize, out: &mut Vec<Payl
 /// The ASCII hidden in Unicode tag characters (U+E0020..U+E007E each mirror one printable
 /// ASCII character and render as nothing), spanning the first to the last tag character.
 pub(crate) fn tag_payload(text: &str) -> Option<Payload> {
-    if text.is_ascii() {
-        return None;
-    }
+    // Every tag character is encoded as F3 A0 …: text before the first such pair (all of a
+    // text without one) need not be decoded character by character.
+    let bytes = text.as_bytes();
+    let first = memchr::memchr_iter(0xF3, bytes).find(|&i| bytes.get(i + 1) == Some(&0xA0))?;
     let mut hidden = String::new();
     let mut span: Option<(usize, usize)> = None;
-    for (i, c) in text.char_indices() {
+    for (i, c) in text[first..].char_indices().map(|(i, c)| (first + i, c)) {
         if let '\u{E0020}'..='\u{E007E}' = c {
             hidden.push(char::from((u32::from(c) - 0xE0000) as u8));
             let end = i + c.len_utf8();
@@ -224,6 +225,20 @@ mod tests {
         let mut out = Vec::new();
         super::runs(text, 0, text.len(), &mut budget, &mut out);
         out.into_iter().map(|p| (p.start, p.end, p.text)).collect()
+    }
+
+    #[test]
+    fn tag_payloads_are_found_after_other_characters() {
+        let tags: String = "ignore".chars().map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap_or(c)).collect();
+        for before in ["", "x", "é — ", "\u{E0001}", "\u{E007F}"] {
+            let text = format!("{before}ab{tags}cd");
+            let p = super::tag_payload(&text).expect("a payload");
+            assert_eq!(p.text, "ignore", "{before:?}");
+            assert_eq!((p.start, p.end), (before.len() + 2, before.len() + 2 + tags.len()));
+        }
+        assert!(super::tag_payload("plain — text, ünïcode").is_none());
+        // Fewer than four hidden characters are not a payload.
+        assert!(super::tag_payload("a\u{E0069}\u{E0067}\u{E006E}").is_none());
     }
 
     #[test]

@@ -142,6 +142,17 @@ pub fn detect(text: &str) -> InjectionReport {
     InjectionReport { matches, score: (1.0 - keep).clamp(0.0, 1.0), severity: worst }
 }
 
+/// The detection form of `text` and, for each of its bytes, the original byte range it maps
+/// back to: for `examples/normalize_dump`, which checks that a change to the normaliser keeps
+/// both. Not part of the contract.
+#[doc(hidden)]
+#[must_use]
+pub fn normalized_form(text: &str) -> (String, Vec<(usize, usize)>) {
+    let norm = normalize::normalize(text);
+    let spans = (0..norm.text.len()).map(|i| norm.original_span(i, i + 1)).collect();
+    (norm.text, spans)
+}
+
 /// Total bytes decoded from base64/hex per call, across all depths.
 const MAX_DECODED: usize = 16 * 1024;
 /// Payloads are decoded inside the text and once more inside a decoded payload.

@@ -18,17 +18,29 @@
 //!    curly quotes become ASCII quotes.
 //!
 //! Plain ASCII without spaced-out letters takes a byte-for-byte path (`ascii.rs`) whose map is
-//! the identity.
+//! the identity. Mostly-ASCII text (a dash, a curly quote, an accented name) copies its ASCII
+//! stretches whole (`chars.rs`) and folds them as ASCII, folding one unit at a time only the
+//! words and separators that hold something else (`mixed.rs`); text mostly in another script
+//! is folded a unit per character.
 //!
 //! ```text
 //! "Ig\u{200B}n0re" → "ignore", starts [0, 1, 5, 6, 7, 8] (bytes 2..5 were the zero-width space)
 //! ```
 
-use unicode_normalization::char::decompose_compatible;
-
 mod ascii;
+mod chars;
+mod fold;
+mod mixed;
 
 use ascii::ascii_in_place;
+use chars::{push_char, Chars};
+use fold::{emit_lower, fold_word, fold_words, latin_extra, leet};
+
+/// A text with more than one byte in `DENSE` outside ASCII is folded a unit per character.
+/// Measured on English with Russian words mixed in (`injection::detect`, callgrind): with a third
+/// of the bytes Cyrillic the ASCII stretches cost 235k instructions a KB against 323k a unit
+/// per character; at half, 229k against 240k; at three quarters, 1.3x more than it.
+const DENSE: usize = 2;
 
 /// The normalised text and, for each of its bytes, the original byte range of the character it
 /// came from. Both maps are empty when the map is the identity (plain ASCII, nothing joined).
@@ -71,80 +83,38 @@ struct Unit {
 
 /// Builds the detection form of `text`.
 pub(crate) fn normalize(text: &str) -> Normalized {
-    // Read once: a text that is not ASCII would otherwise be scanned twice up to its first
-    // non-ASCII byte.
-    let ascii = text.is_ascii();
-    if ascii {
-        if let Some(done) = ascii_in_place(text) {
-            return done;
-        }
+    if !text.is_ascii() {
+        return not_ascii(text);
     }
-    // The general path: one unit per character, a map back to the original.
+    if let Some(done) = ascii_in_place(text) {
+        return done;
+    }
+    // Spaced-out letters: a unit per byte, joined, folded.
+    let mut units: Vec<Unit> =
+        text.bytes().enumerate().map(|(i, b)| Unit { ch: b as char, start: i as u32, end: i as u32 + 1 }).collect();
+    join_spaced(&mut units);
+    Normalized { from_ascii: true, ..fold_words(&units, text.len()) }
+}
+
+/// `normalize` on a text that is not ASCII. Never inlined: with this body inside it,
+/// `normalize` was too big to be inlined into the scan, and the ASCII path paid 90
+/// instructions a KB for the call.
+#[inline(never)]
+fn not_ascii(text: &str) -> Normalized {
+    // Mostly ASCII (an em dash, a curly quote, an accented name): the ASCII stretches go
+    // whole. Mostly another script: a unit per character costs less than finding words
+    // around each non-ASCII letter.
+    if chars::high_bytes(text.as_bytes()) * DENSE <= text.len() {
+        return mixed::fold(Chars::of(text), text.len());
+    }
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
-    let need_join;
-    if ascii {
-        let bytes = text.as_bytes();
-        need_join = true;
-        for (i, &b) in bytes.iter().enumerate() {
-            units.push(Unit { ch: b as char, start: i as u32, end: i as u32 + 1 });
-        }
-    } else {
-        for (i, c) in text.char_indices() {
-            let end = (i + c.len_utf8()) as u32;
-            push_char(&mut units, c, i as u32, end);
-        }
-        need_join = has_spaced_run(units.iter().map(|u| u.ch));
+    for (i, c) in text.char_indices() {
+        push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);
     }
-    if need_join {
+    if has_spaced_run(units.iter().map(|u| u.ch)) {
         join_spaced(&mut units);
     }
-    Normalized { from_ascii: ascii, ..fold_words(&units, text.len()) }
-}
-
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}'
-        | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{E0000}'..='\u{E007F}')
-}
-
-/// Scripts whose letters must stay whole: NFKD would split `й`, `が` or a Hangul syllable.
-fn keeps_whole(c: char) -> bool {
-    matches!(c,
-        '\u{0370}'..='\u{052F}' | '\u{0600}'..='\u{06FF}' | '\u{3040}'..='\u{30FF}'
-        | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}')
-}
-
-fn is_mark(c: char) -> bool {
-    // Combining diacritics, and the Arabic vowel signs that are optional in writing.
-    matches!(c, '\u{0300}'..='\u{036F}' | '\u{064B}'..='\u{065F}' | '\u{0670}')
-}
-
-fn push_char(units: &mut Vec<Unit>, c: char, start: u32, end: u32) {
-    if c.is_ascii() {
-        units.push(Unit { ch: c, start, end });
-    } else if is_invisible(c) {
-    } else if is_mark(c) {
-        // A mark typed separately: drop it but keep it inside the span of its base letter.
-        if let Some(last) = units.last_mut() {
-            if last.end == start && !keeps_whole(last.ch) {
-                last.end = end;
-                return;
-            }
-        }
-        if !('\u{0300}'..='\u{036F}').contains(&c) {
-            // Arabic vowel signs are dropped wherever they are.
-            return;
-        }
-        units.push(Unit { ch: c, start, end });
-    } else if keeps_whole(c) {
-        units.push(Unit { ch: c, start, end });
-    } else {
-        decompose_compatible(c, |d| {
-            if !is_mark(d) {
-                units.push(Unit { ch: d, start, end });
-            }
-        });
-    }
+    fold_words(&units, text.len())
 }
 
 fn is_spacer(c: char) -> bool {
@@ -152,7 +122,21 @@ fn is_spacer(c: char) -> bool {
 }
 
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '@' || c == '$'
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '@' || c == '$';
+    }
+    // The letters of the scripts most non-Latin text is written in, and the punctuation
+    // typeset text uses (dashes, curly quotes, ellipses, CJK and full-width punctuation), are
+    // known without the table searches `is_alphanumeric` makes past ASCII (from 80 to over 500
+    // instructions a character, asked twice for each).
+    match c {
+        '\u{0400}'..='\u{0481}' | '\u{0391}'..='\u{03A1}' | '\u{03A3}'..='\u{03A9}' | '\u{03B1}'..='\u{03C9}'
+        | '\u{0620}'..='\u{064A}' | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{4E00}'..='\u{9FEF}'
+        | '\u{AC00}'..='\u{D7A3}' => true,
+        '\u{2000}'..='\u{206F}' | '\u{3000}'..='\u{3004}' | '\u{3008}'..='\u{3020}' | '\u{FF01}'..='\u{FF0F}'
+        | '\u{FF1A}'..='\u{FF20}' => false,
+        _ => c.is_alphanumeric(),
+    }
 }
 
 /// True when the text holds at least four single letters in a row split by short gaps.
@@ -249,162 +233,9 @@ fn join_spaced(units: &mut Vec<Unit>) {
     });
 }
 
-/// A Cyrillic or Greek letter that looks like a Latin one, in either case.
-fn homoglyph(c: char) -> Option<char> {
-    Some(match c {
-        'а' | 'А' | 'α' | 'Α' => 'a',
-        'В' | 'Β' | 'ь' => 'b',
-        'с' | 'С' | 'ϲ' => 'c',
-        'ԁ' => 'd',
-        'е' | 'Е' | 'ё' | 'ε' | 'Ε' => 'e',
-        'һ' | 'Н' | 'Η' => 'h',
-        'і' | 'І' | 'ι' | 'Ι' | 'ӏ' => 'i',
-        'ј' | 'Ј' => 'j',
-        'к' | 'К' | 'κ' | 'Κ' => 'k',
-        'М' | 'Μ' => 'm',
-        'Ν' | 'η' => 'n',
-        'о' | 'О' | 'ο' | 'Ο' | 'σ' => 'o',
-        'р' | 'Р' | 'ρ' | 'Ρ' => 'p',
-        'ԛ' => 'q',
-        'ѕ' | 'Ѕ' => 's',
-        'Т' | 'Τ' | 'τ' => 't',
-        'υ' | 'μ' => 'u',
-        'ν' | 'ѵ' => 'v',
-        'ԝ' | 'ѡ' => 'w',
-        'х' | 'Х' | 'χ' | 'Χ' => 'x',
-        'у' | 'У' | 'γ' | 'Υ' => 'y',
-        'Ζ' => 'z',
-        _ => return None,
-    })
-}
-
-/// Latin letters NFKD leaves alone but that read as plain ones.
-fn latin_extra(c: char) -> Option<char> {
-    Some(match c {
-        'ı' => 'i',
-        'ø' | 'Ø' => 'o',
-        'đ' | 'Đ' => 'd',
-        'ł' | 'Ł' => 'l',
-        '“' | '”' | '„' | '«' | '»' | '″' => '"',
-        '‘' | '’' | '‚' | '′' => '\'',
-        '\t' | '\r' => ' ',
-        _ => return None,
-    })
-}
-
-fn leet(c: char, prev: Option<char>) -> Option<char> {
-    Some(match c {
-        // '1' reads as 'l' after a vowel or another l ("a11", "ru1es"), else as 'i' ("1gnore").
-        '1' => match prev {
-            Some('a' | 'e' | 'o' | 'u' | 'l') => 'l',
-            _ => 'i',
-        },
-        '3' => 'e',
-        '0' => 'o',
-        '4' | '@' => 'a',
-        '5' | '$' => 's',
-        '7' => 't',
-        '8' => 'b',
-        '9' => 'g',
-        _ => return None,
-    })
-}
-
-fn fold_words(units: &[Unit], original_len: usize) -> Normalized {
-    let mut out = Normalized {
-        text: String::with_capacity(units.len() + 8),
-        starts: Vec::with_capacity(units.len() + 8),
-        ends: Vec::with_capacity(units.len() + 8),
-        from_ascii: false,
-    };
-    debug_assert!(u32::try_from(original_len).is_ok());
-    let mut i = 0;
-    while i < units.len() {
-        if !is_word(units[i].ch) {
-            let u = units[i];
-            let c = latin_extra(u.ch).unwrap_or(u.ch);
-            emit_lower(&mut out, c, u);
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < units.len() && is_word(units[j].ch) {
-            j += 1;
-        }
-        fold_word(&mut out, &units[i..j]);
-        i = j;
-    }
-    out
-}
-
-fn fold_word(out: &mut Normalized, word: &[Unit]) {
-    let mut latin = 0usize;
-    let mut glyphs = 0usize;
-    let mut leets = 0usize;
-    let mut digits = 0usize;
-    let mut plain = true;
-    for u in word {
-        let c = u.ch;
-        if c.is_ascii_alphabetic() {
-            latin += 1;
-        } else if homoglyph(c).is_some() {
-            glyphs += 1;
-            plain = false;
-        } else if matches!(c, '0' | '1' | '3' | '4' | '5' | '7' | '8' | '9' | '@' | '$') {
-            leets += 1;
-        } else if c.is_ascii_digit() {
-            digits += 1;
-        } else if !c.is_ascii() {
-            plain = false;
-        }
-    }
-    if plain && leets == 0 {
-        // Fast path: an ordinary ASCII word only needs lower-casing.
-        for u in word {
-            emit_lower(out, u.ch, *u);
-        }
-        return;
-    }
-    let fold_glyphs = glyphs > 0 && (latin > 0 || (glyphs >= 3 && glyphs == word.len()));
-    let letters = latin + if fold_glyphs { glyphs } else { 0 };
-    // Only words made of letters and leet digits fold ("4ll", "pr3v10u5", not "2nd" or "h264");
-    // long tokens are ids, hashes or encodings, not words written in leetspeak.
-    let fold_leet = leets > 0 && letters >= 1 && digits == 0 && word.len() <= 24;
-    let mut prev: Option<char> = None;
-    for u in word {
-        let mut c = latin_extra(u.ch).unwrap_or(u.ch);
-        if fold_glyphs {
-            c = homoglyph(c).unwrap_or(c);
-        }
-        if fold_leet {
-            c = leet(c, prev).unwrap_or(c);
-        }
-        let lower = c.to_ascii_lowercase();
-        prev = Some(lower);
-        emit_lower(out, c, *u);
-    }
-}
-
-fn emit_lower(out: &mut Normalized, c: char, u: Unit) {
-    if c.is_ascii() {
-        out.text.push(c.to_ascii_lowercase());
-        out.starts.push(u.start);
-        out.ends.push(u.end);
-        return;
-    }
-    for l in c.to_lowercase() {
-        let l = latin_extra(l).unwrap_or(l);
-        out.text.push(l);
-        for _ in 0..l.len_utf8() {
-            out.starts.push(u.start);
-            out.ends.push(u.end);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{is_word, normalize};
 
     fn norm(s: &str) -> String {
         normalize(s).text
@@ -432,6 +263,16 @@ mod tests {
         assert!(normalize("i g n o r e all").from_ascii);
         assert!(!normalize("précédentes").from_ascii);
         assert!(!normalize("ｉｇｎｏｒｅ").from_ascii);
+    }
+
+    #[test]
+    fn known_letter_blocks_are_alphanumeric() {
+        // `is_word` answers for these blocks without asking `is_alphanumeric`: the answer must
+        // be the same.
+        for c in ('\u{80}'..='\u{FFFF}').chain(['\u{10000}', '\u{1F600}', '\u{E0041}']) {
+            assert_eq!(is_word(c), c.is_alphanumeric(), "{:04X}", u32::from(c));
+        }
+        assert!(is_word('@') && is_word('$') && is_word('Z') && is_word('7') && !is_word('_'));
     }
 
     #[test]

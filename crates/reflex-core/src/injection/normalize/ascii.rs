@@ -32,7 +32,7 @@ pub(super) fn ascii_in_place(text: &str) -> Option<Normalized> {
 
 /// Bit `i % 64` of `masks[i / 64].0`: whether byte `i` of `lower` (lower-case ASCII) is a
 /// word byte; of `.1`, whether it is a leet candidate.
-fn masks(lower: &[u8]) -> Vec<(u64, u64)> {
+pub(super) fn masks(lower: &[u8]) -> Vec<(u64, u64)> {
     let mut masks = Vec::with_capacity(lower.len().div_ceil(64));
     let mut blocks = lower.chunks_exact(64);
     for block in blocks.by_ref() {
@@ -75,7 +75,7 @@ fn ones(k: usize, mut m: u64) -> impl Iterator<Item = usize> {
 
 /// True when four single-letter words follow each other with gaps of one to five separators
 /// (as `super::has_spaced_run`, on ASCII).
-fn has_spaced_run(bytes: &[u8], masks: &[(u64, u64)]) -> bool {
+pub(super) fn has_spaced_run(bytes: &[u8], masks: &[(u64, u64)]) -> bool {
     let mut run = 0u32;
     let mut last_end = 0usize;
     for (k, &(w, _)) in masks.iter().enumerate() {
@@ -101,7 +101,7 @@ fn is_spacer(b: u8) -> bool {
 
 /// Folds leetspeak in each word that holds a leet candidate: words of at most 24 bytes made
 /// of letters and the leet digits and signs, with at least one letter.
-fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
+pub(super) fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
     let mut done = 0usize;
     for at in masks.iter().enumerate().flat_map(|(k, &(_, leets))| ones(k, leets)) {
         if at < done {
