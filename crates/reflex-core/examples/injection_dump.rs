@@ -16,7 +16,7 @@ mod corpus_eval;
 
 use std::fmt::Write as _;
 
-use corpus_eval::{corpus_dir, load_injection, load_pii};
+use corpus_eval::all_texts;
 use reflex_core::injection;
 
 const ENGLISH: &str = "The quarterly planning meeting moved to Thursday afternoon because the \
@@ -33,16 +33,7 @@ fn cut(s: &str, n: usize) -> &str {
 }
 
 pub(crate) fn texts() -> Vec<String> {
-    let dir = corpus_dir();
-    let mut base: Vec<String> = Vec::new();
-    for f in ["injection.jsonl", "injection-holdout.jsonl"] {
-        let items = load_injection(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
-        base.extend(items.into_iter().map(|i| i.text));
-    }
-    for f in ["pii.jsonl", "pii-holdout.jsonl"] {
-        let items = load_pii(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
-        base.extend(items.into_iter().map(|i| i.text));
-    }
+    let mut base = all_texts();
     // `\n` stands for a line break: one text a line.
     base.extend(include_str!("injection_dump_texts.txt").lines().map(|l| l.replace("\\n", "\n")));
     let mut out = Vec::new();

@@ -15,7 +15,7 @@ mod corpus_eval;
 
 use std::fmt::Write as _;
 
-use corpus_eval::{corpus_dir, load_injection, load_pii};
+use corpus_eval::{all_texts, corpus_dir};
 use reflex_core::injection;
 
 /// Pieces dropped between words or in place of a space.
@@ -38,17 +38,8 @@ impl Rng {
 }
 
 fn base_texts() -> Vec<String> {
-    let dir = corpus_dir();
-    let mut base: Vec<String> = Vec::new();
-    for f in ["injection.jsonl", "injection-holdout.jsonl"] {
-        let items = load_injection(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
-        base.extend(items.into_iter().map(|i| i.text));
-    }
-    for f in ["pii.jsonl", "pii-holdout.jsonl"] {
-        let items = load_pii(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
-        base.extend(items.into_iter().map(|i| i.text));
-    }
-    let docs = dir.join("../../docs");
+    let mut base = all_texts();
+    let docs = corpus_dir().join("../../docs");
     let mut names: Vec<_> = std::fs::read_dir(&docs)
         .unwrap_or_else(|e| panic!("{}: {e}", docs.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))

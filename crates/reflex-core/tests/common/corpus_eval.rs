@@ -371,6 +371,22 @@ pub fn load_injection(path: &Path) -> Result<Vec<InjectionItem>, String> {
     Ok(out)
 }
 
+/// The text of every corpus item, training and holdout: the injection files', then the PII
+/// files' (the dump examples build their texts from these).
+pub fn all_texts() -> Vec<String> {
+    let dir = corpus_dir();
+    let mut texts: Vec<String> = Vec::new();
+    for f in ["injection.jsonl", "injection-holdout.jsonl"] {
+        let items = load_injection(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
+        texts.extend(items.into_iter().map(|i| i.text));
+    }
+    for f in ["pii.jsonl", "pii-holdout.jsonl"] {
+        let items = load_pii(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
+        texts.extend(items.into_iter().map(|i| i.text));
+    }
+    texts
+}
+
 // ---------------------------------------------------------------------------------------------
 // Corpus validation
 // ---------------------------------------------------------------------------------------------
