@@ -55,14 +55,15 @@ impl TypeName for Text {
 
 impl ValidateNapiValue for Text {}
 
-/// A string answer (JSON, a cache key) handed to JavaScript: Latin-1 when it is all ASCII.
+/// A string answer (JSON, a cache key) handed to JavaScript: Latin-1 when it is all ASCII,
+/// else UTF-16.
 /// Declare it with `ts_return_type = "string"`.
 pub struct Answer(pub String);
 
 impl ToNapiValue for Answer {
     unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
         if !val.0.is_ascii() {
-            return unsafe { String::to_napi_value(env, val.0) };
+            return unsafe { utf16_answer(env, val.0) };
         }
         let Ok(len) = isize::try_from(val.0.len()) else {
             return unsafe { String::to_napi_value(env, val.0) };
@@ -75,6 +76,36 @@ impl ToNapiValue for Answer {
         }
         Ok(out)
     }
+}
+
+/// An answer that is not ASCII as UTF-16, which V8 copies as it is: its UTF-8 decoder took
+/// ~2 us for the 1.3 KB answer of a KB of English with an em dash. ASCII eight bytes at a time.
+unsafe fn utf16_answer(env: sys::napi_env, answer: String) -> Result<sys::napi_value> {
+    let bytes = answer.as_bytes();
+    let mut wide: Vec<u16> = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if let Some(eight) = bytes.get(at..at + 8) {
+            if u64::from_le_bytes(eight.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080 == 0 {
+                wide.extend(eight.iter().map(|&b| u16::from(b)));
+                at += 8;
+                continue;
+            }
+        }
+        let Some(c) = answer[at..].chars().next() else { break };
+        wide.extend_from_slice(c.encode_utf16(&mut [0; 2]));
+        at += c.len_utf8();
+    }
+    let Ok(len) = isize::try_from(wide.len()) else {
+        return unsafe { String::to_napi_value(env, answer) };
+    };
+    let mut out = ptr::null_mut();
+    // SAFETY: `wide` holds `len` UTF-16 units; V8 copies them.
+    let status = unsafe { sys::napi_create_string_utf16(env, wide.as_ptr(), len, &raw mut out) };
+    if status != sys::Status::napi_ok {
+        return unsafe { String::to_napi_value(env, answer) };
+    }
+    Ok(out)
 }
 
 impl TypeName for Answer {
