@@ -20,6 +20,8 @@ use unicode_normalization::char::{canonical_combining_class, decompose_compatibl
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 use xxhash_rust::xxh3::xxh3_128;
 
+use crate::lanes::ascii_len;
+
 /// Folds `text` to the form that is hashed: NFKC, lower case, runs of white space collapsed to
 /// one space, trimmed.
 ///
@@ -203,7 +205,7 @@ fn fold_unicode(text: &str, out: &mut Vec<u8>) {
         // All but the last go through the ASCII fold; the last stays open, since a combining
         // mark after it composes with it. (Char by char, a 1 KB English text with one em dash
         // cost ~100k instructions, 35 times the same text without it.)
-        let run = bytes[at..].iter().position(|b| !b.is_ascii()).unwrap_or(bytes.len() - at);
+        let run = ascii_len(&bytes[at..]);
         if run > 1 {
             open.close(&mut sink, text, at);
             sink.push_ascii(&bytes[at..at + run - 1]);

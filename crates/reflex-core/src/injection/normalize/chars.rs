@@ -10,6 +10,8 @@
 
 use unicode_normalization::char::decompose_compatible;
 
+use crate::lanes::ascii_len;
+
 use super::{is_spacer, is_word, latin_extra, Unit};
 
 /// The units of a text as a string: byte `i` of `text` comes from original bytes
@@ -131,22 +133,6 @@ fn ascii_quote(c: char) -> Option<char> {
     (q.is_ascii() && !is_word(c) && !is_spacer(c) && !is_word(q) && !is_spacer(q)).then_some(q)
 }
 
-/// How many bytes `bytes` starts with that are ASCII: eight at a time, as the stretches
-/// between two non-ASCII characters of mostly-ASCII text are long.
-fn ascii_len(bytes: &[u8]) -> usize {
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut eights = bytes.chunks_exact(8);
-    let mut n = 0;
-    for eight in eights.by_ref() {
-        let high = u64::from_le_bytes(eight.try_into().expect("eight bytes")) & HIGHS;
-        if high != 0 {
-            return n + high.trailing_zeros() as usize / 8;
-        }
-        n += 8;
-    }
-    n + eights.remainder().iter().take_while(|b| b.is_ascii()).count()
-}
-
 /// How many bytes of `bytes` are not ASCII: a byte lane each in a `u64`, summed every 255
 /// chunks of eight before a lane can overflow (`filter().count()` cost 2.5 instructions a byte).
 pub(super) fn high_bytes(bytes: &[u8]) -> usize {
@@ -221,7 +207,7 @@ pub(super) fn push_char(out: &mut impl Units, c: char, start: u32, end: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{ascii_len, Chars};
+    use super::Chars;
 
     fn spans(c: &Chars) -> Vec<(u32, u32)> {
         c.starts.iter().copied().zip(c.ends.iter().copied()).collect()
@@ -274,17 +260,6 @@ mod tests {
         for text in ["", "abc", "é", "ab — cd", &"x—é".repeat(900), &"ж".repeat(3000)] {
             let want = text.bytes().filter(|&b| b >= 0x80).count();
             assert_eq!(super::high_bytes(text.as_bytes()), want, "{}", text.len());
-        }
-    }
-
-    #[test]
-    fn ascii_len_stops_at_the_first_high_byte() {
-        for n in 0..40 {
-            let mut text = "x".repeat(n);
-            assert_eq!(ascii_len(text.as_bytes()), n);
-            text.push('é');
-            text.push_str("abc");
-            assert_eq!(ascii_len(text.as_bytes()), n, "{n}");
         }
     }
 }
