@@ -1,5 +1,5 @@
 //! Byte offsets (what Rust's `&str` indexes by) to UTF-16 code units (what JavaScript's
-//! `String.prototype.slice` indexes by).
+//! `String.prototype.slice` indexes by), and text to UTF-16 units.
 
 /// Converts many byte offsets into one text; build once per text, query in any order.
 pub struct Utf16Map<'a> {
@@ -41,6 +41,23 @@ impl<'a> Utf16Map<'a> {
         // each of its chars.
         byte - usize::try_from(total).unwrap_or(0)
     }
+}
+
+/// `text` as UTF-16 code units (what a JavaScript string holds): its ASCII runs widened a run
+/// at a time ([`crate::lanes::ascii_len`]), the other chars encoded one by one.
+#[must_use]
+pub fn encode(text: &str) -> Vec<u16> {
+    let bytes = text.as_bytes();
+    let mut units = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let ascii = at + crate::lanes::ascii_len(&bytes[at..]);
+        units.extend(bytes[at..ascii].iter().map(|&b| u16::from(b)));
+        let Some(c) = text[ascii..].chars().next() else { break };
+        units.extend_from_slice(c.encode_utf16(&mut [0; 2]));
+        at = ascii + c.len_utf8();
+    }
+    units
 }
 
 /// UTF-8 bytes in `bytes` beyond the UTF-16 units they encode: one per continuation byte, less
@@ -91,6 +108,13 @@ mod tests {
                 let counted: usize = text[..byte].chars().map(char::len_utf16).sum();
                 assert_eq!(map.offset(byte), counted, "{text:?} at {byte}");
             }
+        }
+    }
+
+    #[test]
+    fn encode_gives_the_units_of_encode_utf16() {
+        for text in ["", "ascii only, longer than eight", "é", "ab — cd “x”", "😀 a@b.co 😀", "東京 \u{1F680}x"] {
+            assert_eq!(super::encode(text), text.encode_utf16().collect::<Vec<_>>(), "{text:?}");
         }
     }
 

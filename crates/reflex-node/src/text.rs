@@ -80,23 +80,8 @@ impl ToNapiValue for Answer {
 
 /// An answer that is not ASCII as UTF-16, which V8 copies as it is: through V8's UTF-8 decoder
 /// the 1.3 KB answer of a KB of English with an em dash cost ~0.6 us more (bench/RESULTS.md).
-/// ASCII eight bytes at a time.
 unsafe fn utf16_answer(env: sys::napi_env, answer: String) -> Result<sys::napi_value> {
-    let bytes = answer.as_bytes();
-    let mut wide: Vec<u16> = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        if let Some(eight) = bytes.get(at..at + 8) {
-            if u64::from_le_bytes(eight.try_into().expect("eight bytes")) & 0x8080_8080_8080_8080 == 0 {
-                wide.extend(eight.iter().map(|&b| u16::from(b)));
-                at += 8;
-                continue;
-            }
-        }
-        let Some(c) = answer[at..].chars().next() else { break };
-        wide.extend_from_slice(c.encode_utf16(&mut [0; 2]));
-        at += c.len_utf8();
-    }
+    let wide = reflex_core::utf16::encode(&answer);
     let Ok(len) = isize::try_from(wide.len()) else {
         return unsafe { String::to_napi_value(env, answer) };
     };
