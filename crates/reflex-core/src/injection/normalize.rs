@@ -107,6 +107,12 @@ fn not_ascii(text: &str) -> Normalized {
     if chars::high_bytes(text.as_bytes()) * DENSE <= text.len() {
         return mixed::fold(Chars::of(text), text.len());
     }
+    per_char(text)
+}
+
+/// The general path: a unit per character, joined when the spaced-letter test says so, folded
+/// word by word. (`mixed`'s tests compare their path with this one.)
+fn per_char(text: &str) -> Normalized {
     let mut units: Vec<Unit> = Vec::with_capacity(text.len());
     for (i, c) in text.char_indices() {
         push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);

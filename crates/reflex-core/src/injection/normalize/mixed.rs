@@ -126,21 +126,9 @@ fn copy(out: &mut Normalized, chars: &Chars, lower: &str, lo: usize, hi: usize) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::chars::{push_char, Chars};
-    use super::super::{fold_words, has_spaced_run, join_spaced, Normalized, Unit};
+    use super::super::chars::Chars;
+    use super::super::per_char as general;
     use super::fold;
-
-    /// The general path: a unit per character, joined when the spaced-letter test says so.
-    fn general(text: &str) -> Normalized {
-        let mut units: Vec<Unit> = Vec::new();
-        for (i, c) in text.char_indices() {
-            push_char(&mut units, c, i as u32, (i + c.len_utf8()) as u32);
-        }
-        if has_spaced_run(units.iter().map(|u| u.ch)) {
-            join_spaced(&mut units);
-        }
-        fold_words(&units, text.len())
-    }
 
     fn same(text: &str) {
         let ours = fold(Chars::of(text), text.len());
