@@ -20,14 +20,20 @@ pub(super) fn ascii_in_place(text: &str) -> Option<Normalized> {
     if has_spaced_run(text.as_bytes(), &masks) {
         return None;
     }
-    fold_leet(&mut out, &masks);
+    fold_in_place(&mut out, &masks);
+    Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new(), from_ascii: true })
+}
+
+/// What is left of the fold once `lower` (lower-cased, with its `masks`) holds no spaced-out
+/// letters: leetspeak folded, and tabs and carriage returns made spaces, byte for byte.
+pub(super) fn fold_in_place(lower: &mut String, masks: &[(u64, u64)]) {
+    fold_leet(lower, masks);
     // After the masks and the gap test, which read tabs and carriage returns as themselves
     // (neither a word byte nor a separator). Prose seldom has either: `memchr2` finds that
     // out without a byte loop.
-    if memchr::memchr2(b'\t', b'\r', out.as_bytes()).is_some() {
-        out = out.replace(['\t', '\r'], " ");
+    if memchr::memchr2(b'\t', b'\r', lower.as_bytes()).is_some() {
+        *lower = lower.replace(['\t', '\r'], " ");
     }
-    Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new(), from_ascii: true })
 }
 
 /// Bit `i % 64` of `masks[i / 64].0`: whether byte `i` of `lower` (lower-case ASCII) is a
@@ -101,7 +107,7 @@ fn is_spacer(b: u8) -> bool {
 
 /// Folds leetspeak in each word that holds a leet candidate: words of at most 24 bytes made
 /// of letters and the leet digits and signs, with at least one letter.
-pub(super) fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
+fn fold_leet(out: &mut String, masks: &[(u64, u64)]) {
     let mut done = 0usize;
     for at in masks.iter().enumerate().flat_map(|(k, &(_, leets))| ones(k, leets)) {
         if at < done {

@@ -13,7 +13,7 @@
 //! one of its class (a letter, a separator or neither), which is all that test looks at. When
 //! it finds a run to join, the units go the general way (`join_spaced`, `fold_words`).
 
-use super::ascii::{fold_leet, has_spaced_run, masks};
+use super::ascii::{fold_in_place, has_spaced_run, masks};
 use super::chars::Chars;
 use super::{emit_lower, fold_word, fold_words, is_spacer, is_word, join_spaced, latin_extra, Normalized, Unit};
 
@@ -27,10 +27,7 @@ pub(super) fn fold(chars: Chars, original_len: usize) -> Normalized {
         join_spaced(&mut units);
         return fold_words(&units, original_len);
     }
-    fold_leet(&mut lower, &masks);
-    if memchr::memchr2(b'\t', b'\r', lower.as_bytes()).is_some() {
-        lower = lower.replace(['\t', '\r'], " ");
-    }
+    fold_in_place(&mut lower, &masks);
     if chars.wide.iter().all(|&at| folds_to_itself(&chars.text[at..])) {
         // The units are all ASCII, or the others (dashes, symbols) stay as they are: the form
         // is byte for byte theirs.
