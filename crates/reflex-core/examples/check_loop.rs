@@ -6,6 +6,10 @@
 //!
 //! stage: `engine`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
 //! (as in bench/texts.ts and examples/stages.rs), or `file:<path>` for any other text.
+//!
+//! A fourth argument `cold` walks 1 MiB between calls (as `examples/cold.rs` does, and as an HTTP
+//! request's own work does): with `--cache-sim=yes` the misses per call are then those of a check
+//! on cold caches. The walk is counted too; take it out with a run of stage `none`.
 
 use std::hint::black_box;
 
@@ -20,6 +24,7 @@ fn main() {
     let stage = args.get(1).map_or("engine", String::as_str);
     let text = bench_texts::text(args.get(2).map_or("clean", String::as_str));
     let n: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1_000);
+    let cold = args.get(4).is_some_and(|a| a == "cold");
     let engine = Engine::new(EngineConfig::default());
     let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
     // One call outside the measured loop, so the tables built on first use stay out of it.
@@ -28,16 +33,22 @@ fn main() {
         "pii" => drop(black_box(pii::detect(t))),
         "route" => drop(black_box(routing::route(t, false, false, false))),
         "key" => drop(black_box(normalize::cache_key(t, 3))),
+        "none" => {}
         _ => drop(black_box(engine.check(t, all, 0))),
     };
     run(&text);
-    measured(&run, &text, n);
+    let mut junk = vec![0u8; if cold { 1 << 20 } else { 0 }];
+    measured(&run, &text, n, &mut junk);
 }
 
 /// The loop alone, for `--toggle-collect=check_loop::measured` (counts without the setup).
 #[inline(never)]
-fn measured(run: &dyn Fn(&str), text: &str, n: usize) {
+fn measured(run: &dyn Fn(&str), text: &str, n: usize, junk: &mut [u8]) {
     for _ in 0..n {
+        for j in (0..junk.len()).step_by(64) {
+            junk[j] = junk[j].wrapping_add(1);
+        }
+        black_box(&mut *junk);
         run(black_box(text));
     }
 }
