@@ -18,10 +18,12 @@
  * 400 bad request, 401 missing/invalid/expired token, 403 wrong audience or tool out of scope.
  */
 import Type from 'typebox'
+import type { TLocalizedValidationError } from 'typebox/error'
 import { Value } from 'typebox/value'
 
 import { ARM_NAMES, type ArmName as BuiltinArm } from '../config/schema.js'
 import type { MeteredLlm } from '../llm/provider.js'
+import { inputProblem } from './input-problem.js'
 
 /** The six built-in arms. Registered external arms may use other names (`ArmNamePattern`). */
 export const BUILTIN_ARMS = ARM_NAMES
@@ -196,16 +198,20 @@ export class ArmError extends Error {
 }
 
 /**
- * `value` when `schema` holds for it; otherwise INPUT_INVALID naming the first wrong field under
- * `where`, e.g. `input.query: must be string`. For inputs read once per call (uncompiled check).
+ * `value` when `schema` holds for it; otherwise INPUT_INVALID naming the wrong field under
+ * `where`, e.g. `input.query: must be string`, a union by the branch the value was meant for
+ * (`input.constraints.1: must be string`) or by all it takes (`must be object or array`): see
+ * input-problem.ts. For inputs read once per call (uncompiled check).
  */
 export function checkedInput<S extends Type.TSchema>(schema: S, value: unknown, where: string): Type.Static<S> {
   if (Value.Check(schema, value)) return value as Type.Static<S>
-  const first = Value.Errors(schema, value)[0]
-  // An extra field fails `additionalProperties: false` as a "boolean" schema: say what that means.
-  const unknownField = first?.keyword === 'boolean' && first.schemaPath.endsWith('/additionalProperties')
-  const message = unknownField ? 'is not a field this input takes' : first?.message ?? 'invalid'
-  throw new ArmError('INPUT_INVALID', `${where}${first?.instancePath.replaceAll('/', '.') ?? ''}: ${message}`)
+  throw inputInvalid(Value.Errors(schema, value), where)
+}
+
+/** INPUT_INVALID worded as `checkedInput` words it, from a compiled check's `Errors`. */
+export function inputInvalid(errors: readonly TLocalizedValidationError[], where: string): ArmError {
+  const { path, message } = inputProblem(errors)
+  return new ArmError('INPUT_INVALID', `${where}${path.replaceAll('/', '.')}: ${message}`)
 }
 
 export interface Arm {

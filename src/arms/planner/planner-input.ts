@@ -1,8 +1,8 @@
 /**
  * The planner arm's input: the schema it publishes as its `input_schema`, and the one compiled
  * check every call goes through, so what the schema promises (the bounds included) is what the arm
- * takes. A caller that breaks it gets INPUT_INVALID naming the field and the rule, the same shape
- * as every arm's `checkedInput`:
+ * takes. A caller that breaks it gets INPUT_INVALID naming the field and the rule, worded as every
+ * arm's `checkedInput` words it (a union by the branch the value was meant for):
  *
  * ```ts
  * readPlannerInput({ …request, goal: 'Count: a b', input: { previous_failure: 'x'.repeat(20_001) } })
@@ -12,13 +12,12 @@
  * ```
  *
  * The runner cuts a longer re-plan reason to `MAX_PREVIOUS_FAILURE_CHARS` before it asks
- * (src/orchestrator/runner/arm-planner.ts), so its own re-plans always pass.
+ * (src/orchestrator/runner/replan-reason.ts), so its own re-plans always pass.
  */
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
-import type { TLocalizedValidationError } from 'typebox/error'
 
-import { ArmError, BUILTIN_ARMS, checkedInput, type ExecuteRequest } from '../contract.js'
+import { ArmError, BUILTIN_ARMS, inputInvalid, type ExecuteRequest } from '../contract.js'
 import { ExternalArm, MAX_EXTERNAL_ARMS } from './external-arms.js'
 
 /** Bounds of the task API's own `acceptance_criteria` (src/orchestrator/schemas.ts). */
@@ -76,34 +75,7 @@ export function readPlannerInput(request: ExecuteRequest): Input {
 
 function checked(value: unknown): PlannerInput {
   if (check.Check(value)) return value
-  const errors = check.Errors(value)
-  const union = unionProblem(errors)
-  if (union) throw invalid(`input${dotted(union.path)}: ${union.message}`)
-  // Not a union: `checkedInput` words it (it throws), so the planner reads like every other arm.
-  checkedInput(PlannerInput, value, 'input')
-  // Reached only if the compiled and the interpreted check ever disagree: still a refusal.
-  throw invalid(`input: ${errors[0]?.message ?? 'invalid'}`)
-}
-
-/**
- * typebox reports a union's branches before the union itself, and `checkedInput` takes the first
- * error, which would tell a caller who sent `constraints: ['x', 1]` that constraints must be an
- * object. Instead: the error of the branch that got furthest into the value (its element or
- * field), or, when the value matched no branch's type, every type the union takes.
- */
-function unionProblem(errors: readonly TLocalizedValidationError[]): { path: string; message: string } | undefined {
-  const first = errors[0]
-  const union = errors.find((e) => e.keyword === 'anyOf' && first !== undefined && first.schemaPath.startsWith(`${e.schemaPath}/anyOf/`))
-  if (union === undefined) return undefined
-  const branches = errors.filter((e) => e.schemaPath.startsWith(`${union.schemaPath}/anyOf/`))
-  const deeper = branches.find((e) => e.instancePath.length > union.instancePath.length)
-  if (deeper) return { path: deeper.instancePath, message: deeper.message }
-  const types = branches.filter((e) => e.keyword === 'type').map((e) => e.message.replace(/^must be /, ''))
-  return { path: union.instancePath, message: types.length > 0 ? `must be ${types.join(' or ')}` : union.message }
-}
-
-function dotted(pointer: string): string {
-  return pointer.replaceAll('/', '.')
+  throw inputInvalid(check.Errors(value), 'input')
 }
 
 function invalid(message: string): ArmError {

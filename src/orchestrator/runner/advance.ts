@@ -6,6 +6,7 @@
 import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js';
 import { aggregate } from './aggregate.js';
 import { STEP_RUN, type StepRunJob } from './queues.js';
+import { reasonForLog } from './replan-reason.js';
 import type { RunnerContext } from './runner-context.js';
 
 /**
@@ -65,7 +66,8 @@ async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: stri
   const rename = (id: string): string => `r${round}-${id}`;
   const renamed = steps.map((s) => ({ ...s, step_id: rename(s.step_id), depends_on: (s.depends_on ?? []).map(rename) }));
   if (await ctx.store.replan(task.task_id, renamed, reason, ctx.maxReplans)) {
-    ctx.log.info({ task_id: task.task_id, steps: renamed.length, reason }, 'task re-planned after a failed validation');
+    // The reason's length and redacted head, not the reason: a judge quoting a long output makes it megabytes.
+    ctx.log.info({ task_id: task.task_id, steps: renamed.length, ...reasonForLog(ctx.engine, reason) }, 'task re-planned after a failed validation');
     return true;
   }
   const now = await ctx.store.get(task.task_id);

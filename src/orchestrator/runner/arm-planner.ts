@@ -9,17 +9,19 @@
  * const again = await planner(task, 'judge: missing "42"') // the failure goes to the arm as input
  * ```
  *
- * The failure goes as `previous_failure`, which the planner arm takes up to 20,000 characters; a
- * longer one (a judge quoting a long output, a registered arm's verbose refusal) is cut to fit by
- * `boundedFailure` rather than refused, so a task never loses its re-plan to the bound.
+ * The failure goes as `previous_failure` the way the goal goes: personal data replaced by
+ * placeholders (a judge's message quotes the output it refused). The planner arm takes up to
+ * 20,000 characters; a longer one (a judge quoting a long output, a registered arm's verbose
+ * refusal) is cut to fit rather than refused, so a task never loses its re-plan to the bound
+ * (`failureForPlanner`, replan-reason.ts).
  */
 import type { ReflexEngine } from '../../reflex/engine.js';
 import type { StoredTask } from '../../stores/task.js';
 import type { NewStep } from '../../stores/task-store.js';
 import { MAX_EXTERNAL_ARMS, type ExternalArm } from '../../arms/planner/external-arms.js';
-import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js';
 import { callArm, type ArmLookup, type CallArmDeps } from './call-arm.js';
 import type { TaskPlanner } from './planner.js';
+import { failureForPlanner } from './replan-reason.js';
 import { StepError } from './step-runner.js';
 
 export interface ArmPlannerDeps extends CallArmDeps {
@@ -43,7 +45,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       input: {
         constraints: task.constraints,
         acceptance_criteria: task.acceptance_criteria,
-        ...(feedback !== undefined && { previous_failure: boundedFailure(feedback) }),
+        ...(feedback !== undefined && { previous_failure: failureForPlanner(deps.engine, feedback) }),
         external_arms: externalArms(deps.arms),
       },
       depOutputs: {},
@@ -58,32 +60,6 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
     return steps;
   };
 }
-
-/**
- * The re-plan reason as the planner arm takes it: at most MAX_PREVIOUS_FAILURE_CHARS UTF-16 units,
- * so at most as many code points (the schema's measure). A longer one keeps its first three
- * quarters, where a judge says how many checks failed and names the first reasons, and its last
- * quarter, where the last reason ends, around a marker saying how much was cut: the model needs
- * the gist of why, not every quoted line. The stored reason (`task.replanned`) stays whole.
- */
-export function boundedFailure(reason: string): string {
-  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return reason;
-  // Room left by a marker sized for the largest count it could show, so the result always fits.
-  const room = MAX_PREVIOUS_FAILURE_CHARS - cutMarker(reason.length).length;
-  let head = Math.floor((room * 3) / 4);
-  let tail = reason.length - (room - head);
-  // A surrogate pair split in two leaves a lone half, which is not text: cut around it instead.
-  if (isHighSurrogate(reason.charCodeAt(head - 1))) head -= 1;
-  if (isLowSurrogate(reason.charCodeAt(tail))) tail += 1;
-  return `${reason.slice(0, head)}${cutMarker(tail - head)}${reason.slice(tail)}`;
-}
-
-function cutMarker(chars: number): string {
-  return ` […${chars} characters cut…] `;
-}
-
-const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
-const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** What the planner is told of the registered arms (the first ones by name: the prompt has room for so many). */
 function externalArms(arms: ArmLookup): ExternalArm[] {

@@ -30,6 +30,23 @@ for (const [what, check, message] of bad) {
   })
 }
 
+t.test('a contains value is text or a number: the message says so, or names the bound it broke', async (t) => {
+  // `value` is a union (string or number): a wrong type is worded by every type it takes, not by
+  // the first branch's alone; a string that breaks the string branch's bound by that bound.
+  const cases: Array<[unknown, string]> = [
+    [{ type: 'contains', value: true }, 'input.checks.0.value: must be string or number'],
+    [{ type: 'not_contains', value: ['6765'] }, 'input.checks.0.value: must be string or number'],
+    [{ type: 'contains', value: null }, 'input.checks.0.value: must be string or number'],
+    [{ type: 'contains', value: '' }, 'input.checks.0.value: must not have fewer than 1 characters'],
+    [{ type: 'contains', value: 'x'.repeat(10_001) }, 'input.checks.0.value: must not have more than 10000 characters'],
+  ]
+  for (const [check, message] of cases) {
+    const err = await judgeError({ deps, input: { checks: [check] } })
+    t.equal(err.code, 'INPUT_INVALID')
+    t.equal(err.message, message, JSON.stringify(check).slice(0, 60))
+  }
+})
+
 t.test('a bad regex in a criterion is INPUT_INVALID too', async (t) => {
   const err = await judgeError({ deps, criteria: ['matches /(x+)*y/'] })
   t.equal(err.code, 'INPUT_INVALID')

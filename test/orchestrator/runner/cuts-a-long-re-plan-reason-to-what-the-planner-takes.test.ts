@@ -4,7 +4,7 @@
 import t from 'tap';
 import { Value } from 'typebox/value';
 import { MAX_PREVIOUS_FAILURE_CHARS, PlannerInput } from '../../../src/arms/planner/planner-input.js';
-import { boundedFailure } from '../../../src/orchestrator/runner/arm-planner.js';
+import { boundedFailure } from '../../../src/orchestrator/runner/replan-reason.js';
 
 const MAX = MAX_PREVIOUS_FAILURE_CHARS;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
