@@ -6,7 +6,7 @@
  *
  * ```ts
  * boundLine(`{"level":40,"error":{"message":"${'x'.repeat(1 << 20)}"},"msg":"step failed"}\n`)
- * // '{"level":40,"error":{"message":"xxx…x […1044476 characters cut…]"},"msg":"step failed"}\n'
+ * // '{"level":40,"error":{"message":"xxx…x […1044507 characters cut…]"},"msg":"step failed"}\n'
  * ```
  *
  * A line of at most MAX_LINE_CHARS is written as it is: checking costs its length, nothing more.
@@ -71,7 +71,7 @@ function boundTop(obj: Record<string, unknown>, budget: Budget): Record<string, 
     if (budget.left <= 0) cut += 1
     else kept.set(key, boundEntry(key, obj[key], budget))
   }
-  const out: Record<string, Json> = {}
+  const out = Object.create(null) as Record<string, Json> // a "__proto__" key stays a key
   for (const key of keys) {
     const entry = kept.get(key)
     if (entry !== undefined) out[entry[0]] = entry[1]
@@ -111,7 +111,7 @@ function boundArray(items: unknown[], budget: Budget): Json[] {
 }
 
 function boundObject(obj: Record<string, unknown>, budget: Budget): Record<string, Json> {
-  const out: Record<string, Json> = {}
+  const out = Object.create(null) as Record<string, Json> // a "__proto__" key stays a key
   const keys = Object.keys(obj)
   budget.left -= 2
   for (const [i, key] of keys.entries()) {

@@ -17,7 +17,8 @@
  * Every line is bounded first, with or without a redactor (./log-bound.ts): a line longer than
  * MAX_LINE_CHARS has its strings cut to MAX_FIELD_CHARS each, with a marker saying how much was
  * cut, at points the redactor's `find` sees no personal data across, so the redactor then scans
- * a short line and still recognises every item kept. A shorter line is written as it is.
+ * a short line and still recognises every item kept; a line its placeholders made longer than the
+ * bound is cut again. A line within the bound is written as it is.
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { boundLine } from './log-bound.js'
@@ -54,7 +55,9 @@ export function createLogger(opts: LoggerOptions): Logger {
   // which `formatters.log` (called before serializers, without `msg`) would not.
   const streamWrite = redactor === undefined
     ? (line: string) => boundLine(line)
-    : (line: string) => redactor.redact(boundLine(line, redactor.find))
+    // Placeholders can be longer than what they replace (`a@b.io` → `[EMAIL_1]`): a line the
+    // redactor took past the bound is cut again, with no finder, as it holds placeholders now.
+    : (line: string) => boundLine(redactor.redact(boundLine(line, redactor.find)))
   return pino({ name: opts.name, level: pinoLevel(opts.level ?? 'INFO'), hooks: { streamWrite } }, destination)
 }
 

@@ -32,3 +32,17 @@ for (const item of ['card 4111 1111 1111 1111; ', 'mail ada.lovelace@example.com
     }
   })
 }
+
+t.test('a line its placeholders take past the bound is cut again', async (t) => {
+  const lines: string[] = []
+  const log = createLogger({ name: 'test', redactor, destination: { write: (line: string) => void lines.push(line) } })
+  const mails = Array.from({ length: 3_000 }, (_, i) => `u${i}@b.io`).join(' ')
+  t.ok(mails.length < MAX_LINE_CHARS - 200 && engine.redact(mails).redactedText.length > MAX_LINE_CHARS, 'under the bound until redacted')
+  log.warn({ mails }, 'many addresses')
+  const line = lines[0]!
+  t.ok(line.length <= MAX_LINE_CHARS, `a ${line.length}-character line`)
+  const entry = JSON.parse(line) as { mails: string; msg: string }
+  t.equal(entry.msg, 'many addresses')
+  t.match(entry.mails, /^\[EMAIL_1\] \[EMAIL_2\] .* \[…\d+ characters cut…\]$/)
+  t.notMatch(entry.mails, /@/, 'no address')
+})
