@@ -40,8 +40,10 @@ export function failureForPlanner(engine: ReflexEngine, reason: string): string 
 
 /**
  * The reason as the re-plan's log line carries it: its length and a redacted head of at most
- * LOG_HEAD_CHARS (then `…`), so a megabyte reason costs a short line. The log sink redacts every
- * line again (app.ts); this one is redacted before the cut, which the sink could not undo.
+ * LOG_HEAD_CHARS (then `…`). The logger bounds every line itself (log-bound.ts: 4,096 characters
+ * a string, cut clear of personal data), but a re-plan is routine: its line names the reason, it
+ * does not quote 4 KiB of an output. The head is cut clear of personal data and redacted here, so
+ * it holds none even through a logger without a redactor; the sink redacts every line again.
  */
 export function reasonForLog(engine: ReflexEngine, reason: string): { reason_chars: number; reason_head: string } {
   const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(engine), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back');
