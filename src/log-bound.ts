@@ -147,7 +147,9 @@ function cutString(text: string, room: number, find: PiiFinder | undefined): str
     if (over <= 0) return kept
     headRoom = Math.min(headRoom - 1, Math.floor((headRoom * room) / (room + over)))
   }
-  return cutNote(text.length)
+  // No room for a head: the marker alone, unless the text is no longer than the marker.
+  const note = cutNote(text.length)
+  return jsonChars(text) <= note.length ? text : note
 }
 
 /** Characters `text` takes in JSON, quotes aside. */

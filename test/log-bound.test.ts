@@ -89,3 +89,22 @@ t.test('a line that is not JSON is kept as a string head', async (t) => {
   t.ok(out.length <= MAX_LINE_CHARS && out.endsWith('\n'))
   t.match((JSON.parse(out) as { log_line: string }).log_line, /^not json z+ \[…\d+ characters cut…\]$/)
 })
+
+t.test('any shape of value gives a line within the bound', async (t) => {
+  const { lines, destination } = capture()
+  const log = createLogger({ name: 'test', destination })
+  const shapes: Record<string, unknown> = {
+    'short strings': Array.from({ length: 20_000 }, (_, i) => `s${i}`),
+    numbers: Array.from({ length: 20_000 }, (_, i) => i * 1.5),
+    nested: { a: { b: { c: [{ d: 'x'.repeat(MIB) }, 'y'.repeat(MIB)] } }, e: 'z'.repeat(MIB) },
+    'long keys': Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}${'k'.repeat(10_000)}`, i])),
+    'non-BMP text': '😀'.repeat(MIB / 2),
+  }
+  for (const [name, value] of Object.entries(shapes)) {
+    lines.length = 0
+    log.info({ value }, name)
+    const entry = only(lines)
+    t.equal(entry.msg, name, `${name}: ${lines[0]!.length} characters, the message kept`)
+  }
+  t.notMatch(lines[0], /\\ud83d|\\ude00/, 'a surrogate pair is never split')
+})
