@@ -118,7 +118,12 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   const startedAt = new Date()
   const engine = openEngine(config)
   // Personal data never reaches the logs: every line passes through the same redaction as goals.
-  const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redact: (line) => engine.redact(line).redactedText })
+  // A line too long to log whole is cut first, around the personal data the engine finds (log.ts).
+  const redactor = {
+    redact: (line: string) => engine.redact(line).redactedText,
+    find: (text: string) => engine.redact(text, { mode: 'placeholder' }).piiMatches,
+  }
+  const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   const shared = which.reflex || which.orchestrator ? await openShared(config, log, engine) : undefined
   const closers: Array<() => Promise<void>> = []

@@ -7,7 +7,7 @@ t.test('log lines pass through the engine redaction, so personal data never reac
   const engine = createEngine()
   const lines: string[] = []
   const destination = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done() } })
-  const log = createLogger({ name: 'test', redact: (line) => engine.redact(line).redactedText, destination })
+  const log = createLogger({ name: 'test', redactor: { redact: (line) => engine.redact(line).redactedText, find: (text) => engine.redact(text).piiMatches }, destination })
   log.info({ goal: 'mail ada@example.com about card 4111 1111 1111 1111' }, 'task accepted')
   await new Promise((r) => setImmediate(r))
   t.equal(lines.length, 1)

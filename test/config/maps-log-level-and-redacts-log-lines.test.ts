@@ -13,7 +13,7 @@ t.test('honours the level and passes every line through the redact hook', async 
   const logger = createLogger({
     name: 'test',
     level: 'WARNING',
-    redact: (line) => line.replace(/[\w.]+@[\w.]+\.com/g, '[EMAIL]'),
+    redactor: { redact: (line) => line.replace(/[\w.]+@[\w.]+\.com/g, '[EMAIL]'), find: () => [] },
     destination: { write: (line: string) => void lines.push(line) },
   })
   logger.info('dropped below WARNING')

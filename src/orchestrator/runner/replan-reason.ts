@@ -17,13 +17,7 @@
  */
 import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js';
 import type { ReflexEngine } from '../../reflex/engine.js';
-
-/**
- * How far either side of a cut the engine looks for personal data the cut would split. The
- * longest items it finds are PEM private-key blocks (about 3,300 characters for a 4096-bit RSA
- * key); an e-mail address is at most 320, a card number or a phone a few dozen.
- */
-const PROBE_CHARS = 8_192;
+import { clearOfPii, isLowSurrogate, wholeEnd, type PiiFinder } from '../../cut-clear-of-pii.js';
 /** What the log keeps of a reason: enough to recognise it, not a quoted output. */
 export const LOG_HEAD_CHARS = 200;
 
@@ -37,8 +31,8 @@ export function failureForPlanner(engine: ReflexEngine, reason: string): string 
   // Redacting it all would hold the event loop for text that is then cut (about 0.1 s a megabyte
   // of dense personal data): cut first, where no personal data is split, and redact what is kept.
   const { head, tail } = cutPoints(reason);
-  const h = clearOfPii(engine, reason, head, 'back');
-  const t = clearOfPii(engine, reason, tail, 'forward');
+  const h = clearOfPii(piiIn(engine), reason, head, 'back');
+  const t = clearOfPii(piiIn(engine), reason, tail, 'forward');
   // The marker's count is digits the engine takes for nothing (a card needs 12 or more). When
   // placeholders make the kept text overflow, boundedFailure cuts again, with a second marker.
   return boundedFailure(placeholders(engine, `${reason.slice(0, h)}${cutMarker(t - h)}${reason.slice(t)}`));
@@ -46,11 +40,13 @@ export function failureForPlanner(engine: ReflexEngine, reason: string): string 
 
 /**
  * The reason as the re-plan's log line carries it: its length and a redacted head of at most
- * LOG_HEAD_CHARS (then `…`), so a megabyte reason costs a short line. The log sink redacts every
- * line again (app.ts); this one is redacted before the cut, which the sink could not undo.
+ * LOG_HEAD_CHARS (then `…`). The logger bounds every line itself (log-bound.ts: 4,096 characters
+ * a string, cut clear of personal data), but a re-plan is routine: its line names the reason, it
+ * does not quote 4 KiB of an output. The head is cut clear of personal data and redacted here, so
+ * it holds none even through a logger without a redactor; the sink redacts every line again.
  */
 export function reasonForLog(engine: ReflexEngine, reason: string): { reason_chars: number; reason_head: string } {
-  const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(engine, reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back');
+  const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(engine), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back');
   const head = placeholders(engine, reason.slice(0, end));
   const shown = head.length > LOG_HEAD_CHARS ? head.slice(0, wholeEnd(head, LOG_HEAD_CHARS)) : head;
   return { reason_chars: reason.length, reason_head: shown.length < head.length || end < reason.length ? `${shown}…` : shown };
@@ -84,30 +80,11 @@ function cutMarker(chars: number): string {
   return ` […${chars} characters cut…] `;
 }
 
-/**
- * `at`, or the nearest point before it ('back') or after it ('forward') where a cut splits none of
- * the personal data the engine finds around `at`: half a card number is no card number to the
- * engine, so a cut through one would let its half out unredacted. The probe sees both sides of
- * `at`, so it finds an item the cut would split (items longer than PROBE_CHARS aside).
- */
-function clearOfPii(engine: ReflexEngine, text: string, at: number, way: 'back' | 'forward'): number {
-  let from = Math.max(0, at - PROBE_CHARS);
-  if (isLowSurrogate(text.charCodeAt(from))) from += 1;
-  const around = text.slice(from, wholeEnd(text, at + PROBE_CHARS));
-  const split = engine.redact(around, { mode: 'placeholder' }).piiMatches
-    .find((m) => from + m.start < at && at < from + m.end);
-  if (split === undefined) return at;
-  return way === 'back' ? from + split.start : from + split.end;
+/** The engine as `clearOfPii` asks it: where personal data lies. */
+function piiIn(engine: ReflexEngine): PiiFinder {
+  return (text) => engine.redact(text, { mode: 'placeholder' }).piiMatches;
 }
 
 function placeholders(engine: ReflexEngine, text: string): string {
   return engine.redact(text, { mode: 'placeholder' }).redactedText;
 }
-
-/** `at`, or one less when `at` would split a surrogate pair: an end for `text.slice(0, end)`. */
-function wholeEnd(text: string, at: number): number {
-  return at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
-}
-
-const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
-const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
