@@ -1,0 +1,35 @@
+//! engine.check on cold caches, timed call by call: each call follows a walk of 1 MiB (as in
+//! `cold`), and the median of the calls' own times is printed, so a busy machine's preemptions
+//! (which move `cold`'s best-of-five differences by tenths of a µs) fall outside the median.
+//!
+//! `cargo run --release -p reflex-core --example cold_median [calls, default 20000] [KiB walked, default 1024]`
+use std::hint::black_box;
+use std::time::Instant;
+
+use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+#[path = "common/bench_texts.rs"]
+mod bench_texts;
+
+fn main() {
+    let calls: usize = std::env::args().nth(1).map_or(20_000, |s| s.parse().expect("a number of calls"));
+    let kib: usize = std::env::args().nth(2).map_or(1024, |s| s.parse().expect("KiB to walk"));
+    let mut junk = vec![0u8; kib << 10];
+    let engine = Engine::new(EngineConfig::default());
+    let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
+    for name in ["pii", "typographic", "clean", "attack"] {
+        let text = bench_texts::text(name);
+        let mut times = Vec::with_capacity(calls);
+        for _ in 0..calls {
+            for j in (0..junk.len()).step_by(64) {
+                junk[j] = junk[j].wrapping_add(1);
+            }
+            black_box(&mut junk);
+            let t = Instant::now();
+            black_box(engine.check(black_box(&text), all, 0));
+            times.push(t.elapsed().as_nanos());
+        }
+        times.sort_unstable();
+        let at = |q: usize| times[q * (calls - 1) / 100] as f64 / 1e3;
+        println!("{name:<12} check cold: median {:>6.2} µs  p25 {:>6.2}  p75 {:>6.2}", at(50), at(25), at(75));
+    }
+}
