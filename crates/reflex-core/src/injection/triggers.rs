@@ -10,7 +10,7 @@
 //! three-byte words by their three bytes, and words of one or two bytes (`+`, `=`, `##`, `<|`…)
 //! by their first byte, which a `memchr` pass finds (they all begin with rare punctuation). The
 //! scan reads one window per position (five positions from one eight-byte load) and tests one
-//! bit of one 64-bit block of a first-level filter: the block is chosen by a hash of the
+//! bit of one 32-bit block of a first-level filter: the block is chosen by a hash of the
 //! window's first three bytes, the bit by its fourth byte. A three-byte word sets every bit of
 //! its block, since any fourth byte may follow it: one bit test a position instead of two (the
 //! second, a hash bit for the three-byte words, cost three instructions a byte; the ninety-odd
@@ -25,9 +25,13 @@
 
 use memchr::{memchr2_iter, memchr3_iter, memchr_iter};
 
-/// Blocks of the first-level filter: for the ASCII words 2^11 of 64 bits (16 KiB, about 3 % of
-/// the bits set; with 8 KiB, a tenth of the English positions that reached the buckets were
-/// collisions), for all words twice as many for twice the windows.
+/// Blocks of the first-level filter: for the ASCII words 2^11 of 32 bits (8 KiB), for all words
+/// twice as many for twice the windows. Fewer blocks send more positions to the buckets (with
+/// 2^10 blocks, 1 KB of English cost 2.8k instructions more). Blocks of 32 bits rather than 64:
+/// the fourth byte's low five bits tell the letters apart as well as six did (a-z are 1-26,
+/// space 0), so half of each 64-bit block went to digits and punctuation, and a check of 1 KB
+/// read twice the filter (256 cache lines, nearly all of them, each a miss on cold caches) for
+/// no fewer positions sent to the buckets.
 const ALL_BLOCKS: usize = 1 << 12;
 const ASCII_BLOCKS: usize = 1 << 11;
 
@@ -77,9 +81,9 @@ impl Triggers {
 /// The filter, buckets and short words of one set of words; `N` blocks, a power of two.
 struct Index<const N: usize> {
     /// The first-level filter: the block of a window's first three bytes has bit
-    /// `fourth byte & 63` set for each four-byte window, and all bits set for each three-byte
+    /// `fourth byte & 31` set for each four-byte window, and all bits set for each three-byte
     /// word. A fixed-size array, so indexing by a hash of as many bits needs no bounds check.
-    blocks: Box<[u64; N]>,
+    blocks: Box<[u32; N]>,
     /// Words of four bytes or more by their window, and three-byte words: apart, so a probe
     /// finds only its own kind and needs no length test.
     long: Buckets<{ LONG_BUCKETS + 1 }>,
@@ -288,13 +292,13 @@ impl<const N: usize> Index<N> {
                 }
             }
         }
-        let mut blocks = Box::new([0u64; N]);
+        let mut blocks = Box::new([0u32; N]);
         let (long, three) = (Buckets::new(&long), Buckets::new(&three));
         for e in &long.entries {
-            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << ((e.key >> 24) & 63);
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] |= 1 << ((e.key >> 24) & 31);
         }
         for e in &three.entries {
-            blocks[(hash3(e.key) >> Self::SHIFT) as usize] = u64::MAX;
+            blocks[(hash3(e.key) >> Self::SHIFT) as usize] = u32::MAX;
         }
         Index { blocks, long, three, short, firsts }
     }
@@ -336,7 +340,7 @@ impl<const N: usize> Index<N> {
     fn maybe(&self, four: u32, fourth: u32) -> bool {
         let h = hash3(four);
         let bits = self.blocks[(h >> Self::SHIFT) as usize];
-        bits & (1 << (fourth & 63)) != 0
+        bits & (1 << (fourth & 31)) != 0
     }
 
     /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
@@ -344,7 +348,7 @@ impl<const N: usize> Index<N> {
     fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
         let h = hash3(four);
         let bits = self.blocks[(h >> Self::SHIFT) as usize];
-        if bits & (1 << ((four >> 24) & 63)) != 0 {
+        if bits & (1 << ((four >> 24) & 31)) != 0 {
             // Words of four bytes or more, by their window (which may sit inside the word).
             for e in self.long.probe(four) {
                 if let Some(start) = at.checked_sub(usize::from(e.offset)) {
@@ -355,7 +359,7 @@ impl<const N: usize> Index<N> {
             }
         }
         // Only a three-byte word's block is full (or, rarely, a block full of long windows).
-        if bits == u64::MAX {
+        if bits == u32::MAX {
             for e in self.three.probe(four & 0x00FF_FFFF) {
                 if self.three.at(e, text, at) {
                     found(e.id, at);

@@ -209,6 +209,13 @@ fn rank(kind: PiiKind) -> u8 {
 
 /// Keeps one match per span: by rank, then length, then position; leaves them sorted by start.
 fn resolve(found: &mut Vec<PiiMatch>) {
+    // Detectors mostly report in text order without overlap (an e-mail, then a phone): then
+    // every match is kept and the order by start is the one they came in. Seen in one pass,
+    // which keeps the two sorts and the overlap loop (eight cache lines of code, cold between
+    // requests) off the common case.
+    if found.windows(2).all(|w| w[0].start < w[1].start && w[0].end <= w[1].start) {
+        return;
+    }
     if found.len() > 1 {
         found.sort_by(|a, b| {
             rank(b.kind)
@@ -308,6 +315,22 @@ mod tests {
         let mut out = vec![m(PiiKind::Phone, 0, 12), m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 25), m(PiiKind::Phone, 20, 30)];
         resolve(&mut out);
         assert_eq!(out, vec![m(PiiKind::Ssn, 2, 11), m(PiiKind::Phone, 20, 30)]);
+    }
+
+    #[test]
+    fn resolve_keeps_matches_already_in_order() {
+        let m = |kind, start, end| PiiMatch { kind, start, end, confidence: 0.5 };
+        let apart = vec![m(PiiKind::Phone, 0, 5), m(PiiKind::Email, 5, 9), m(PiiKind::Ssn, 12, 20)];
+        let mut out = apart.clone();
+        resolve(&mut out);
+        assert_eq!(out, apart);
+        // Out of order, or overlapping: sorted and resolved as before.
+        let mut out = vec![m(PiiKind::Email, 5, 9), m(PiiKind::Phone, 0, 5)];
+        resolve(&mut out);
+        assert_eq!(out, vec![m(PiiKind::Phone, 0, 5), m(PiiKind::Email, 5, 9)]);
+        let mut out = vec![m(PiiKind::Phone, 0, 6), m(PiiKind::Email, 5, 9)];
+        resolve(&mut out);
+        assert_eq!(out, vec![m(PiiKind::Email, 5, 9)]);
     }
 
     #[test]

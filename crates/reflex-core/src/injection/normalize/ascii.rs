@@ -16,13 +16,26 @@ pub(super) fn ascii_in_place(text: &str) -> Option<Normalized> {
     // Lower-cased as a `String` from the start: built from bytes it would be validated as
     // UTF-8 again, a second pass over the text.
     let mut out = text.to_ascii_lowercase();
-    let masks = masks(out.as_bytes());
-    if has_spaced_run(text.as_bytes(), &masks) {
+    // The masks of a text up to 2 KiB on the stack: a vector was one more malloc and free a
+    // check, and on cold caches their code and bins.
+    let mut few = [(0, 0); FEW];
+    let many;
+    let masks = if let Some(few) = few.get_mut(..out.len().div_ceil(64)) {
+        masks_into(out.as_bytes(), few);
+        &*few
+    } else {
+        many = masks(out.as_bytes());
+        &many[..]
+    };
+    if has_spaced_run(text.as_bytes(), masks) {
         return None;
     }
-    fold_in_place(&mut out, &masks);
+    fold_in_place(&mut out, masks);
     Some(Normalized { text: out, starts: Vec::new(), ends: Vec::new(), from_ascii: true })
 }
+
+/// The texts whose masks `ascii_in_place` keeps on the stack: up to 64 times this many bytes.
+const FEW: usize = 32;
 
 /// What is left of the fold once `lower` (lower-cased, with its `masks`) holds no spaced-out
 /// letters: leetspeak folded, and tabs and carriage returns made spaces, byte for byte.
@@ -39,18 +52,23 @@ pub(super) fn fold_in_place(lower: &mut String, masks: &[(u64, u64)]) {
 /// Bit `i % 64` of `masks[i / 64].0`: whether byte `i` of `lower` (lower-case ASCII) is a
 /// word byte; of `.1`, whether it is a leet candidate.
 pub(super) fn masks(lower: &[u8]) -> Vec<(u64, u64)> {
-    let mut masks = Vec::with_capacity(lower.len().div_ceil(64));
+    let mut masks = vec![(0, 0); lower.len().div_ceil(64)];
+    masks_into(lower, &mut masks);
+    masks
+}
+
+/// `masks` into `into`, which holds one pair per 64 bytes of `lower` (the last block padded).
+fn masks_into(lower: &[u8], into: &mut [(u64, u64)]) {
     let mut blocks = lower.chunks_exact(64);
-    for block in blocks.by_ref() {
-        masks.push(block_masks(block));
+    for (block, m) in blocks.by_ref().zip(into.iter_mut()) {
+        *m = block_masks(block);
     }
     let tail = blocks.remainder();
-    if !tail.is_empty() {
+    if let (false, Some(last)) = (tail.is_empty(), into.last_mut()) {
         let mut padded = [b' '; 64];
         padded[..tail.len()].copy_from_slice(tail);
-        masks.push(block_masks(&padded));
+        *last = block_masks(&padded);
     }
-    masks
 }
 
 /// The word bytes and the leet candidates of 64 lower-case ASCII bytes, a bit each, byte 0
@@ -202,6 +220,20 @@ mod tests {
             assert_eq!(ours, general(&s), "{s:?}");
         }
         assert!(spaced > 100);
+    }
+
+    #[test]
+    fn long_texts_agree_past_the_masks_kept_on_the_stack() {
+        // Either side of 64 * FEW bytes: masks on the stack, then in a vector; leetspeak and
+        // spaced-out letters in the last block.
+        for len in [64 * super::FEW - 1, 64 * super::FEW, 64 * super::FEW + 1, 64 * super::FEW + 70] {
+            for tail in [" 1gn0r3 4ll", " i g n o r e", ""] {
+                let mut s = "Plain words, Upper Case and 0ne l33t. ".repeat(len / 38 + 1);
+                s.truncate(len - tail.len());
+                s.push_str(tail);
+                assert_eq!(norm(&s), general(&s), "{len} {tail:?}");
+            }
+        }
     }
 
     #[test]
