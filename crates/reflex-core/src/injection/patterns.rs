@@ -20,6 +20,7 @@ use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
 
+mod limit;
 mod rules;
 mod search;
 

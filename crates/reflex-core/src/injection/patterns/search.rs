@@ -4,6 +4,7 @@
 
 use super::super::required::required;
 use super::super::starts::{self, Anchor, Cover};
+use super::limit;
 use super::{Armed, Table, Words, WORDS};
 
 use std::cell::RefCell;
@@ -62,7 +63,7 @@ impl Anchors {
     }
 
     /// How many trigger words there are.
-    fn words(&self) -> usize {
+    pub(super) fn words(&self) -> usize {
         self.at.len() - 1
     }
 }
@@ -78,6 +79,11 @@ pub(super) struct Required {
     /// otherwise search the whole text: an anchored search at a few starts costs less than
     /// the substring searches.
     pub(super) searched: Vec<Vec<Box<[u8]>>>,
+    /// The set of `seen` whose last hit limits the row's starts (`limit`), one of those that
+    /// do not hold every word anchoring the row (a start found back from an anchor hit has
+    /// a word of such a set at or after it); `late.1` the same for a row with starts of its
+    /// own or a scanned literal's, where any set can limit.
+    pub(super) late: (Option<u16>, Option<u16>),
 }
 
 /// Whether every set of `required.seen` has a word in `seen` (the words that occur, by bit).
@@ -233,10 +239,11 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
     }
     scans.finders = common.iter().map(|w| memmem::Finder::new(w.as_bytes()).into_owned()).collect();
     let mut needed: Vec<Required> = Vec::with_capacity(sources.len());
-    for (src, triggers) in sources.iter().zip(triggers) {
+    for (i, (src, triggers)) in sources.iter().zip(triggers).enumerate() {
         let mut req = Required::default();
         let all = required(src);
         let veto = vetoing(&all, triggers);
+        let mut implied = Vec::new();
         for (k, set) in all.into_iter().enumerate() {
             let ids: Option<Vec<u16>> = if Some(k) == veto {
                 if set.iter().all(|lit| wordable(lit, &cover)) {
@@ -256,9 +263,12 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
             if let Some(mut ids) = ids {
                 ids.sort_unstable();
                 ids.dedup();
+                let anchors = lists.iter().find(|(row, _)| *row == i).map(|(_, list)| list.as_slice());
+                implied.push(anchors.is_some_and(|l| !l.is_empty() && l.iter().all(|a| ids.contains(&a.word))));
                 req.seen.push(blocks(&ids));
             }
         }
+        req.late = (limit::late(&req.seen, &implied), limit::late(&req.seen, &vec![false; implied.len()]));
         needed.push(req);
     }
     let mut anchor_of = vec![Vec::new(); words.words.len()];
@@ -278,10 +288,27 @@ pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Optio
     sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
 }
 
-thread_local! {
+/// What a search keeps between calls on a thread.
+struct Scratch {
     /// Each row's cache for its `forward` DFA, made on first use and kept: making one costs
     /// allocations, and a cache keeps the DFA states earlier texts built.
-    static CACHES: RefCell<Vec<Option<Cache>>> = const { RefCell::new(Vec::new()) };
+    caches: Vec<Option<Cache>>,
+    /// Each trigger word's last hit in the text, recorded when a row is to be limited.
+    last: limit::Lasts,
+    /// The rows' chains of candidate starts and one row's starts (`each_match_with`): kept, so
+    /// a call does not allocate them (two allocations and frees, ~0.2k instructions a call).
+    chain: Vec<(u32, u32)>,
+    starts: Vec<usize>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch { caches: Vec::new(), last: limit::Lasts::new(), chain: Vec::new(), starts: Vec::new() }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch::new()) };
 }
 
 impl Table {
@@ -289,13 +316,10 @@ impl Table {
     /// `armed` came from), rows in order and each row's matches in order, as
     /// `find_iter` over the whole text gives them.
     pub fn each_match(&self, text: &str, armed: &Armed, found: impl FnMut(usize, usize, usize)) {
-        CACHES.with(|caches| match caches.try_borrow_mut() {
-            Ok(mut caches) => {
-                caches.resize_with(self.rules.len(), || None);
-                self.each_match_with(text, armed, &mut caches, found);
-            }
-            // Only if `found` itself searched: then its own caches, dropped after.
-            Err(_) => self.each_match_with(text, armed, &mut vec![None; self.rules.len()], found),
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.each_match_with(text, armed, &mut scratch, found),
+            // Only if `found` itself searched: then its own, dropped after.
+            Err(_) => self.each_match_with(text, armed, &mut Scratch::new(), found),
         });
     }
 
@@ -313,9 +337,14 @@ impl Table {
         &self,
         text: &str,
         armed: &Armed,
-        caches: &mut [Option<Cache>],
+        scratch: &mut Scratch,
         mut found: impl FnMut(usize, usize, usize),
     ) {
+        // The lists taken out while in use: locals keep their lengths in registers (through
+        // `scratch` the call cost 0.7k more).
+        let (mut chain, mut starts) = (std::mem::take(&mut scratch.chain), std::mem::take(&mut scratch.starts));
+        let Scratch { caches, last, .. } = scratch;
+        caches.resize_with(self.rules.len(), || None);
         // The candidate starts of every armed, anchored row, chained per row: `head[row]` is the
         // last one added, each names the one added before it (`NONE` ends the chain). The hits
         // are in about text order and are added last first, so a chain reads back in about text
@@ -324,7 +353,8 @@ impl Table {
         const NONE: u32 = u32::MAX;
         let mut head = [NONE; WORDS * 64];
         // About one or two rows per hit; growing the list a step at a time cost more.
-        let mut chain: Vec<(u32, u32)> = Vec::with_capacity(2 * armed.hits.len());
+        chain.clear();
+        chain.reserve(2 * armed.hits.len());
         let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
         // The words that occur, by bit: on the stack for the table's ~3,100 words.
         let mut seen_here = [0u64; 64];
@@ -357,9 +387,11 @@ impl Table {
         let seen = &*seen;
         // Room for a row's chain and its scanned literal's hits before `dedup` (the attack
         // text's `you` rows have 20-odd, which grew a Vec of 17 twice a call).
-        let mut starts: Vec<usize> = Vec::with_capacity(4 * MAX_STARTS);
+        starts.reserve(4 * MAX_STARTS);
         // Allocated only if a row that needs a scan is armed (plain English seldom has one).
         let mut scanned: Vec<Option<Vec<u32>>> = Vec::new();
+        // `last` holds each word's last hit once a row needs it.
+        let mut lasts_known = false;
         for i in armed.rules() {
             if !whole && !holds(&self.required[i], seen) {
                 continue;
@@ -380,6 +412,21 @@ impl Table {
             }
             sort_nearly_sorted(&mut starts);
             starts.dedup();
+            let req = &self.required[i];
+            let late = if self.scans.of[i].is_empty() && !is(&self.own, i) { req.late.0 } else { req.late.1 };
+            // Past the last hit of a required set no match can start (`limit`). Recording the
+            // last hits costs about two searches, so not for a row of one start unless done.
+            if let (Some(k), Some(&upto), false) = (late, starts.last(), whole || !lasts_known && starts.len() < 2) {
+                if !lasts_known {
+                    last.record(self.anchors.words(), &armed.hits);
+                    lasts_known = true;
+                }
+                let limit = limit::last_from(&req.seen[usize::from(k)], seen, last, upto as u32) as usize;
+                // Few starts are past it: from the end, not a binary search.
+                while starts.last().is_some_and(|&s| s > limit) {
+                    starts.pop();
+                }
+            }
             if whole || !is(&self.anchored, i) || starts.len() > MAX_STARTS {
                 if !whole && !holds_searched(&self.required[i], text.as_bytes()) {
                     continue;
@@ -391,6 +438,11 @@ impl Table {
             }
             let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
             starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
+        }
+        // Kept for the next call unless a long text grew them: a thread keeps no more than
+        // a few kilobytes.
+        if chain.capacity() <= 1 << 10 && starts.capacity() <= 1 << 9 {
+            (scratch.chain, scratch.starts) = (chain, starts);
         }
     }
 }
