@@ -20,6 +20,7 @@ use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
 
+mod anchors;
 mod limit;
 mod rules;
 mod search;
@@ -111,7 +112,7 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
     /// For each trigger word, the rows it anchors and at which offset into their matches.
-    anchors: search::Anchors,
+    anchors: anchors::Anchors,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
     /// Short or common literals some rows begin with, found by a substring search of their own

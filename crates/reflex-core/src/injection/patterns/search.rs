@@ -4,6 +4,7 @@
 
 use super::super::required::required;
 use super::super::starts::{self, Anchor, Cover};
+use super::anchors::{Anchors, NO_LEAD};
 use super::limit;
 use super::{Armed, Table, Words, WORDS};
 
@@ -35,38 +36,6 @@ const MAX_STARTS: usize = 16;
 /// the rows that are anchored, for each row its sets of required words, and the common words
 /// rows begin with.
 pub(super) type Plan = (Anchors, [u64; WORDS], Vec<Required>, Scans);
-
-/// For each trigger word, the rows it anchors and at which offset into their matches, all in
-/// one list: word `w`'s are `list[at[w]..at[w + 1]]` (a hit reads two offsets, not a `Vec`
-/// of its own elsewhere in memory).
-pub(super) struct Anchors {
-    at: Vec<u32>,
-    list: Vec<(u16, u16)>,
-}
-
-impl Anchors {
-    fn new(of: &[Vec<(u16, u16)>]) -> Anchors {
-        let mut at = Vec::with_capacity(of.len() + 1);
-        let mut list = Vec::new();
-        for rows in of {
-            at.push(list.len() as u32);
-            list.extend_from_slice(rows);
-        }
-        at.push(list.len() as u32);
-        Anchors { at, list }
-    }
-
-    /// The (row, offset) pairs word `w` anchors.
-    fn of(&self, w: u16) -> &[(u16, u16)] {
-        let w = usize::from(w);
-        &self.list[self.at[w] as usize..self.at[w + 1] as usize]
-    }
-
-    /// How many trigger words there are.
-    pub(super) fn words(&self) -> usize {
-        self.at.len() - 1
-    }
-}
 
 /// A row's sets of required words (`vetoing` says which are checked how).
 #[derive(Default)]
@@ -210,7 +179,7 @@ fn existing_word(lit: &[u8], cover: &Cover, words: &Words) -> Option<u16> {
 /// adding to `words` the literals no word covers.
 pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) -> Plan {
     let cover = Cover::new(&words.words);
-    let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
+    let mut lists: Vec<(usize, Vec<(Anchor, Vec<Box<[u8]>>)>)> = Vec::new();
     let mut scans = Scans { finders: Vec::new(), of: vec![Vec::new(); sources.len()] };
     let mut common: Vec<&str> = Vec::new();
     for (i, src) in sources.iter().enumerate() {
@@ -218,7 +187,7 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
         if !prefixes.iter().all(|lit| SCANNED.iter().any(|w| w.as_bytes() == lit.as_slice()) || wordable(lit, &cover)) {
             continue;
         }
-        let mut list = Vec::new();
+        let mut list: Vec<(Anchor, Vec<u8>)> = Vec::new();
         let mut own: Vec<u16> = Vec::new();
         for lit in prefixes {
             if let Some(w) = SCANNED.iter().find(|w| w.as_bytes() == lit.as_slice()) {
@@ -230,11 +199,22 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
                 continue;
             }
             // Some: every literal is `wordable` (checked above).
-            list.extend(word_for(lit, &cover, words));
+            let at = word_for(lit.clone(), &cover, words);
+            list.extend(at.map(|a| (a, lit[..usize::from(a.offset)].to_vec())));
         }
-        list.dedup();
+        // Each anchor once, with the distinct bytes the literals hold before its word.
+        let mut anchors: Vec<(Anchor, Vec<Box<[u8]>>)> = Vec::new();
+        for (a, pre) in list {
+            let k = anchors.iter().position(|e| e.0 == a).unwrap_or_else(|| {
+                anchors.push((a, Vec::new()));
+                anchors.len() - 1
+            });
+            if !anchors[k].1.iter().any(|p| **p == *pre) {
+                anchors[k].1.push(pre.into_boxed_slice());
+            }
+        }
         own.dedup();
-        lists.push((i, list));
+        lists.push((i, anchors));
         scans.of[i] = own;
     }
     scans.finders = common.iter().map(|w| memmem::Finder::new(w.as_bytes()).into_owned()).collect();
@@ -264,7 +244,7 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
                 ids.sort_unstable();
                 ids.dedup();
                 let anchors = lists.iter().find(|(row, _)| *row == i).map(|(_, list)| list.as_slice());
-                implied.push(anchors.is_some_and(|l| !l.is_empty() && l.iter().all(|a| ids.contains(&a.word))));
+                implied.push(anchors.is_some_and(|l| !l.is_empty() && l.iter().all(|(a, _)| ids.contains(&a.word))));
                 req.seen.push(blocks(&ids));
             }
         }
@@ -275,8 +255,8 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
     let mut anchored = [0u64; WORDS];
     for (i, list) in lists {
         anchored[i / 64] |= 1 << (i % 64);
-        for Anchor { word, offset } in list {
-            anchor_of[usize::from(word)].push((i as u16, offset));
+        for (Anchor { word, offset }, pre) in list {
+            anchor_of[usize::from(word)].push((i as u16, offset, pre));
         }
     }
     (Anchors::new(&anchor_of), anchored, needed, scans)
@@ -373,9 +353,15 @@ impl Table {
             if whole {
                 continue;
             }
-            for &(row, offset) in self.anchors.of(word) {
+            for &(row, packed) in self.anchors.of(word) {
                 if is(&armed.bits, usize::from(row)) {
+                    let (offset, lead) = (packed & 0xff, packed >> 8);
                     if let Some(s) = at.checked_sub(u32::from(offset)) {
+                        // A start whose bytes before the word are none of its literals' cannot
+                        // match (`hey ` of `hey assistant` found back from `assistant`).
+                        if lead != NO_LEAD && !self.anchors.leads_in(lead, &text.as_bytes()[s as usize..at as usize]) {
+                            continue;
+                        }
                         let h = &mut head[usize::from(row)];
                         chain.push((s, *h));
                         // Fewer than 2^32 hits: the text is under 4 GiB.
