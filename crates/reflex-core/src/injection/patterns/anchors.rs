@@ -19,8 +19,11 @@ pub(super) struct Anchors {
     list: Vec<(u16, u16)>,
     /// The bytes one of which lies before the word at a start of the row, for (row, offset)
     /// entries with an offset: the literals' bytes before the word (`hi ` of `hi assistant`).
-    leads: Vec<Vec<Box<[u8]>>>,
+    leads: Vec<Leads>,
 }
+
+/// The lead-ins of one entry: the byte strings one of which lies before the word.
+pub(super) type Leads = Vec<Box<[u8]>>;
 
 /// An entry whose start is not checked against the bytes before its word.
 pub(super) const NO_LEAD: u16 = 0xff;
@@ -29,9 +32,9 @@ const MAX_LEADS: usize = 4;
 
 impl Anchors {
     /// `of[w]`: the (row, offset, lead-ins) entries word `w` anchors.
-    pub(super) fn new(of: &[Vec<(u16, u16, Vec<Box<[u8]>>)>]) -> Anchors {
+    pub(super) fn new(of: &[Vec<(u16, u16, Leads)>]) -> Anchors {
         let mut at = Vec::with_capacity(of.len() + 1);
-        let (mut list, mut leads) = (Vec::new(), Vec::<Vec<Box<[u8]>>>::new());
+        let (mut list, mut leads) = (Vec::new(), Vec::<Leads>::new());
         for rows in of {
             at.push(list.len() as u32);
             for (row, offset, pre) in rows {

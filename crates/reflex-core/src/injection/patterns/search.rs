@@ -4,7 +4,7 @@
 
 use super::super::required::required;
 use super::super::starts::{self, Anchor, Cover};
-use super::anchors::{Anchors, NO_LEAD};
+use super::anchors::{Anchors, Leads, NO_LEAD};
 use super::limit;
 use super::{Armed, Table, Words, WORDS};
 
@@ -179,7 +179,7 @@ fn existing_word(lit: &[u8], cover: &Cover, words: &Words) -> Option<u16> {
 /// adding to `words` the literals no word covers.
 pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) -> Plan {
     let cover = Cover::new(&words.words);
-    let mut lists: Vec<(usize, Vec<(Anchor, Vec<Box<[u8]>>)>)> = Vec::new();
+    let mut lists: Vec<(usize, Vec<(Anchor, Leads)>)> = Vec::new();
     let mut scans = Scans { finders: Vec::new(), of: vec![Vec::new(); sources.len()] };
     let mut common: Vec<&str> = Vec::new();
     for (i, src) in sources.iter().enumerate() {
@@ -203,7 +203,7 @@ pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) 
             list.extend(at.map(|a| (a, lit[..usize::from(a.offset)].to_vec())));
         }
         // Each anchor once, with the distinct bytes the literals hold before its word.
-        let mut anchors: Vec<(Anchor, Vec<Box<[u8]>>)> = Vec::new();
+        let mut anchors: Vec<(Anchor, Leads)> = Vec::new();
         for (a, pre) in list {
             let k = anchors.iter().position(|e| e.0 == a).unwrap_or_else(|| {
                 anchors.push((a, Vec::new()));
@@ -320,6 +320,7 @@ impl Table {
         scratch: &mut Scratch,
         mut found: impl FnMut(usize, usize, usize),
     ) {
+        const NONE: u32 = u32::MAX;
         // The lists taken out while in use: locals keep their lengths in registers (through
         // `scratch` the call cost 0.7k more).
         let (mut chain, mut starts) = (std::mem::take(&mut scratch.chain), std::mem::take(&mut scratch.starts));
@@ -330,7 +331,6 @@ impl Table {
         // are in about text order and are added last first, so a chain reads back in about text
         // order (reading it back reversed, then reversing, cost 1k a call). One sort
         // of all of them (the attack text has 145) cost more than the small sorts per row.
-        const NONE: u32 = u32::MAX;
         let mut head = [NONE; WORDS * 64];
         // About one or two rows per hit; growing the list a step at a time cost more.
         chain.clear();
