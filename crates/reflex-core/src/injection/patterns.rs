@@ -20,6 +20,9 @@ use super::triggers::Triggers;
 use super::Family;
 use crate::severity::Severity;
 
+mod anchors;
+mod limit;
+mod plan;
 mod rules;
 mod search;
 
@@ -110,7 +113,7 @@ const ASSIGN_TRIGGERS: &[&str] = &["='", "= '", "=\"", "= \""];
 pub(crate) struct Table {
     pub rules: Vec<(&'static Rule, Regex)>,
     /// For each trigger word, the rows it anchors and at which offset into their matches.
-    anchors: search::Anchors,
+    anchors: anchors::Anchors,
     /// The rows whose matches can only start at anchors.
     anchored: [u64; WORDS],
     /// Short or common literals some rows begin with, found by a substring search of their own
@@ -125,7 +128,7 @@ pub(crate) struct Table {
     own: [u64; WORDS],
     /// For each row, sets of words of which every match holds one (a word of each set, or
     /// a word inside it): a row with a set none of whose words occur cannot match. Most are
-    /// checked by the words the trigger pass saw, some by substring searches (`search::vetoing`).
+    /// checked by the words the trigger pass saw, some by substring searches (`plan::vetoing`).
     required: Vec<search::Required>,
     /// All trigger words, ASCII and not (Cyrillic, CJK, Arabic…): the window filter costs the
     /// same per byte whatever the number of words, so one pass serves both.
@@ -367,7 +370,7 @@ impl Table {
             words.add(t, Some(Arm::Join), (0, false));
         }
         let triggers: Vec<&[&str]> = RULES.iter().map(|r| r.triggers).collect();
-        let (anchors, mut anchored, needed, scans) = search::plan(&sources, &triggers, &mut words);
+        let (anchors, mut anchored, needed, scans) = plan::plan(&sources, &triggers, &mut words);
         let reach: Vec<Option<reach::Finder>> =
             RULES.iter().zip(&sources).map(|(r, src)| r.reach.map(|h| reach::Finder::new(h, src))).collect();
         let mut own = [0u64; WORDS];
@@ -380,7 +383,7 @@ impl Table {
         for k in 0..WORDS {
             anchored[k] |= own[k];
         }
-        let forward = search::forwards(&sources, &anchored);
+        let forward = plan::forwards(&sources, &anchored);
         Table { rules, anchors, anchored, scans, forward, reach, own, required: needed, words: words.build(), with_needs }
     }
 

@@ -1,73 +1,23 @@
-//! Which armed rows to run and where: the anchored starts (`starts`) and the required words
-//! (`required`) of each row, worked out once when the table is built, and the search that uses
-//! them. A child of `patterns` for the table's private fields.
+//! Which armed rows to run and where: the search that uses each row's anchored starts
+//! (`starts`), required words (`required`) and their limit (`limit`), as `plan` worked them out
+//! when the table was built. A child of `patterns` for the table's private fields.
 
-use super::super::required::required;
-use super::super::starts::{self, Anchor, Cover};
-use super::{Armed, Table, Words, WORDS};
+use super::super::starts;
+use super::anchors::NO_LEAD;
+use super::limit;
+use super::{Armed, Table, WORDS};
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
 
 use memchr::memmem;
 
-use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::dfa::Cache;
 
-/// The shortest prefix added as a word of its own to anchor a row: shorter ones are too
-/// common to narrow the search.
-const MIN_ANCHOR: usize = 3;
-/// Prefixes too common in English to anchor anything: each would be a hit every few words
-/// (measured: with them the trigger pass costs more on plain English than the rows save).
-const COMMON: &[&str] = &["the", "and", "all", "any", "are", "for", "was", "can", "not", "you"];
-/// Literals found by a substring search of their own where rows begin with them (`Scans`):
-/// `you` is in `COMMON`, `ai` shorter than `MIN_ANCHOR`, so no trigger word marks them, and
-/// the rows that begin with them (`\b(?:you are|you're) …`, `\b(?:ai|llm|assistant|bot|…)s?
-/// …`) searched the whole text. The other common words (`the`, `and`…) are so frequent that
-/// their rows would search the whole text anyway after the scan (measured: scanning them all
-/// cost plain English 0.4k instructions a call and saved the attack text less than `you`).
-const SCANNED: &[&str] = &["you", "ai"];
 /// A row with more candidate starts than this searches the whole text instead: beyond it the
 /// anchored searches cost more than one unanchored pass with the regex's own prefilter.
 const MAX_STARTS: usize = 16;
 
-/// What `Table::build` keeps for the search: for each word the rows it anchors (row, offset),
-/// the rows that are anchored, for each row its sets of required words, and the common words
-/// rows begin with.
-pub(super) type Plan = (Anchors, [u64; WORDS], Vec<Required>, Scans);
-
-/// For each trigger word, the rows it anchors and at which offset into their matches, all in
-/// one list: word `w`'s are `list[at[w]..at[w + 1]]` (a hit reads two offsets, not a `Vec`
-/// of its own elsewhere in memory).
-pub(super) struct Anchors {
-    at: Vec<u32>,
-    list: Vec<(u16, u16)>,
-}
-
-impl Anchors {
-    fn new(of: &[Vec<(u16, u16)>]) -> Anchors {
-        let mut at = Vec::with_capacity(of.len() + 1);
-        let mut list = Vec::new();
-        for rows in of {
-            at.push(list.len() as u32);
-            list.extend_from_slice(rows);
-        }
-        at.push(list.len() as u32);
-        Anchors { at, list }
-    }
-
-    /// The (row, offset) pairs word `w` anchors.
-    fn of(&self, w: u16) -> &[(u16, u16)] {
-        let w = usize::from(w);
-        &self.list[self.at[w] as usize..self.at[w + 1] as usize]
-    }
-
-    /// How many trigger words there are.
-    fn words(&self) -> usize {
-        self.at.len() - 1
-    }
-}
-
-/// A row's sets of required words (`vetoing` says which are checked how).
+/// A row's sets of required words (`plan::vetoing` says which are checked how).
 #[derive(Default)]
 pub(super) struct Required {
     /// Sets of words of the trigger pass, each as the (block, bits) of the words' bit set it
@@ -78,6 +28,11 @@ pub(super) struct Required {
     /// otherwise search the whole text: an anchored search at a few starts costs less than
     /// the substring searches.
     pub(super) searched: Vec<Vec<Box<[u8]>>>,
+    /// The set of `seen` whose last hit limits the row's starts (`limit`), one of those that
+    /// do not hold every word anchoring the row (a start found back from an anchor hit has
+    /// a word of such a set at or after it); `late.1` the same for a row with starts of its
+    /// own or a scanned literal's, where any set can limit.
+    pub(super) late: (Option<u16>, Option<u16>),
 }
 
 /// Whether every set of `required.seen` has a word in `seen` (the words that occur, by bit).
@@ -90,28 +45,15 @@ fn holds_searched(required: &Required, text: &[u8]) -> bool {
     required.searched.iter().all(|set| set.iter().any(|lit| memmem::find(text, lit).is_some()))
 }
 
-/// `ids` (sorted) as (block, bits) pairs of a word bit set.
-fn blocks(ids: &[u16]) -> Vec<(u16, u64)> {
-    let mut out: Vec<(u16, u64)> = Vec::new();
-    for &w in ids {
-        let (block, bit) = (w / 64, 1u64 << (w % 64));
-        match out.last_mut() {
-            Some(last) if last.0 == block => last.1 |= bit,
-            _ => out.push((block, bit)),
-        }
-    }
-    out
-}
-
-/// The `SCANNED` literals some rows' matches begin with (`you` of `\b(?:you are|you're) now
+/// The `SCANNED` literals (`plan`) some rows' matches begin with (`you` of `\b(?:you are|you're) now
 /// …`), each found in a text by a substring search of its own, only when a row that needs it
 /// is armed. Those rows searched the whole text (about 12k instructions a call on the attack
 /// bench text for the three `you` rows); they are not made trigger words, which would cost the
 /// trigger pass more on plain English.
 pub(super) struct Scans {
-    finders: Vec<memmem::Finder<'static>>,
+    pub(super) finders: Vec<memmem::Finder<'static>>,
     /// For each row, the finders of the `SCANNED` literals it begins with.
-    of: Vec<Vec<u16>>,
+    pub(super) of: Vec<Vec<u16>>,
 }
 
 impl Scans {
@@ -149,139 +91,27 @@ fn sort_nearly_sorted(v: &mut [usize]) {
     }
 }
 
-/// A word of the trigger pass that shows where `lit` occurs: a word inside it, or `lit` itself
-/// added as a word that arms nothing; `None` when `lit` is too short or too common for that
-/// (`wordable`). A caller that needs several literals asks `wordable` of each first, so a word
-/// is added only for a use that happens.
-fn word_for(lit: Vec<u8>, cover: &Cover, words: &mut Words) -> Option<Anchor> {
-    if let Some(a) = cover.best(&lit) {
-        return Some(a);
+/// What a search keeps between calls on a thread.
+struct Scratch {
+    /// Each row's cache for its `forward` DFA, made on first use and kept: making one costs
+    /// allocations, and a cache keeps the DFA states earlier texts built.
+    caches: Vec<Option<Cache>>,
+    /// Each trigger word's last hit in the text, recorded when a row is to be limited.
+    last: limit::Lasts,
+    /// The rows' chains of candidate starts and one row's starts (`each_match_with`): kept, so
+    /// a call does not allocate them (two allocations and frees, ~0.2k instructions a call).
+    chain: Vec<(u32, u32)>,
+    starts: Vec<usize>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch { caches: Vec::new(), last: limit::Lasts::new(), chain: Vec::new(), starts: Vec::new() }
     }
-    let w = String::from_utf8(lit).ok()?;
-    own_word(w.as_bytes()).then(|| Anchor { word: words.add_anchor(&w), offset: 0 })
-}
-
-/// Whether `word_for` has a word for `lit`.
-fn wordable(lit: &[u8], cover: &Cover) -> bool {
-    cover.best(lit).is_some() || (std::str::from_utf8(lit).is_ok() && own_word(lit))
-}
-
-/// Whether `lit` is long and rare enough to be a word of its own.
-fn own_word(lit: &[u8]) -> bool {
-    lit.len() >= MIN_ANCHOR && !COMMON.iter().any(|c| c.as_bytes() == lit)
-}
-
-/// The one required set of a row that may add words to the trigger pass: the likeliest to
-/// veto the row, the set whose shortest literal is longest (short literals are common), of
-/// those that a trigger hit does not already imply (each of the row's triggers holds one of its
-/// literals: the row is only armed when one occurs, so such a set never vetoes it). Every
-/// other set is checked by the pass only when words already in it cover the set, and otherwise
-/// by a substring search of its literals when the row would run: on plain English most hits
-/// of the pass were of words only such sets named ("please", "review", "customer", …), each
-/// costing its lookup and bookkeeping, for rows that are seldom armed there.
-fn vetoing(sets: &[Vec<Vec<u8>>], triggers: &[&str]) -> Option<usize> {
-    let implied = |set: &Vec<Vec<u8>>| {
-        triggers.iter().all(|t| set.iter().any(|l| memmem::find(t.as_bytes(), l).is_some()))
-    };
-    // Then the set of fewer literals, then the first.
-    sets.iter()
-        .enumerate()
-        .filter(|(_, set)| !implied(set))
-        .max_by_key(|(k, set)| (set.iter().map(Vec::len).min(), Reverse(set.len()), Reverse(*k)))
-        .map(|(k, _)| k)
-}
-
-/// A word already in the pass that shows where `lit` occurs: one inside it, or `lit` itself.
-fn existing_word(lit: &[u8], cover: &Cover, words: &Words) -> Option<u16> {
-    // (A linear search of the words: only when the table is built.)
-    if let Some(a) = cover.best(lit) {
-        return Some(a.word);
-    }
-    words.words.iter().position(|w| w.as_bytes() == lit).and_then(|i| u16::try_from(i).ok())
-}
-
-/// Works out the anchors and required words of each row (`sources[i]` is row `i`'s regex),
-/// adding to `words` the literals no word covers.
-pub(super) fn plan(sources: &[String], triggers: &[&[&str]], words: &mut Words) -> Plan {
-    let cover = Cover::new(&words.words);
-    let mut lists: Vec<(usize, Vec<Anchor>)> = Vec::new();
-    let mut scans = Scans { finders: Vec::new(), of: vec![Vec::new(); sources.len()] };
-    let mut common: Vec<&str> = Vec::new();
-    for (i, src) in sources.iter().enumerate() {
-        let Some(prefixes) = starts::prefixes(src) else { continue };
-        if !prefixes.iter().all(|lit| SCANNED.iter().any(|w| w.as_bytes() == lit.as_slice()) || wordable(lit, &cover)) {
-            continue;
-        }
-        let mut list = Vec::new();
-        let mut own: Vec<u16> = Vec::new();
-        for lit in prefixes {
-            if let Some(w) = SCANNED.iter().find(|w| w.as_bytes() == lit.as_slice()) {
-                let k = common.iter().position(|c| c == w).unwrap_or_else(|| {
-                    common.push(w);
-                    common.len() - 1
-                });
-                own.push(k as u16);
-                continue;
-            }
-            // Some: every literal is `wordable` (checked above).
-            list.extend(word_for(lit, &cover, words));
-        }
-        list.dedup();
-        own.dedup();
-        lists.push((i, list));
-        scans.of[i] = own;
-    }
-    scans.finders = common.iter().map(|w| memmem::Finder::new(w.as_bytes()).into_owned()).collect();
-    let mut needed: Vec<Required> = Vec::with_capacity(sources.len());
-    for (src, triggers) in sources.iter().zip(triggers) {
-        let mut req = Required::default();
-        let all = required(src);
-        let veto = vetoing(&all, triggers);
-        for (k, set) in all.into_iter().enumerate() {
-            let ids: Option<Vec<u16>> = if Some(k) == veto {
-                if set.iter().all(|lit| wordable(lit, &cover)) {
-                    set.into_iter().map(|lit| word_for(lit, &cover, words).map(|a| a.word)).collect()
-                } else {
-                    None
-                }
-            } else {
-                let ids: Option<Vec<u16>> = set.iter().map(|lit| existing_word(lit, &cover, words)).collect();
-                // Searched only where the pass could have held it: a literal too short or too
-                // common for a word of its own is everywhere.
-                if ids.is_none() && set.iter().all(|lit| wordable(lit, &cover)) {
-                    req.searched.push(set.into_iter().map(Vec::into_boxed_slice).collect());
-                }
-                ids
-            };
-            if let Some(mut ids) = ids {
-                ids.sort_unstable();
-                ids.dedup();
-                req.seen.push(blocks(&ids));
-            }
-        }
-        needed.push(req);
-    }
-    let mut anchor_of = vec![Vec::new(); words.words.len()];
-    let mut anchored = [0u64; WORDS];
-    for (i, list) in lists {
-        anchored[i / 64] |= 1 << (i % 64);
-        for Anchor { word, offset } in list {
-            anchor_of[usize::from(word)].push((i as u16, offset));
-        }
-    }
-    (Anchors::new(&anchor_of), anchored, needed, scans)
-}
-
-/// The anchored rows' lazy DFAs (`starts::forward`), `None` for the other rows.
-pub(super) fn forwards(sources: &[String], anchored: &[u64; WORDS]) -> Vec<Option<DFA>> {
-    let is = |i: usize| anchored[i / 64] & (1 << (i % 64)) != 0;
-    sources.iter().enumerate().map(|(i, src)| if is(i) { starts::forward(src) } else { None }).collect()
 }
 
 thread_local! {
-    /// Each row's cache for its `forward` DFA, made on first use and kept: making one costs
-    /// allocations, and a cache keeps the DFA states earlier texts built.
-    static CACHES: RefCell<Vec<Option<Cache>>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch::new()) };
 }
 
 impl Table {
@@ -289,13 +119,10 @@ impl Table {
     /// `armed` came from), rows in order and each row's matches in order, as
     /// `find_iter` over the whole text gives them.
     pub fn each_match(&self, text: &str, armed: &Armed, found: impl FnMut(usize, usize, usize)) {
-        CACHES.with(|caches| match caches.try_borrow_mut() {
-            Ok(mut caches) => {
-                caches.resize_with(self.rules.len(), || None);
-                self.each_match_with(text, armed, &mut caches, found);
-            }
-            // Only if `found` itself searched: then its own caches, dropped after.
-            Err(_) => self.each_match_with(text, armed, &mut vec![None; self.rules.len()], found),
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.each_match_with(text, armed, &mut scratch, found),
+            // Only if `found` itself searched: then its own, dropped after.
+            Err(_) => self.each_match_with(text, armed, &mut Scratch::new(), found),
         });
     }
 
@@ -313,18 +140,24 @@ impl Table {
         &self,
         text: &str,
         armed: &Armed,
-        caches: &mut [Option<Cache>],
+        scratch: &mut Scratch,
         mut found: impl FnMut(usize, usize, usize),
     ) {
+        const NONE: u32 = u32::MAX;
+        // The lists taken out while in use: locals keep their lengths in registers (through
+        // `scratch` the call cost 0.7k more).
+        let (mut chain, mut starts) = (std::mem::take(&mut scratch.chain), std::mem::take(&mut scratch.starts));
+        let Scratch { caches, last, .. } = scratch;
+        caches.resize_with(self.rules.len(), || None);
         // The candidate starts of every armed, anchored row, chained per row: `head[row]` is the
         // last one added, each names the one added before it (`NONE` ends the chain). The hits
         // are in about text order and are added last first, so a chain reads back in about text
         // order (reading it back reversed, then reversing, cost 1k a call). One sort
         // of all of them (the attack text has 145) cost more than the small sorts per row.
-        const NONE: u32 = u32::MAX;
         let mut head = [NONE; WORDS * 64];
         // About one or two rows per hit; growing the list a step at a time cost more.
-        let mut chain: Vec<(u32, u32)> = Vec::with_capacity(2 * armed.hits.len());
+        chain.clear();
+        chain.reserve(2 * armed.hits.len());
         let is = |bits: &[u64; WORDS], i: usize| bits[i / 64] & (1 << (i % 64)) != 0;
         // The words that occur, by bit: on the stack for the table's ~3,100 words.
         let mut seen_here = [0u64; 64];
@@ -343,9 +176,15 @@ impl Table {
             if whole {
                 continue;
             }
-            for &(row, offset) in self.anchors.of(word) {
+            for &(row, packed) in self.anchors.of(word) {
                 if is(&armed.bits, usize::from(row)) {
+                    let (offset, lead) = (packed & 0xff, packed >> 8);
                     if let Some(s) = at.checked_sub(u32::from(offset)) {
+                        // A start whose bytes before the word are none of its literals' cannot
+                        // match (`hey ` of `hey assistant` found back from `assistant`).
+                        if lead != NO_LEAD && !self.anchors.leads_in(lead, &text.as_bytes()[s as usize..at as usize]) {
+                            continue;
+                        }
                         let h = &mut head[usize::from(row)];
                         chain.push((s, *h));
                         // Fewer than 2^32 hits: the text is under 4 GiB.
@@ -357,9 +196,11 @@ impl Table {
         let seen = &*seen;
         // Room for a row's chain and its scanned literal's hits before `dedup` (the attack
         // text's `you` rows have 20-odd, which grew a Vec of 17 twice a call).
-        let mut starts: Vec<usize> = Vec::with_capacity(4 * MAX_STARTS);
+        starts.reserve(4 * MAX_STARTS);
         // Allocated only if a row that needs a scan is armed (plain English seldom has one).
         let mut scanned: Vec<Option<Vec<u32>>> = Vec::new();
+        // `last` holds each word's last hit once a row needs it.
+        let mut lasts_known = false;
         for i in armed.rules() {
             if !whole && !holds(&self.required[i], seen) {
                 continue;
@@ -380,6 +221,21 @@ impl Table {
             }
             sort_nearly_sorted(&mut starts);
             starts.dedup();
+            let req = &self.required[i];
+            let late = if self.scans.of[i].is_empty() && !is(&self.own, i) { req.late.0 } else { req.late.1 };
+            // Past the last hit of a required set no match can start (`limit`). Recording the
+            // last hits costs about two searches, so not for a row of one start unless done.
+            if let (Some(k), Some(&upto), false) = (late, starts.last(), whole || !lasts_known && starts.len() < 2) {
+                if !lasts_known {
+                    last.record(self.anchors.words(), &armed.hits);
+                    lasts_known = true;
+                }
+                let limit = limit::last_from(&req.seen[usize::from(k)], seen, last, upto as u32) as usize;
+                // Few starts are past it: from the end, not a binary search.
+                while starts.last().is_some_and(|&s| s > limit) {
+                    starts.pop();
+                }
+            }
             if whole || !is(&self.anchored, i) || starts.len() > MAX_STARTS {
                 if !whole && !holds_searched(&self.required[i], text.as_bytes()) {
                     continue;
@@ -391,6 +247,11 @@ impl Table {
             }
             let dfa = self.forward[i].as_ref().map(|d| (d, caches[i].get_or_insert_with(|| d.create_cache())));
             starts::each_match(re, dfa, text, &starts, |s, e| found(i, s, e));
+        }
+        // Kept for the next call unless a long text grew them: a thread keeps no more than
+        // a few kilobytes.
+        if chain.capacity() <= 1 << 10 && starts.capacity() <= 1 << 9 {
+            (scratch.chain, scratch.starts) = (chain, starts);
         }
     }
 }
@@ -462,11 +323,11 @@ mod tests {
         let set = |lits: &[&str]| lits.iter().map(|l| l.as_bytes().to_vec()).collect::<Vec<_>>();
         let sets = vec![set(&["void", "null"]), set(&["is", "are"]), set(&["rule", "prompt"]), set(&["were", "got"])];
         // "void" and "null" are the triggers: their set is implied, whatever its length.
-        assert_eq!(super::vetoing(&sets, &["void", "nullified"]), Some(2));
+        assert_eq!(super::super::plan::vetoing(&sets, &["void", "nullified"]), Some(2));
         // A trigger holding a literal ('avoid' holds 'void') implies the set too.
-        assert_eq!(super::vetoing(&sets, &["avoid"]), Some(2));
-        assert_eq!(super::vetoing(&sets, &["cancel"]), Some(0));
-        assert_eq!(super::vetoing(&sets[1..2], &["is"]), None);
+        assert_eq!(super::super::plan::vetoing(&sets, &["avoid"]), Some(2));
+        assert_eq!(super::super::plan::vetoing(&sets, &["cancel"]), Some(0));
+        assert_eq!(super::super::plan::vetoing(&sets[1..2], &["is"]), None);
     }
 
     /// Rows whose other sets name words the pass does not hold look for them in the text, and
