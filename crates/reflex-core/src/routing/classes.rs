@@ -1,7 +1,7 @@
 //! The byte classes of the routing scan, sixteen bytes at a time in vector lanes (see
 //! [`crate::lanes`]): which bytes are word bytes, which are neither word bytes nor spaces, and
 //! the letters lower-cased with every other byte zeroed, which the scan reads four at a time as
-//! the key of its keyword filter.
+//! the key of its keyword filter; and, by table, what each of those other bytes is to the scan.
 
 use crate::lanes;
 use wide::i8x16;
