@@ -1,7 +1,7 @@
 //! The byte classes of the routing scan, sixteen bytes at a time in vector lanes (see
 //! [`crate::lanes`]): which bytes are word bytes, which are neither word bytes nor spaces, and
 //! the letters lower-cased with every other byte zeroed, which the scan reads four at a time as
-//! the key of its keyword filter.
+//! the key of its keyword filter; and, by table, what each of those other bytes is to the scan.
 
 use crate::lanes;
 use wide::i8x16;
@@ -21,6 +21,8 @@ pub(super) struct Block {
     /// The bytes of the block that are neither word bytes nor spaces (punctuation, line
     /// breaks, tabs…), and `'` and `_`.
     pub others: u64,
+    /// The spaces (b' ') of the block.
+    pub spaces: u64,
     /// The whole window's ASCII letters lower-cased, zero for every other byte.
     pub letters: [u8; WINDOW],
 }
@@ -28,19 +30,61 @@ pub(super) struct Block {
 /// The classes of the window's bytes: four times sixteen for the block, and the letters of the
 /// sixteen after it (a word near the block's end is keyed on up to four bytes past it).
 pub(super) fn block(window: &[u8; WINDOW]) -> Block {
-    let mut block = Block { words: 0, others: 0, letters: [0; WINDOW] };
-    let mut spaces = 0;
+    let mut block = Block { words: 0, others: 0, spaces: 0, letters: [0; WINDOW] };
     for n in 0..BLOCK / 16 {
         let (word, space, letters) = sixteen(lanes::load_signed(&window[16 * n..]));
         block.words |= u64::from(word) << (16 * n);
-        spaces |= u64::from(space) << (16 * n);
+        block.spaces |= u64::from(space) << (16 * n);
         block.letters[16 * n..16 * n + 16].copy_from_slice(&letters.to_array().map(i8::cast_unsigned));
     }
-    block.others = !(block.words | spaces);
+    block.others = !(block.words | block.spaces);
     let past = letters(lanes::load_signed(&window[BLOCK..]) | i8x16::splat(0x20)).1;
     block.letters[BLOCK..].copy_from_slice(&past.to_array().map(i8::cast_unsigned));
     block
 }
+
+/// What the scan makes of one of a block's `others`, as an index into its masks by class
+/// ([`OTHER_CLASS`]): a table look-up in place of a `match` on the byte, whose jump the branch
+/// predictor cannot learn when the punctuation differs from text to text.
+pub(super) const IGNORED: usize = 0;
+/// `'` and `_`: word bytes after all.
+pub(super) const MARK: usize = 1;
+/// `.`, `!` and `?`: may end a sentence.
+pub(super) const STOP: usize = 2;
+/// `,`, `;` and `:`: each counts a clause.
+pub(super) const CLAUSE: usize = 3;
+/// ASCII white space but the line break (`' '` too, though the block's spaces are no `others`).
+pub(super) const SPACE: usize = 4;
+/// `\n`: white space that also ends the block's scan.
+pub(super) const NEWLINE: usize = 5;
+/// Masks by class: a power of two, so that an index masked to it needs no bounds check.
+pub(super) const CLASSES: usize = 8;
+
+/// Where an [`OTHER_CLASS`] entry counts a clause: above the classes of a block's 64 bytes
+/// added up (at most 64 x 7), so that the entries of a block summed hold its clauses from here.
+pub(super) const CLAUSE_SHIFT: u32 = 9;
+const _: () = assert!(BLOCK * (CLASSES - 1) < 1 << CLAUSE_SHIFT, "a block's classes summed reach the clause count");
+
+/// The class of every byte (the bytes that are no `others` are [`IGNORED`] but `' '`), and for
+/// `,` `;` `:` one at [`CLAUSE_SHIFT`]: the scan counts clauses with one addition a byte.
+pub(super) static OTHER_CLASS: [u16; 256] = {
+    let mut table = [IGNORED as u16; 256];
+    table[b'\'' as usize] = MARK as u16;
+    table[b'_' as usize] = MARK as u16;
+    table[b'.' as usize] = STOP as u16;
+    table[b'!' as usize] = STOP as u16;
+    table[b'?' as usize] = STOP as u16;
+    let clause = CLAUSE as u16 | 1 << CLAUSE_SHIFT;
+    table[b',' as usize] = clause;
+    table[b';' as usize] = clause;
+    table[b':' as usize] = clause;
+    table[b' ' as usize] = SPACE as u16;
+    table[b'\t' as usize] = SPACE as u16;
+    table[0x0c] = SPACE as u16;
+    table[b'\r' as usize] = SPACE as u16;
+    table[b'\n' as usize] = NEWLINE as u16;
+    table
+};
 
 /// The letters of `folded` (bytes with bit 5 set), as a lane mask and lower-cased with zero for
 /// every other byte. Setting bit 5 lower-cases letters and maps no other byte into `a..=z`.
@@ -102,6 +146,25 @@ mod tests {
             }
             let letter = if b.is_ascii_alphabetic() { b.to_ascii_lowercase() } else { 0 };
             assert_eq!(block.letters[k], letter, "{k}");
+        }
+    }
+
+    #[test]
+    fn every_byte_has_the_class_the_scan_needs() {
+        for b in 0..=255u8 {
+            let entry = OTHER_CLASS[usize::from(b)];
+            let class = usize::from(entry) & (CLASSES - 1);
+            let expected = match b {
+                b'\'' | b'_' => MARK,
+                b'.' | b'!' | b'?' => STOP,
+                b',' | b';' | b':' => CLAUSE,
+                b'\n' => NEWLINE,
+                _ if b.is_ascii_whitespace() => SPACE,
+                _ => IGNORED,
+            };
+            assert_eq!(class, expected, "{b:#x}");
+            assert_eq!(entry >> CLAUSE_SHIFT, u16::from(expected == CLAUSE), "{b:#x}");
+            assert!(usize::from(entry & ((1 << CLAUSE_SHIFT) - 1)) < CLASSES, "{b:#x}");
         }
     }
 

@@ -1,14 +1,14 @@
 //! The one pass of [`Signals::scan`]: block by block, on masks of the block's bytes.
 
-use super::classes::{self, word_len, Block, BLOCK, WINDOW};
+use super::classes::{self, word_len, Block, BLOCK, CLASSES, CLAUSE, CLAUSE_SHIFT, MARK, NEWLINE, OTHER_CLASS, SPACE, STOP, WINDOW};
 use super::keywords::{classify, classify_head, may_stand_alone};
 use super::{list_marker, Phrase, Signals};
 
 impl Signals {
     /// Goes block by block: masks of the block's bytes say where words start and where the few
     /// other bytes that count are, so the bytes between are never looked at one by one. A
-    /// block's other bytes are read first, up to a line break; then its words, most of them
-    /// skipped on their first four letters; then its full stops.
+    /// block's other bytes are sorted first, up to a line break; then its words are read, most
+    /// of them skipped on their first four letters; then its full stops are counted on masks.
     pub(super) fn scan(text: &str) -> Signals {
         let bytes = text.as_bytes();
         let mut s = Signals {
@@ -34,48 +34,42 @@ impl Signals {
                 &padded
             };
             let mut block = classes::block(window);
-            // The other bytes up to the first line break, which ends the block (what follows
-            // it is read from the next line's start): `'` and `_` are word bytes the lanes left
-            // here, commas and the like are counted, and full stops kept for after the words.
-            let mut newline = BLOCK;
-            let mut below_newline = u64::MAX;
-            let mut stops = 0u64;
+            // The other bytes by class, one mask each, with no branch on what a byte is: its
+            // class indexes the mask its bit goes to.
+            let mut by_class = [0u64; CLASSES];
+            let mut entries = 0;
             let mut others = block.others;
             while others != 0 {
-                let k = others.trailing_zeros() as usize;
+                let k = others.trailing_zeros() as usize & (BLOCK - 1);
                 others &= others - 1;
-                match window[k] {
-                    b'\n' => {
-                        newline = k;
-                        below_newline = (1 << k) - 1;
-                        break;
-                    }
-                    b'\'' | b'_' => block.words |= 1 << k,
-                    b'.' | b'!' | b'?' => stops |= 1 << k,
-                    b',' | b';' | b':' => s.clauses += 1,
-                    _ => {}
-                }
+                let entry = OTHER_CLASS[usize::from(window[k])];
+                entries += u32::from(entry);
+                by_class[usize::from(entry) & (CLASSES - 1)] |= 1 << k;
             }
+            let mut clauses = entries >> CLAUSE_SHIFT;
+            // The first line break ends the block: what follows it is read from the next line's
+            // start. (Rare in prose, so this branch is learnt.)
+            let mut newline = BLOCK;
+            let mut below_newline = u64::MAX;
+            if by_class[NEWLINE] != 0 {
+                newline = by_class[NEWLINE].trailing_zeros() as usize;
+                below_newline = (1 << newline) - 1;
+                clauses -= (by_class[CLAUSE] & !below_newline).count_ones();
+            }
+            s.clauses += clauses;
+            // `'` and `_` are word bytes the lanes left among the others.
+            block.words |= by_class[MARK] & below_newline;
             let words = block.words;
             let starts = words & !(words << 1 | inside_word) & below_newline;
             phrase = s.words(phrase, &block, window, starts, &bytes[i..]);
-            // Then the full stops. A sentence is open at a stop when it was open at the block's
-            // start and no stop was counted since (`carried`), or a word started between the
-            // last stop counted (`since`: the bits after it) and this one.
-            let mut carried = open_sentence;
-            let mut since = u64::MAX;
-            while stops != 0 {
-                let k = stops.trailing_zeros() as usize & (BLOCK - 1);
-                stops &= stops - 1;
-                // Past the text's end the window holds spaces.
-                if (carried || starts & since & ((1 << k) - 1) != 0) && window[k + 1].is_ascii_whitespace() {
-                    s.sentences += 1;
-                    carried = false;
-                    since = u64::MAX.checked_shl(k as u32 + 1).unwrap_or(0);
-                }
-            }
-            // No start lies past the line break.
-            open_sentence = carried || starts & since != 0;
+            // Then the full stops that white space follows (past the text's end the window
+            // holds spaces).
+            let spaces = block.spaces | by_class[SPACE] | by_class[NEWLINE];
+            let space_at_end = u64::from(usize::from(OTHER_CLASS[usize::from(window[BLOCK])]) & (CLASSES - 1) >= SPACE);
+            let ends = by_class[STOP] & below_newline & (spaces >> 1 | space_at_end << (BLOCK - 1));
+            let (sentences, open) = sentence_ends(starts, ends, open_sentence);
+            s.sentences += sentences;
+            open_sentence = open;
             if newline < BLOCK {
                 inside_word = 0;
                 i = s.line_start(bytes, i + newline + 1, &mut open_sentence);
@@ -163,5 +157,63 @@ impl Signals {
             return i + 3;
         }
         i
+    }
+}
+
+/// Of the full stops `ends` (each followed by white space), how many end a sentence, and
+/// whether a sentence is open at the block's end, when `open` says whether one was at its start.
+/// A stop ends a sentence when a word started since the stop before it (or, for the first, since
+/// the block's start while a sentence was open): when the nearest of the `starts` and `ends`
+/// before it is a start. One addition finds them all, with no branch on the text: adding one
+/// at the bit after each start (and at bit 0 for `open`) to the bits that are neither starts nor
+/// ends, each carry runs up to the next start or end and sets its bit, so an end is set when
+/// a start (or `open`) comes right before it; a carry out of the top bit leaves a sentence open.
+fn sentence_ends(starts: u64, ends: u64, open: bool) -> (u32, bool) {
+    let between = !(starts | ends);
+    let sum = u128::from(between) + (u128::from(starts) << 1) + u128::from(open);
+    ((sum as u64 & ends).count_ones(), sum >> BLOCK != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentence_ends;
+
+    /// The loop `sentence_ends` replaces: each stop in turn, with the starts since the last one
+    /// counted.
+    fn by_loop(starts: u64, mut ends: u64, open: bool) -> (u32, bool) {
+        let (mut carried, mut since, mut count) = (open, u64::MAX, 0);
+        while ends != 0 {
+            let k = ends.trailing_zeros();
+            ends &= ends - 1;
+            if carried || starts & since & ((1 << k) - 1) != 0 {
+                count += 1;
+                carried = false;
+                since = u64::MAX.checked_shl(k + 1).unwrap_or(0);
+            }
+        }
+        (count, carried || starts & since != 0)
+    }
+
+    #[test]
+    fn the_sum_counts_like_the_loop() {
+        let mut next = crate::test_rng::xorshift(0x1234_5678_9abc_def1_u64);
+        for round in 0..200_000 {
+            // Sparse and dense masks, starts and stops never on the same byte.
+            let (a, b) = (next(), next());
+            let (starts, ends) = match round % 4 {
+                0 => (a & !b, b & !a),
+                1 => (a & b & next(), !a & b & next()),
+                2 => (a & next() & next(), !a & next() & next() & next()),
+                _ => (a & 1 << (b % 64) ^ a & 1 << (b >> 58), !a & (1 << (b % 61) | 1 << 63)),
+            };
+            for open in [false, true] {
+                assert_eq!(sentence_ends(starts, ends, open), by_loop(starts, ends, open), "{starts:#x} {ends:#x} {open}");
+            }
+        }
+        for (starts, ends) in [(0, 0), (0, u64::MAX), (u64::MAX, 0), (1 << 63, 0), (0, 1 << 63), (1, 1 << 63), (1 << 62, 1 << 63)] {
+            for open in [false, true] {
+                assert_eq!(sentence_ends(starts, ends, open), by_loop(starts, ends, open), "{starts:#x} {ends:#x} {open}");
+            }
+        }
     }
 }

@@ -297,7 +297,7 @@ fn the_block_scan_counts_like_the_byte_loop() {
         "\n- ", "\n* ", "\n+ ", "\n1. ", "\n12) ", "\n1234. ", "\n```", "\n~~~", "```", "- ", "3. ", "\r",
         "\t", "'", "_", "9", "-", "(", "\u{e9}", "\u{1f680}", "\u{a0}", "implementation",
         "averyveryverylongwordthatcrossesblocks", "another_long_identifier_with_underscores_and_digits_0123456789",
-        "verification", "\0",
+        "verification", "\0", "\u{c}", "\u{b}", ".\r", "!\u{c}",
         // Words that share a keyword's first letters, and marks the lanes leave to the walk.
         "runner", "RUN'S", "pii_x", "fix9", "thence", "Theory", "it's", "_run", "fix_", "'", "''", "__",
     ];
@@ -319,6 +319,13 @@ fn the_block_scan_counts_like_the_byte_loop() {
         &format!("{}x", " ".repeat(63)),
         &format!("{}abc", "y".repeat(62)),
         &format!("{}.\nthen", "z".repeat(63)),
+        // A full stop on a block's last byte, and what follows it on the next block's first.
+        &format!("{}.,x", "z".repeat(63)),
+        &format!("{}.;x", "z ".repeat(31)),
+        &format!("{}.\u{c}x", "z ".repeat(31)),
+        &format!("{}.\rx", "z ".repeat(31)),
+        &format!("{}.\u{b}x", "z ".repeat(31)),
+        &format!("{}. x", "z ".repeat(31)),
     ] {
         assert_eq!(Signals::scan(text), reference_scan(text), "{text:?}");
     }
@@ -368,3 +375,4 @@ fn words_running_past_a_block_are_read_whole() {
         }
     }
 }
+
