@@ -13,6 +13,13 @@
 //! memo of misses would make a repeated miss cost less than the detection it reports).
 //!
 //! Bounded by entries and by bytes (texts up to [`MAX_TEXT`] bytes); the oldest entry goes first.
+//!
+//! Most lookups are misses (a miss of the cache never finds its text here), and hashing the
+//! whole text for the map cost a miss ~1k instructions. So the memo also counts its texts by a
+//! sample (length, flags and three words of the text) in a table of counters: a text whose
+//! sample's counter is zero is not here, found without reading the text. A sample that matches
+//! only means the map is asked as before, so texts made to share samples cost no more than
+//! before either.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -50,6 +57,9 @@ impl Detected {
 
 pub struct Memo {
     map: HashMap<u128, Detected>,
+    /// Memoised texts by `sample` (see the module header): a power of two of counters, eight per
+    /// entry the memo holds at most, so a text not here finds a zero seven times in eight.
+    samples: Box<[u32]>,
     /// Insertion order, for eviction.
     order: VecDeque<u128>,
     bytes: usize,
@@ -61,19 +71,60 @@ fn key(text: &str, flags: u8) -> u128 {
     xxh3_128_with_seed(text.as_bytes(), u64::from(flags))
 }
 
+/// The counters a memo of `max_entries` keeps (see `Memo::samples`); a slot count past the
+/// default memo's is not needed for the filter to pay.
+fn sample_slots(max_entries: usize) -> usize {
+    if max_entries == 0 {
+        return 0;
+    }
+    max_entries.saturating_mul(8).clamp(64, 1 << 16).next_power_of_two()
+}
+
+/// A word of `bytes` from `at`, short at the end (zero-filled).
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    let end = bytes.len().min(at + 8);
+    if let Some(part) = bytes.get(at..end) {
+        w[..part.len()].copy_from_slice(part);
+    }
+    u64::from_le_bytes(w)
+}
+
+/// `text`'s counter in a table of `slots` (a power of two): its length, `flags` and the words at
+/// its start, middle and end, mixed. Not keyed: a collision only costs the map lookup.
+fn sample(text: &str, flags: u8, slots: usize) -> usize {
+    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut h = (n as u64) << 8 | u64::from(flags);
+    for w in [word(b, 0), word(b, n / 2), word(b, n.saturating_sub(8))] {
+        h = (h ^ w).wrapping_mul(MIX).rotate_left(31);
+    }
+    // The high bits are the best mixed; `slots` is at most 2^16.
+    (h.wrapping_mul(MIX) >> 48) as usize & (slots - 1)
+}
+
 impl Memo {
     #[must_use]
     pub fn new(max_entries: usize, max_bytes: usize) -> Memo {
-        Memo { map: HashMap::new(), order: VecDeque::new(), bytes: 0, max_entries, max_bytes }
+        let samples = vec![0; sample_slots(max_entries)].into_boxed_slice();
+        Memo { map: HashMap::new(), samples, order: VecDeque::new(), bytes: 0, max_entries, max_bytes }
     }
 
     /// The memoised result for exactly `text` checked with `flags`.
     #[must_use]
     pub fn get(&self, text: &str, flags: u8) -> Option<&Detected> {
-        if text.len() > MAX_TEXT || self.max_entries == 0 {
+        if text.len() > MAX_TEXT || self.max_entries == 0 || self.samples[sample(text, flags, self.samples.len())] == 0 {
             return None;
         }
         self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags)
+    }
+
+    /// Counts `d` in (`add`) or out of its sample's counter.
+    fn count(&mut self, d: &Detected, add: bool) {
+        let slot = sample(&d.text, d.flags, self.samples.len());
+        let c = &mut self.samples[slot];
+        *c = if add { *c + 1 } else { *c - 1 };
     }
 
     pub fn insert(&mut self, detected: Detected) {
@@ -82,9 +133,11 @@ impl Memo {
             return;
         }
         let k = key(&detected.text, detected.flags);
+        self.count(&detected, true);
         if let Some(old) = self.map.insert(k, detected) {
             // A hash collision or a re-insert: the newer result replaces the older in place.
             self.bytes -= old.bytes();
+            self.count(&old, false);
         } else {
             self.order.push_back(k);
         }
@@ -93,6 +146,7 @@ impl Memo {
             let Some(oldest) = self.order.pop_front() else { break };
             if let Some(gone) = self.map.remove(&oldest) {
                 self.bytes -= gone.bytes();
+                self.count(&gone, false);
             }
         }
     }
@@ -138,6 +192,37 @@ mod tests {
         assert!(memo.get("Hello there", 3).is_some());
         assert!(memo.get("hello there", 3).is_none(), "same cache key, different text");
         assert!(memo.get("Hello there", 1).is_none(), "different flags");
+    }
+
+    #[test]
+    fn texts_sharing_a_sample_are_still_told_apart() {
+        // Same length and the same words at the start, middle and end: the same counter.
+        let a = format!("{}{}{}{}{}", "s".repeat(8), "a".repeat(20), "m".repeat(8), "b".repeat(20), "e".repeat(8));
+        let b = a.replacen("aaaa", "zzzz", 1);
+        let slots = super::sample_slots(8);
+        assert_eq!(super::sample(&a, 3, slots), super::sample(&b, 3, slots));
+        let mut memo = Memo::new(8, 1 << 20);
+        memo.insert(detected(&a, 3));
+        assert!(memo.get(&a, 3).is_some() && memo.get(&b, 3).is_none());
+        memo.insert(detected(&b, 3));
+        assert_eq!(memo.get(&b, 3).map(|d| &*d.text), Some(b.as_str()));
+    }
+
+    #[test]
+    fn evicted_texts_leave_no_count_behind() {
+        let mut memo = Memo::new(4, 1 << 20);
+        for i in 0..40 {
+            memo.insert(detected(&format!("text number {i}"), 3));
+            memo.insert(detected(&format!("text number {i}"), 3)); // a re-insert replaces in place
+        }
+        assert_eq!(memo.len(), 4);
+        assert_eq!(memo.samples.iter().map(|&c| c as usize).sum::<usize>(), 4);
+        for i in 36..40 {
+            assert!(memo.get(&format!("text number {i}"), 3).is_some());
+        }
+        for t in ["", "a", "short", "text number 1"] {
+            assert!(memo.get(t, 3).is_none(), "{t}");
+        }
     }
 
     #[test]

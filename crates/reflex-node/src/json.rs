@@ -7,22 +7,7 @@ use std::fmt::Write as _;
 use reflex_core::decimal::push_uint as uint;
 use reflex_core::engine::{CheckOutcome, Findings};
 
-/// Bytes of `s` before the first quote, backslash or control byte: where JSON escaping must stop
-/// (and where a JSON string's plain run ends). Whole blocks first, each tested without a branch
-/// per byte, which the compiler turns into vector compares (SSE2 is in every x86-64): a 1 KB
-/// text takes 32 steps where an eight-byte word test took 128, a tenth of a memoised hit.
-pub(crate) fn plain_len(s: &[u8]) -> usize {
-    const BLOCK: usize = 32;
-    let mut i = 0;
-    for block in s.chunks_exact(BLOCK) {
-        // As bytes, not bools: a fold over bools compiles to widening shuffles.
-        if block.iter().fold(0u8, |stop, &b| stop | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)) != 0 {
-            break;
-        }
-        i += BLOCK;
-    }
-    i + s[i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(s.len() - i)
-}
+use crate::plain::plain_len;
 
 /// Writes `s` as a JSON string literal (quotes and escapes included), plain runs whole.
 pub(crate) fn string(buf: &mut String, s: &str) {
@@ -110,8 +95,16 @@ fn number(buf: &mut String, x: f32) {
 /// The check body without its closing brace: `{"status":…,"routing":{…}` — the caller appends
 /// `,"processing_time_ms":N}`.
 pub fn check_body(o: &CheckOutcome) -> String {
+    let Some(entry) = &o.cached else {
+        // A miss: its findings are not memoised, so nothing would read a kept form again.
+        let mut buf = String::with_capacity(544 + o.redacted_text.len() * 2);
+        buf.push('{');
+        check_head(&mut buf, o);
+        write_findings(&mut buf, o);
+        return buf;
+    };
     let tail = findings_body(o);
-    let mut buf = String::with_capacity(160 + o.cached.as_ref().map_or(0, |e| e.value.len()) + tail.len());
+    let mut buf = String::with_capacity(160 + entry.value.len() + tail.len());
     buf.push('{');
     check_fields(&mut buf, o, tail);
     buf
@@ -120,6 +113,12 @@ pub fn check_body(o: &CheckOutcome) -> String {
 /// `check_body` after its `{`, with `findings_body(o)` as `tail`. `cached_value` is spliced raw:
 /// the service only ever stores serialised JSON in the cache.
 pub fn check_fields(buf: &mut String, o: &CheckOutcome, tail: &str) {
+    check_head(buf, o);
+    buf.push_str(tail);
+}
+
+/// `check_fields` up to the findings' fields: status, allowed and the cache's fields.
+pub fn check_head(buf: &mut String, o: &CheckOutcome) {
     buf.push_str(if o.blocked { "\"status\":\"blocked\",\"allowed\":false" } else { "\"status\":\"success\",\"allowed\":true" });
     buf.push_str(",\"cache_hit\":");
     buf.push_str(if o.cached.is_some() { "true" } else { "false" });
@@ -129,7 +128,6 @@ pub fn check_fields(buf: &mut String, o: &CheckOutcome, tail: &str) {
         buf.push_str(",\"cached_value\":");
         buf.push_str(&entry.value);
     }
-    buf.push_str(tail);
 }
 
 /// The check body's fields that come from the findings alone, `,"pii_detected":…` to the end of
@@ -150,6 +148,13 @@ fn offsets(buf: &mut String, start: usize, end: usize) {
 
 fn render_findings(f: &Findings) -> String {
     let mut buf = String::with_capacity(384 + f.redacted_text.len() * 2);
+    write_findings(&mut buf, f);
+    buf
+}
+
+/// `findings_body`'s fields written straight into `buf`, for findings serialised only once (a
+/// miss's: only hits are memoised), which then skip the stored form's allocation and copy.
+pub fn write_findings(buf: &mut String, f: &Findings) {
     buf.push_str(",\"pii_detected\":");
     buf.push_str(if f.pii.is_empty() { "false" } else { "true" });
     buf.push_str(",\"pii_matches\":[");
@@ -159,18 +164,18 @@ fn render_findings(f: &Findings) -> String {
         }
         buf.push_str("{\"type\":\"");
         buf.push_str(m.kind.as_str());
-        offsets(&mut buf, m.start, m.end);
-        string(&mut buf, &m.matched_text);
+        offsets(buf, m.start, m.end);
+        string(buf, &m.matched_text);
         buf.push_str(",\"confidence\":");
-        number(&mut buf, m.confidence);
+        number(buf, m.confidence);
         buf.push('}');
     }
     buf.push_str("],\"redacted_text\":");
-    string(&mut buf, &f.redacted_text);
+    string(buf, &f.redacted_text);
     buf.push_str(",\"injection_detected\":");
     buf.push_str(if f.injection.is_empty() { "false" } else { "true" });
     buf.push_str(",\"injection_score\":");
-    number(&mut buf, f.injection_score);
+    number(buf, f.injection_score);
     buf.push_str(",\"severity\":\"");
     buf.push_str(f.injection_severity.as_str());
     buf.push_str("\",\"injection_matches\":[");
@@ -180,12 +185,12 @@ fn render_findings(f: &Findings) -> String {
         }
         buf.push_str("{\"type\":\"");
         buf.push_str(m.family.as_str());
-        offsets(&mut buf, m.start, m.end);
-        string(&mut buf, &m.matched_text);
+        offsets(buf, m.start, m.end);
+        string(buf, &m.matched_text);
         buf.push_str(",\"severity\":\"");
         buf.push_str(m.severity.as_str());
         buf.push_str("\",\"confidence\":");
-        number(&mut buf, m.confidence);
+        number(buf, m.confidence);
         buf.push('}');
     }
     buf.push_str("],\"routing\":{\"route\":\"");
@@ -193,9 +198,8 @@ fn render_findings(f: &Findings) -> String {
     buf.push_str("\",\"complexity\":\"");
     buf.push_str(f.routing.complexity.as_str());
     buf.push_str("\",\"suggested_arms\":[");
-    strings(&mut buf, &f.routing.suggested_arms);
+    strings(buf, &f.routing.suggested_arms);
     buf.push_str("]}");
-    buf
 }
 
 /// A JavaScript number as `JSON.parse` reads it back: Rust prints the shortest digits that round-trip.

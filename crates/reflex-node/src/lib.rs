@@ -18,6 +18,7 @@ mod errors;
 mod json;
 mod options;
 mod packed;
+mod plain;
 mod request;
 mod text;
 

@@ -27,6 +27,7 @@ use reflex_core::engine::{CheckOptions, CheckOutcome};
 
 use crate::engine::{self, now_ms, EngineHandle};
 use crate::json;
+use crate::text::ShortText;
 
 mod check_body;
 
@@ -78,7 +79,7 @@ pub fn check_request<'env>(
 pub fn check_request_body(
     #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
     json: Uint8ArraySlice<'_>,
-    request_id: String,
+    #[napi(ts_arg_type = "string")] request_id: ShortText,
     capacity: u32,
     window_ms: f64,
     elapsed_ms: f64,
@@ -101,7 +102,7 @@ pub fn check_request_body(
     // The text is read where it lies in the body when it has no escapes (the usual case).
     let check = engine.core().check(&parsed.text, options(parsed.flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    Ok(reply_into(out, &request_id, &check, ms))
+    Ok(reply_into(out, request_id.as_str(), &check, ms))
 }
 
 /// The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`.
@@ -178,16 +179,23 @@ fn forget_large(body: &mut String) {
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
-/// splice `check-route.ts` does around `checkJson`, written in one pass: a memoised hit's
-/// findings are already serialised (`json::findings_body`).
+/// splice `check-route.ts` does around `checkJson`, written in one pass. A hit's findings are
+/// serialised once and kept (`json::findings_body`): the memo shares them with later hits. A
+/// miss's are never memoised, so they are written straight into `out`: keeping them cost an
+/// allocation, a shrink and a copy of the ~1 KB form per miss.
 fn body(out: &mut String, request_id: &str, check: &CheckOutcome, ms: f64) {
-    let tail = json::findings_body(check);
+    let tail = check.cached.as_ref().map(|_| json::findings_body(check));
     let value = check.cached.as_ref().map_or(0, |e| e.value.len());
-    out.reserve(request_id.len() + value + tail.len() + 192);
+    let findings = tail.map_or(384 + 2 * check.redacted_text.len(), str::len);
+    out.reserve(request_id.len() + value + findings + 192);
     out.push_str("{\"request_id\":");
     json::string(out, request_id);
     out.push(',');
-    json::check_fields(out, check, tail);
+    json::check_head(out, check);
+    match tail {
+        Some(tail) => out.push_str(tail),
+        None => json::write_findings(out, &check.found),
+    }
     out.push_str(",\"processing_time_ms\":");
     json::millis(out, ms);
     out.push('}');

@@ -8,6 +8,7 @@
 //! one: the writer escapes only quotes, backslashes and controls) is copied as Latin-1, which V8
 //! takes as it is; any other answer is handed over as UTF-16, which V8 also copies as it is.
 
+use std::mem::MaybeUninit;
 use std::ptr;
 
 use napi::bindgen_prelude::{FromNapiValue, Result, ToNapiValue, TypeName, ValidateNapiValue};
@@ -103,3 +104,81 @@ impl TypeName for Answer {
         ValueType::String
     }
 }
+
+/// Room for `ShortText` on the stack, in UTF-16 units: a request id (up to 200 printable ASCII
+/// characters, `src/http/request-id.ts`) fits.
+const SHORT_UNITS: usize = 255;
+
+/// A short JavaScript string argument (a request id), read without an allocation: copied as
+/// UTF-16 (for a one-byte string V8 only widens its bytes) into a buffer on the stack and
+/// narrowed there. napi-rs's `String` measured it as UTF-8 (`Utf8Length`), allocated, and wrote it
+/// (`WriteUtf8`): ~1.3k instructions for a UUID, a twentieth of the work around a miss's check.
+/// A longer string is read as `Text`. A lone surrogate becomes U+FFFD, as napi's UTF-8 makes it.
+/// Declare it with `ts_arg_type = "string"`.
+pub struct ShortText {
+    /// `len` bytes written, the rest not: nothing is zeroed (a memset of both buffers was a
+    /// tenth of what reading the id cost).
+    bytes: [MaybeUninit<u8>; SHORT_UNITS * 3],
+    len: usize,
+    long: Option<String>,
+}
+
+impl ShortText {
+    pub fn as_str(&self) -> &str {
+        match &self.long {
+            Some(long) => long,
+            // SAFETY: `from_napi_value` wrote whole UTF-8 sequences into `bytes[..len]`.
+            None => unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len)) },
+        }
+    }
+
+    /// Appends `b` (there is always room: see `from_napi_value`).
+    fn push(&mut self, b: &[u8]) {
+        for (slot, &b) in self.bytes[self.len..self.len + b.len()].iter_mut().zip(b) {
+            slot.write(b);
+        }
+        self.len += b.len();
+    }
+}
+
+impl FromNapiValue for ShortText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> Result<Self> {
+        let mut units = [MaybeUninit::<u16>::uninit(); SHORT_UNITS + 1];
+        let mut copied = 0;
+        // SAFETY: napi writes at most `units.len()` units, a terminator included, and reports how
+        // many before it; a string of SHORT_UNITS or more may be cut, so it is read as `Text`.
+        let status = unsafe { sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr().cast(), units.len(), &raw mut copied) };
+        let mut text = ShortText { bytes: [MaybeUninit::uninit(); SHORT_UNITS * 3], len: 0, long: None };
+        if status != sys::Status::napi_ok || copied >= SHORT_UNITS {
+            text.long = Some(unsafe { Text::from_napi_value(env, value) }?.0);
+            return Ok(text);
+        }
+        // SAFETY: napi wrote the first `copied` units.
+        let units = unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u16>(), copied) };
+        if units.iter().all(|&u| u < 0x80) {
+            for (slot, &u) in text.bytes.iter_mut().zip(units) {
+                slot.write(u as u8); // ASCII
+            }
+            text.len = units.len();
+        } else {
+            for c in char::decode_utf16(units.iter().copied()) {
+                // At most three bytes a unit (a pair's four are two units'): always room.
+                let mut utf8 = [0; 4];
+                text.push(c.unwrap_or(char::REPLACEMENT_CHARACTER).encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+        Ok(text)
+    }
+}
+
+impl TypeName for ShortText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for ShortText {}

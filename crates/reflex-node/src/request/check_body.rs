@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::json::plain_len;
+use crate::plain::{plain_len, plain_run};
 
 /// `flags` bits: which parts of the check run.
 pub const CHECK_PII: u32 = 1;
@@ -27,8 +27,7 @@ pub struct CheckBody<'a> {
 
 /// The body when it is one the fast path takes (see the module header); None for any other.
 pub fn parse(bytes: &[u8]) -> Option<CheckBody<'_>> {
-    let json = std::str::from_utf8(bytes).ok()?;
-    let mut p = Parser { json, s: bytes, at: 0 };
+    let mut p = Parser { s: bytes, at: 0 };
     let (mut text, mut user_id) = (None, None);
     let mut flags = CHECK_PII | CHECK_INJECTION | USE_CACHE;
     let mut seen = 0;
@@ -36,19 +35,19 @@ pub fn parse(bytes: &[u8]) -> Option<CheckBody<'_>> {
     loop {
         p.expect(b'"')?;
         let bit = match p.key()? {
-            "text" if text.is_none() => {
+            b"text" if text.is_none() => {
                 p.expect(b':')?;
                 text = Some(p.value_string()?);
                 0
             }
-            "user_id" if user_id.is_none() => {
+            b"user_id" if user_id.is_none() => {
                 p.expect(b':')?;
                 user_id = Some(p.value_string()?);
                 0
             }
-            "check_pii" => CHECK_PII,
-            "check_injection" => CHECK_INJECTION,
-            "use_cache" => USE_CACHE,
+            b"check_pii" => CHECK_PII,
+            b"check_injection" => CHECK_INJECTION,
+            b"use_cache" => USE_CACHE,
             _ => return None,
         };
         if bit != 0 {
@@ -79,12 +78,23 @@ pub fn parse(bytes: &[u8]) -> Option<CheckBody<'_>> {
 }
 
 /// Just enough JSON for `parse`: whitespace, strings, booleans. Each method answers None where
-/// `JSON.parse` would fail or give something the fast path leaves alone. `at` only ever stops on
-/// an ASCII byte or the end, so slicing `json` there is always on a character boundary.
+/// `JSON.parse` would fail or give something the fast path leaves alone. The body is read as
+/// bytes: outside strings only ASCII is taken, keys are compared as bytes, and a string value is
+/// validated as UTF-8 only when its run is not all ASCII (the scan for its end tells), so a body
+/// that is not UTF-8 is still None, without a validation pass over all of it.
 struct Parser<'a> {
-    json: &'a str,
     s: &'a [u8],
     at: usize,
+}
+
+/// `bytes` as text: checked unless the scan found them all ASCII.
+fn run_text(bytes: &[u8], ascii: bool) -> Option<&str> {
+    if ascii {
+        // SAFETY: ASCII is UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -106,27 +116,30 @@ impl<'a> Parser<'a> {
         (self.next()? == want).then_some(())
     }
 
-    /// A key whose opening quote was just read; one with an escape is left to the validator.
-    fn key(&mut self) -> Option<&'a str> {
+    /// A key whose opening quote was just read, as bytes (only ASCII keys are known); one with
+    /// an escape is left to the validator.
+    fn key(&mut self) -> Option<&'a [u8]> {
         let start = self.at;
         self.at += plain_len(&self.s[start..]);
         if self.s.get(self.at)? != &b'"' {
             return None;
         }
         self.at += 1;
-        Some(&self.json[start..self.at - 1])
+        Some(&self.s[start..self.at - 1])
     }
 
     /// A string value, borrowed when it has no escape (the text is the body's bulk: no copy).
     fn value_string(&mut self) -> Option<Cow<'a, str>> {
         self.expect(b'"')?;
         let start = self.at;
-        self.at += plain_len(&self.s[start..]);
+        let (len, ascii) = plain_run(&self.s[start..]);
+        self.at += len;
+        let first = run_text(&self.s[start..self.at], ascii)?;
         if *self.s.get(self.at)? == b'"' {
             self.at += 1;
-            return Some(Cow::Borrowed(&self.json[start..self.at - 1]));
+            return Some(Cow::Borrowed(first));
         }
-        let mut out = String::from(&self.json[start..self.at]);
+        let mut out = String::from(first);
         loop {
             match *self.s.get(self.at)? {
                 b'"' => {
@@ -152,8 +165,8 @@ impl<'a> Parser<'a> {
                 _ => return None, // a raw control character
             }
             // Runs of plain text (all of the usual text) are copied whole.
-            let run = plain_len(&self.s[self.at..]);
-            out.push_str(&self.json[self.at..self.at + run]);
+            let (run, ascii) = plain_run(&self.s[self.at..]);
+            out.push_str(run_text(&self.s[self.at..self.at + run], ascii)?);
             self.at += run;
         }
     }
