@@ -14,13 +14,13 @@
  * set at least once) and its ratio to the bench text's; then the same texts each checked 16 times
  * in a row, and the ratio of the two (what a bench that repeats one text leaves out).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createEngine } from '../src/reflex/engine.js'
 import { TEXT_PII } from './texts.js'
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } })
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, write: { type: 'string' } } })
 const ROOT = join(import.meta.dirname, '..')
 const engine = createEngine()
 
@@ -57,6 +57,18 @@ const sets: Array<[string, string[]]> = [
   ['corpus, benign ASCII', texts(benign.filter((t) => /^[\x20-\x7e]*$/.test(t) && !t.includes('-----BEGIN')))],
   ['corpus, attacks', texts(items.filter((i) => i.label === 'attack').map((i) => i.text))],
 ]
+
+// `--write <dir>`: each set as a file of texts, one a line (`\n` for a line break), for the Rust
+// example that reads one (`rotation`), instead of timing anything.
+if (args.write !== undefined) {
+  mkdirSync(args.write, { recursive: true })
+  for (const [name, list] of sets) {
+    const file = join(args.write, `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.txt`)
+    writeFileSync(file, `${list.map((t) => t.replaceAll('\n', '\\n')).join('\n')}\n`)
+    console.log(file)
+  }
+  process.exit(0)
+}
 
 // Each set is timed twice with the same number of calls: its texts in turn (every check a text
 // unlike the last, as real traffic is) and each text repeated `REPEAT` times in a row (the way a
