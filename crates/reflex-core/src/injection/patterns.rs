@@ -224,6 +224,19 @@ pub(crate) fn rot13(s: &str) -> String {
         .collect()
 }
 
+/// The texts the rows' search tests run on: the corpus lines and the frozen test and pattern
+/// literals (`\n` in a line stands for a line break).
+#[cfg(test)]
+pub(crate) fn test_texts() -> Vec<String> {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let mut texts = Vec::new();
+    for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
+        let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
+        texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
+    }
+    texts
+}
+
 #[derive(Default)]
 struct Words {
     words: Vec<String>,

@@ -84,12 +84,7 @@ mod tests {
     /// the corpus lines, the frozen test texts and their ROT13 forms; and such starts occur.
     #[test]
     fn no_match_starts_where_the_lead_in_differs() {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let mut texts: Vec<String> = Vec::new();
-        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
-            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
-            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
-        }
+        let mut texts = super::super::test_texts();
         texts.push("note to the assistant: hey assistant, dear assistant: hi ai".into());
         let t = table();
         let (mut fitted, mut vetoed) = (0usize, 0usize);

@@ -96,12 +96,7 @@ mod tests {
     /// tried whatever the triggers arm.
     #[test]
     fn no_match_starts_past_a_sets_last_hit() {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let mut texts: Vec<String> = Vec::new();
-        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
-            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
-            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
-        }
+        let texts = super::super::test_texts();
         let t = table();
         let words = t.anchors.words();
         let (mut matched, mut limiting) = (0usize, 0usize);

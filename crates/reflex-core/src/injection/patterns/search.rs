@@ -267,12 +267,7 @@ mod tests {
     /// ROT13 forms (`examples/injection_dump.rs` also puts them inside English).
     #[test]
     fn each_match_finds_what_find_iter_finds() {
-        let dir = env!("CARGO_MANIFEST_DIR");
-        let mut texts: Vec<String> = Vec::new();
-        for f in ["../../test/corpus/injection.jsonl", "../../test/corpus/injection-holdout.jsonl", "examples/injection_dump_texts.txt"] {
-            let raw = std::fs::read_to_string(format!("{dir}/{f}")).expect(f);
-            texts.extend(raw.lines().map(|l| l.replace("\\n", "\n")));
-        }
+        let texts = super::super::test_texts();
         let t = table();
         let mut rows_run = 0usize;
         let mut matches = 0usize;
