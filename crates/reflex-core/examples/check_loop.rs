@@ -13,11 +13,11 @@
 
 use std::hint::black_box;
 
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
-use reflex_core::{injection, normalize, pii, routing};
 
 #[path = "common/bench_texts.rs"]
 mod bench_texts;
+#[path = "common/stage.rs"]
+mod stage;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -25,17 +25,9 @@ fn main() {
     let text = bench_texts::text(args.get(2).map_or("clean", String::as_str));
     let n: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1_000);
     let cold = args.get(4).is_some_and(|a| a == "cold");
-    let engine = Engine::new(EngineConfig::default());
-    let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
+    let engine = stage::engine();
     // One call outside the measured loop, so the tables built on first use stay out of it.
-    let run = |t: &str| match stage {
-        "injection" => drop(black_box(injection::detect(t))),
-        "pii" => drop(black_box(pii::detect(t))),
-        "route" => drop(black_box(routing::route(t, false, false, false))),
-        "key" => drop(black_box(normalize::cache_key(t, 3))),
-        "none" => {}
-        _ => drop(black_box(engine.check(t, all, 0))),
-    };
+    let run = |t: &str| stage::run(stage, &engine, t);
     run(&text);
     let mut junk = vec![0u8; if cold { 1 << 20 } else { 0 }];
     measured(&run, &text, n, &mut junk);

@@ -7,25 +7,18 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
-use reflex_core::{injection, normalize, pii, routing};
 #[path = "common/bench_texts.rs"]
 mod bench_texts;
+#[path = "common/stage.rs"]
+mod stage;
 
 fn main() {
     let calls: usize = std::env::args().nth(1).map_or(20_000, |s| s.parse().expect("a number of calls"));
     let kib: usize = std::env::args().nth(2).map_or(1024, |s| s.parse().expect("KiB to walk"));
     let mut junk = vec![0u8; kib << 10];
-    let engine = Engine::new(EngineConfig::default());
-    let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
+    let engine = stage::engine();
     let stage = std::env::args().nth(3).unwrap_or_default();
-    let run = |t: &str| match stage.as_str() {
-        "injection" => drop(black_box(injection::detect(t))),
-        "pii" => drop(black_box(pii::detect(t))),
-        "route" => drop(black_box(routing::route(t, false, false, false))),
-        "key" => drop(black_box(normalize::cache_key(t, 3))),
-        _ => drop(black_box(engine.check(t, all, 0))),
-    };
+    let run = |t: &str| stage::run(stage.as_str(), &engine, t);
     for name in ["pii", "typographic", "clean", "attack"] {
         let text = bench_texts::text(name);
         let mut times = Vec::with_capacity(calls);

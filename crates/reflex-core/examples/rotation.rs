@@ -17,8 +17,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
-use reflex_core::{injection, normalize, pii, routing};
+#[path = "common/stage.rs"]
+mod stage;
 
 /// The shortest timing: the CPU-time figure moves in scheduler ticks.
 const MIN_TIMING: Duration = Duration::from_millis(200);
@@ -36,15 +36,8 @@ fn main() {
     let texts: Vec<String> = file.lines().filter(|l| !l.is_empty()).map(|l| l.replace("\\n", "\n")).collect();
     assert!(!texts.is_empty(), "{path}: no texts");
 
-    let engine = Engine::new(EngineConfig::default());
-    let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
-    let run = |t: &str| match stage {
-        "injection" => drop(black_box(injection::detect(t))),
-        "pii" => drop(black_box(pii::detect(t))),
-        "route" => drop(black_box(routing::route(t, false, false, false))),
-        "key" => drop(black_box(normalize::cache_key(t, 3))),
-        _ => drop(black_box(engine.check(t, all, 0))),
-    };
+    let engine = stage::engine();
+    let run = |t: &str| stage::run(stage, &engine, t);
 
     // Warm up (tables built on first use, caches, frequency) and find how many passes over the
     // set make a timing of at least MIN_TIMING.
