@@ -37,10 +37,7 @@ fn main() {
 #[inline(never)]
 fn measured(run: &dyn Fn(&str), text: &str, n: usize, junk: &mut [u8]) {
     for _ in 0..n {
-        for j in (0..junk.len()).step_by(64) {
-            junk[j] = junk[j].wrapping_add(1);
-        }
-        black_box(&mut *junk);
+        stage::evict(junk);
         run(black_box(text));
     }
 }

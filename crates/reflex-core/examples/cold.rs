@@ -7,6 +7,8 @@ use std::hint::black_box;
 use std::time::Instant;
 #[path = "common/bench_texts.rs"]
 mod bench_texts;
+#[path = "common/stage.rs"]
+mod stage;
 
 fn main() {
     let kb: usize = std::env::args().nth(1).map_or(1024, |s| s.parse().unwrap());
@@ -24,10 +26,7 @@ fn main() {
             for _ in 0..5 {
                 let t = Instant::now();
                 for _ in 0..n {
-                    for j in (0..junk.len()).step_by(64) {
-                        junk[j] = junk[j].wrapping_add(1);
-                    }
-                    black_box(&mut junk);
+                    stage::evict(&mut junk);
                     if check {
                         black_box(engine.check(black_box(&text), all, 0));
                     }

@@ -1,10 +1,11 @@
 //! One stage of a check by name, for the examples that time or count one (`check_loop`,
-//! `cold_median`, `rotation`): `#[path = "common/stage.rs"] mod stage;`.
+//! `cold_median`, `rotation`), and the walk that makes a check's caches cold (`check_loop`,
+//! `cold`, `cold_median`): `#[path = "common/stage.rs"] mod stage;`.
 //!
 //! `injection`, `pii`, `route` (routing alone) or `key` (the cache key); `none` does nothing (a
 //! loop's own cost); anything else is the whole `engine.check`, without the cache.
 
-#![allow(dead_code)] // not every example takes `none`
+#![allow(dead_code)] // each example uses some of it
 
 use std::hint::black_box;
 
@@ -26,4 +27,13 @@ pub fn run(stage: &str, engine: &Engine, text: &str) {
         "none" => {}
         _ => drop(black_box(engine.check(text, CheckOptions { use_cache: false, ..CheckOptions::default() }, 0))),
     }
+}
+
+/// Touches every cache line of `junk`, evicting what a check left in the caches when `junk` is
+/// larger than them (1 MiB: past L2), as an HTTP request's own work does between checks.
+pub fn evict(junk: &mut [u8]) {
+    for j in (0..junk.len()).step_by(64) {
+        junk[j] = junk[j].wrapping_add(1);
+    }
+    black_box(junk);
 }

@@ -14,7 +14,6 @@
 
 /// Each word's last hit in a text, kept between calls: an entry is valid for the call whose
 /// stamp it holds, so a call reads and writes only the words it hit and nothing is cleared.
-#[derive(Default)]
 pub(super) struct Lasts {
     stamp: u32,
     /// For each word its stamp (high half) and last hit (low half): an entry of an earlier
@@ -100,7 +99,7 @@ mod tests {
         let t = table();
         let words = t.anchors.words();
         let (mut matched, mut limiting) = (0usize, 0usize);
-        let mut last = Lasts::default();
+        let mut last = Lasts::new();
         for text in &texts {
             let norm = normalize(text).text;
             for text in [rot13(&norm), norm] {
@@ -144,7 +143,7 @@ mod tests {
     /// a set's last hit is its words' latest, or any at or after `upto`.
     #[test]
     fn lasts_keep_each_words_last_hit() {
-        let mut last = Lasts::default();
+        let mut last = Lasts::new();
         last.record(128, &[(3, 90), (70, 95), (5, 99)]);
         last.record(128, &[(3, 10), (70, 40), (3, 30), (70, 20), (5, 0)]);
         assert_eq!((last.of(70), last.of(3), last.of(5)), (40, 30, 0));
