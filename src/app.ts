@@ -16,6 +16,7 @@ import type { Config } from './config/load.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
 import type { RateLimits } from './http/rate-limit.js'
+import { piiIn } from './cut-clear-of-pii.js'
 import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
@@ -121,7 +122,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   // A line too long to log whole is cut first, around the personal data the engine finds (log.ts).
   const redactor = {
     redact: (line: string) => engine.redact(line).redactedText,
-    find: (text: string) => engine.redact(text, { mode: 'placeholder' }).piiMatches,
+    find: piiIn(engine),
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.

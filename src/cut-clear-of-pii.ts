@@ -5,10 +5,11 @@
  * number is no card number to the engine, so a cut through one would let its half out unredacted.
  *
  * ```ts
- * const find = (text: string) => engine.redact(text, { mode: 'placeholder' }).piiMatches
- * clearOfPii(find, 'card 4111 1111 1111 1111', 12, 'back') // 5: before the card, not inside it
+ * clearOfPii(piiIn(engine), 'card 4111 1111 1111 1111', 12, 'back') // 5: before the card, not inside it
  * ```
  */
+
+import type { ReflexEngine } from './reflex/engine.js'
 
 /** One item of personal data: `text.slice(start, end)`, UTF-16 offsets. */
 export interface PiiSpan {
@@ -25,6 +26,16 @@ export type PiiFinder = (text: string) => readonly PiiSpan[]
  * 4096-bit RSA key); an e-mail address is at most 320, a card number or a phone a few dozen.
  */
 export const PROBE_CHARS = 8_192
+
+/** The engine as `clearOfPii` asks it: where personal data lies in a text. */
+export function piiIn(engine: Pick<ReflexEngine, 'redact'>): PiiFinder {
+  return (text) => engine.redact(text, { mode: 'placeholder' }).piiMatches
+}
+
+/** Marks where `chars` characters of a text were cut (a log line's string, a re-plan reason). */
+export function cutNote(chars: number): string {
+  return `[…${chars} characters cut…]`
+}
 
 /**
  * `at`, or the nearest point before it ('back') or after it ('forward') where a cut splits none of

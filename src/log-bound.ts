@@ -17,7 +17,7 @@
  * none of the personal data `find` sees around it, so the redactor after it still recognises all
  * it keeps (./cut-clear-of-pii.ts).
  */
-import { clearOfPii, wholeEnd, type PiiFinder } from './cut-clear-of-pii.js'
+import { clearOfPii, cutNote, wholeEnd, type PiiFinder } from './cut-clear-of-pii.js'
 
 /** A log line (UTF-16 units of its JSON) longer than this is cut: 32 KiB of ASCII. */
 export const MAX_LINE_CHARS = 32_768
@@ -29,11 +29,6 @@ const MIN_KEPT_CHARS = 32
 const FIRST_KEYS = ['level', 'time', 'pid', 'hostname', 'name', 'msg']
 /** Room kept for the markers and punctuation a cut adds, so the cut line fits MAX_LINE_CHARS. */
 const SLACK_CHARS = 512
-
-/** Marks where characters of one string were cut. */
-export function cutNote(chars: number): string {
-  return `[…${chars} characters cut…]`
-}
 
 /** `line` (one JSON line from pino, ending in a newline), or a version of it within MAX_LINE_CHARS. */
 export function boundLine(line: string, find?: PiiFinder): string {

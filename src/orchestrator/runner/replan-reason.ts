@@ -17,7 +17,7 @@
  */
 import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js';
 import type { ReflexEngine } from '../../reflex/engine.js';
-import { clearOfPii, isLowSurrogate, wholeEnd, type PiiFinder } from '../../cut-clear-of-pii.js';
+import { clearOfPii, cutNote, isLowSurrogate, piiIn, wholeEnd } from '../../cut-clear-of-pii.js';
 /** What the log keeps of a reason: enough to recognise it, not a quoted output. */
 export const LOG_HEAD_CHARS = 200;
 
@@ -77,12 +77,7 @@ function cutPoints(reason: string): { head: number; tail: number } {
 }
 
 function cutMarker(chars: number): string {
-  return ` […${chars} characters cut…] `;
-}
-
-/** The engine as `clearOfPii` asks it: where personal data lies. */
-function piiIn(engine: ReflexEngine): PiiFinder {
-  return (text) => engine.redact(text, { mode: 'placeholder' }).piiMatches;
+  return ` ${cutNote(chars)} `;
 }
 
 function placeholders(engine: ReflexEngine, text: string): string {
