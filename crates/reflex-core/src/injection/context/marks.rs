@@ -15,11 +15,13 @@
 //!   overlapping words decides, as before.
 //! - a negation is read from the same pass's 64-byte block masks (letters and digits, clause
 //!   separators): the clause's last four words are found by bit scans; a span with a non-ASCII
-//!   byte or a `no ` goes to `negated` itself.
+//!   byte or a `no ` goes to `negated` itself. The pass also lists where a word that is a
+//!   negation (or `can`, of "can't") starts, again a property of the text alone: a span that
+//!   holds none, and cuts no word at either end, has no negation among its last words.
 
 use crate::lanes::{self, eq, within};
 
-use super::{about, about_in, ceil_boundary, floor_boundary, is_negation, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, WINDOW};
+use super::{about, about_in, ceil_boundary, floor_boundary, is_negation, is_quote, negated, Benign, ABOUT, ASCII_ALNUM, NEGATIONS, WINDOW};
 
 /// For each letter a..z, the about-words (bits of their index in `ABOUT`) that start with it.
 const ABOUT_BY_FIRST: [u32; 26] = {
@@ -53,6 +55,61 @@ const ABOUT_SECOND: [u32; 26] = {
     t
 };
 
+/// For each letter a..z, the second bytes (bit `byte % 32`) of the ASCII negations and of `can`
+/// that start with it, as `ABOUT_SECOND` for the about-words.
+const NEGATION_SECOND: [u32; 26] = {
+    let mut t = [0u32; 26];
+    let mut k = 0;
+    while k <= NEGATIONS.len() {
+        let w = if k == NEGATIONS.len() { "can".as_bytes() } else { NEGATIONS[k].as_bytes() };
+        if w[0].is_ascii_lowercase() {
+            t[(w[0] - b'a') as usize] |= 1 << (w[1] % 32);
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Up to eight bytes as one little-endian number (zero past the last): words of at most eight
+/// letters or digits compare equal exactly when their packed forms do.
+const fn pack(w: &[u8]) -> u64 {
+    let mut v = 0;
+    let mut k = 0;
+    while k < w.len() && k < 8 {
+        v |= (w[k] as u64) << (8 * k);
+        k += 1;
+    }
+    v
+}
+
+/// `NEGATIONS` and `can` packed (`pack`), sorted; zero for the negations longer than eight
+/// bytes, which no ASCII word `Marks::negation_at` looks for is (every ASCII negation is eight
+/// bytes at most: a test).
+const PACKED_NEGATIONS: [u64; NEGATIONS.len() + 1] = {
+    let mut t = [0u64; NEGATIONS.len() + 1];
+    let mut k = 0;
+    while k < NEGATIONS.len() {
+        if NEGATIONS[k].len() <= 8 {
+            t[k] = pack(NEGATIONS[k].as_bytes());
+        }
+        k += 1;
+    }
+    t[NEGATIONS.len()] = pack(b"can");
+    // Sorted by insertion, for the binary search.
+    let mut k = 1;
+    while k < t.len() {
+        let mut j = k;
+        while j > 0 && t[j - 1] > t[j] {
+            let x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+            j -= 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Stops, quotes and about-words of one text, by byte offset, found from its start up to
 /// where a judgement has needed them so far (a match's sentence never reaches further than
 /// 120 bytes past it: the English after the attack bench text's matches is not read).
@@ -64,6 +121,8 @@ struct Marks {
     quotes: Vec<u32>,
     /// (start, end) of each about-word that counts, wherever it lies.
     about: Vec<(u32, u32)>,
+    /// The start of each ASCII word that is a negation or `can`.
+    negations: Vec<u32>,
     /// Where the pass stopped: every mark starting before it is listed.
     upto: usize,
     /// The classes `negated` reads of each 64-byte block the pass has read.
@@ -184,16 +243,18 @@ impl Marks {
             let before = base.checked_sub(1).map(|i| bytes[i]);
             let alnum_in = u64::from(before.is_some_and(|b| ASCII_ALNUM[usize::from(b)]));
             let closes_in = u64::from(matches!(before, Some(b'.' | b'@' | b'/')));
-            let starts = c.lower & !(c.alnum << 1 | alnum_in) & !(c.closes << 1 | closes_in);
+            // Lower-case letters starting a word; about-words count only after some bytes.
+            let words = c.lower & !(c.alnum << 1 | alnum_in);
+            let starts = words & !(c.closes << 1 | closes_in);
             let n = (to - base).min(64);
             let live = (if n == 64 { !0 } else { (1u64 << n) - 1 }) & (!0u64 << (self.upto - base));
-            let mut events = (starts | c.special) & live;
+            let mut events = (words | c.special) & live;
             while events != 0 {
                 let k = events.trailing_zeros() as usize;
                 events &= events - 1;
                 let i = base + k;
-                if starts >> k & 1 == 1 {
-                    self.words_at(bytes, i);
+                if words >> k & 1 == 1 {
+                    self.words_at(text, i, starts >> k & 1 == 1);
                 } else if self.mark(text, i) && i >= stop {
                     self.upto = i + 1;
                     return;
@@ -208,9 +269,22 @@ impl Marks {
     /// digits, each found by a bit scan instead of a byte at a time. A span holding a non-ASCII
     /// byte (whose characters may be letters) or a `no ` (the phrases "under no
     /// circumstances"…) is read by `negated` itself, as is one the pass has not reached.
+    ///
+    /// Most spans hold no negation at all: the pass's list of negation words says so at the
+    /// cost of a binary search, where finding the clause's last words cost ~250 instructions
+    /// (17 of the attack text's matches, none negated: 4.6k of its check).
     fn negated(&self, text: &str, s0: usize, start: usize) -> bool {
         if s0 >= start || (start - 1) / 64 >= self.blocks.len() || self.last(|b| b.odd, s0, start).is_some() {
             return negated(&text[s0..start]);
+        }
+        // A word cut by either end of the span may read as a negation ("cannot" cut to "not").
+        let b = text.as_bytes();
+        let cuts = |p: usize| p > 0 && p < b.len() && ASCII_ALNUM[usize::from(b[p - 1])] && ASCII_ALNUM[usize::from(b[p])];
+        if !cuts(s0) && !cuts(start) {
+            let k = self.negations.partition_point(|&p| (p as usize) < s0);
+            if self.negations.get(k).is_none_or(|&p| p as usize >= start) {
+                return false;
+            }
         }
         let clause = self.last(|b| b.seps, s0, start).map_or(s0, |i| i + 1);
         let mut end = start;
@@ -281,14 +355,20 @@ impl Marks {
         stop.is_some()
     }
 
-    /// Records the about-words that start at `i` (after a byte that allows one) and are not
-    /// part of a domain or an address.
-    fn words_at(&mut self, bytes: &[u8], i: usize) {
+    /// Records what starts at `i`, a lower-case letter beginning a word: a negation (or `can`),
+    /// and when `about` (after a byte that allows one) the about-words that are not part of a
+    /// domain or an address. One test of its first two bytes passes most words by.
+    fn words_at(&mut self, text: &str, i: usize, about: bool) {
+        let bytes = text.as_bytes();
         let letter = usize::from(bytes[i] - b'a');
-        // Every about-word is longer than one byte (checked by a test).
-        match bytes.get(i + 1) {
-            Some(&second) if ABOUT_SECOND[letter] & (1 << (second % 32)) != 0 => {}
-            _ => return,
+        // Every about-word and negation is longer than one byte (checked by a test).
+        let Some(&second) = bytes.get(i + 1) else { return };
+        let second = 1 << (second % 32);
+        if NEGATION_SECOND[letter] & second != 0 {
+            self.negation_at(bytes, i);
+        }
+        if !about || ABOUT_SECOND[letter] & second == 0 {
+            return;
         }
         let mut first = ABOUT_BY_FIRST[letter];
         while first != 0 {
@@ -306,6 +386,29 @@ impl Marks {
             if !domain {
                 self.about.push((i as u32, (i + w.len()) as u32));
             }
+        }
+    }
+
+    /// Lists the word starting at `i` when it is a negation or `can`: the word's bytes, packed
+    /// into a number, are looked for among the negations packed the same way (`is_negation` on
+    /// the word as a `str`, then the packed words of its first letter one by one, cost ~140
+    /// instructions a word: "now", "new" and "note" have eleven negations to pass).
+    #[inline(never)] // one word in eight gets here
+    fn negation_at(&mut self, bytes: &[u8], i: usize) {
+        let mut e = i + 1;
+        while e < bytes.len() && e - i <= 8 && ASCII_ALNUM[usize::from(bytes[e])] {
+            e += 1;
+        }
+        let len = e - i;
+        if len > 8 {
+            return;
+        }
+        let word = match bytes.get(i..i + 8) {
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight bytes")) & (!0u64 >> (64 - 8 * len)),
+            None => pack(&bytes[i..e]),
+        };
+        if PACKED_NEGATIONS.binary_search(&word).is_ok() {
+            self.negations.push(i as u32);
         }
     }
 

@@ -59,6 +59,10 @@ fn spans_judged_again_get_the_same_verdicts() {
 fn every_about_word_starts_with_a_lower_case_letter() {
     assert!(super::ABOUT.len() <= 32);
     assert!(super::ABOUT.iter().all(|w| w.as_bytes()[0].is_ascii_lowercase() && w.len() > 1));
+    // And the negations the pass lists are longer than one byte (`Marks::words_at`).
+    assert!(super::NEGATIONS.iter().all(|w| w.len() > 1));
+    // And those that are ASCII are compared packed into a `u64` (`Marks::negation_at`).
+    assert!(super::NEGATIONS.iter().filter(|w| w.is_ascii()).all(|w| w.len() <= 8));
 }
 
 #[test]
@@ -74,6 +78,8 @@ fn tricky_texts_get_the_same_verdicts() {
         ".",
         "'",
         "exploit.attack@phrase/pattern.x payload",
+        // Negations whole, cut by a span's ends, glued to other words and after a `.`.
+        "we cannot nothing x.not 5not can't isn't wont nevermind neither-nor no_way ignore it",
     ] {
         same_verdicts(text);
     }
