@@ -69,7 +69,8 @@ impl Rule {
             return true;
         }
         let rest = text[end..].trim_start_matches([' ', ',', '-']);
-        !self.unless.iter().any(|u| rest.starts_with(u))
+        // Byte by byte (`begins_with`): `starts_with` called `bcmp` for each word.
+        !self.unless.iter().any(|u| super::starts::begins_with(rest.as_bytes(), u.as_bytes()))
     }
 }
 
