@@ -68,11 +68,12 @@ impl Rule {
         if self.unless.is_empty() {
             return true;
         }
-        // Bytes, not chars: the three skipped are ASCII. Each word's first byte is compared
-        // before the word (a `memcmp` a word cost ~1.2k instructions of the attack text's check).
+        // Bytes, not chars: the three skipped are ASCII. Each word compared byte by byte
+        // (`begins_with`): `starts_with` called `memcmp` for each (~1.2k instructions of the
+        // attack text's check).
         let rest = &text.as_bytes()[end..];
         let rest = &rest[rest.iter().position(|b| !matches!(b, b' ' | b',' | b'-')).unwrap_or(rest.len())..];
-        !self.unless.iter().any(|u| rest.first() == u.as_bytes().first() && rest.starts_with(u.as_bytes()))
+        !self.unless.iter().any(|u| super::starts::begins_with(rest, u.as_bytes()))
     }
 }
 

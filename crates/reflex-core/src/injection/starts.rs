@@ -63,6 +63,13 @@ pub(crate) fn line_starts(text: &str, out: &mut Vec<usize>) {
     out.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
 }
 
+/// Whether `text` begins with `lit`, compared a byte at a time: the literals compared at a
+/// candidate start are a few bytes and most differ within the first one or two, where
+/// `starts_with` (and `==`) called `bcmp` for each.
+pub(crate) fn begins_with(text: &[u8], lit: &[u8]) -> bool {
+    text.len() >= lit.len() && text.iter().zip(lit).all(|(a, b)| a == b)
+}
+
 /// Whether a row's regex should run its own literal prefilter when it searches a whole text:
 /// not when a match may begin with a single byte (the `a` of `a i`, the `i` of `i want`).
 /// The prefilter then stops at nearly every word holding that letter and the search

@@ -316,8 +316,9 @@ impl<const N: usize> Index<N> {
             let eight = u64::from_le_bytes(text[at..at + 8].try_into().expect("eight bytes"));
             for k in 0..5 {
                 let four = (eight >> (8 * k)) as u32;
-                if self.maybe(four, (eight >> (8 * (k + 3))) as u32) {
-                    self.here(text, at + k, four, found);
+                let bits = self.block(four);
+                if Self::maybe(bits, (eight >> (8 * (k + 3))) as u32) {
+                    self.here(text, at + k, four, bits, found);
                 }
             }
             at += 5;
@@ -325,29 +326,34 @@ impl<const N: usize> Index<N> {
         // The last positions, where the window may be zero-padded.
         for at in at..text.len() {
             let four = window(text, at);
-            if self.maybe(four, four >> 24) {
-                self.here(text, at, four, found);
+            let bits = self.block(four);
+            if Self::maybe(bits, four >> 24) {
+                self.here(text, at, four, bits, found);
             }
         }
         self.each_short(text, found);
     }
 
-    /// False when no word can start at a position whose window is `four`, nor have its
-    /// window start there; true may be a collision. `fourth` holds the window's fourth byte
-    /// in its low byte. A bit test (`bt` on x86) rather than a shift, which without BMI2 goes
-    /// through `cl`.
+    /// The first-level filter's block for a position whose window is `four`.
     #[inline]
-    fn maybe(&self, four: u32, fourth: u32) -> bool {
-        let h = hash3(four);
-        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+    fn block(&self, four: u32) -> u32 {
+        self.blocks[(hash3(four) >> Self::SHIFT) as usize]
+    }
+
+    /// False when no word can start at a position whose window's block is `bits`, nor have
+    /// its window start there; true may be a collision. `fourth` holds the window's fourth
+    /// byte in its low byte. A bit test (`bt` on x86) rather than a shift, which without BMI2
+    /// goes through `cl`.
+    #[inline]
+    fn maybe(bits: u32, fourth: u32) -> bool {
         bits & (1 << (fourth & 31)) != 0
     }
 
-    /// Every word of three bytes or more that starts at `at` or whose window starts at `at`.
+    /// Every word of three bytes or more that starts at `at` or whose window starts at `at`;
+    /// `bits` is the window's block, which the scan has read already (read again here, the
+    /// hash and the load cost four instructions a call).
     #[inline(never)]
-    fn here(&self, text: &[u8], at: usize, four: u32, found: &mut impl FnMut(u16, usize)) {
-        let h = hash3(four);
-        let bits = self.blocks[(h >> Self::SHIFT) as usize];
+    fn here(&self, text: &[u8], at: usize, four: u32, bits: u32, found: &mut impl FnMut(u16, usize)) {
         if bits & (1 << ((four >> 24) & 31)) != 0 {
             // Words of four bytes or more, by their window (which may sit inside the word).
             for e in self.long.probe(four) {
@@ -373,7 +379,7 @@ impl<const N: usize> Index<N> {
     fn each_short(&self, text: &[u8], found: &mut impl FnMut(u16, usize)) {
         let mut at = |at: usize| {
             for (w, id) in &self.short {
-                if text[at..].starts_with(w) {
+                if short_at(text, at, w) {
                     found(*id, at);
                 }
             }
@@ -386,6 +392,19 @@ impl<const N: usize> Index<N> {
                 _ => unreachable!("chunks of one to three"),
             }
         }
+    }
+}
+
+/// Whether the word `w` of one or two bytes occurs in `text` at `at` (< its length): a byte
+/// compare or two, where `starts_with` called `bcmp` (~18 instructions a word, and each
+/// position a short word's first byte occurs at tries every short word: 38 a call on the
+/// attack bench text).
+#[inline]
+fn short_at(text: &[u8], at: usize, w: &[u8]) -> bool {
+    match *w {
+        [a] => text[at] == a,
+        [a, b] => text[at] == a && text.get(at + 1) == Some(&b),
+        _ => text[at..].starts_with(w),
     }
 }
 

@@ -9,6 +9,8 @@
 //! costs less, and a start where none fits cannot match, since every match begins with one of
 //! the literals.
 
+use super::super::starts::begins_with;
+
 /// For each trigger word, the rows it anchors and at which offset into their matches, all in
 /// one list: word `w`'s are `list[at[w]..at[w + 1]]` (a hit reads two offsets, not a `Vec`
 /// of its own elsewhere in memory).
@@ -65,7 +67,8 @@ impl Anchors {
     /// Whether `before` (the bytes between a start and its word's hit) is one of the lead-ins
     /// `k` (not `NO_LEAD`).
     pub(super) fn leads_in(&self, k: u16, before: &[u8]) -> bool {
-        self.leads[usize::from(k)].iter().any(|l| **l == *before)
+        // Lead-ins are a few bytes: `==` called `bcmp` for each.
+        self.leads[usize::from(k)].iter().any(|l| l.len() == before.len() && begins_with(before, l))
     }
 
     /// How many trigger words there are.
