@@ -105,7 +105,7 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
  */
 function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean, reused = false): Reply {
   const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
-  return { status: 200, headers, raw: body!, rawReused: reused }
+  return { status: 200, headers, headersExtra: true, raw: body!, rawReused: reused }
 }
 
 export function checkRoute(deps: ReflexDeps) {
