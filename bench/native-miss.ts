@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { checkRequestBody, createEngine } from '../src/reflex/engine.js'
+import { checkRequestBody, createEngine, replyRoom } from '../src/reflex/engine.js'
 import { TEXT_PII, variant } from './texts.js'
 
 const { values: args } = parseArgs({
@@ -39,13 +39,12 @@ const bodies = Array.from({ length: USERS }, (_, i) =>
   args.hit ? bodyOf(TEXT_PII, i) : bodyOf(variant(`#${i.toString(36).padStart(9, '0')}`), i),
 )
 const id = randomUUID()
-const decision = new Float64Array(5)
-const out = Buffer.allocUnsafeSlow(64 * 1024)
+const room = replyRoom(64 * 1024)
 const limit = { capacity: 1_000_000_000, windowMs: 60_000 }
 let sink: unknown
 
 const call = (i: number): void => {
-  sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, decision, out)
+  sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, room)
 }
 
 if (args.callgrind) {

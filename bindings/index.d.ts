@@ -118,13 +118,16 @@ export declare function checkRequest(engine: ExternalObject<'EngineHandle'>, tex
 /**
  * `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
  * JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
- * comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
- * is taken, `decision[0]` is -1, and the caller decodes and validates the body itself, so its
- * errors stay the validator's. The body is written into `out` (the caller's, reused from call to
- * call) and its length returned; longer than `out`, it is left for `lastReply()`. -1 when
- * refused or not the usual body (`decision[0]` says which).
+ * comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. `out` (the caller's, reused
+ * from call to call) holds the decision's five numbers (as `checkRequest`'s, native byte order;
+ * read them through a `Float64Array` over its first 40 bytes) and then room for the body. For any
+ * other body nothing is taken, the decision's first number is -1, and the caller decodes and
+ * validates the body itself, so its errors stay the validator's. The body is written after the
+ * decision and its length returned; longer than the room, it is left for `lastReply()`. -1 when
+ * refused or not the usual body (the decision says which). One array for both: napi's reading of
+ * a typed array cost ~550 instructions a call.
  */
-export declare function checkRequestBody(engine: ExternalObject<'EngineHandle'>, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array, out: Uint8Array): number
+export declare function checkRequestBody(engine: ExternalObject<'EngineHandle'>, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, out: Uint8Array): number
 
 export interface CheckResult {
   cacheKey: string

@@ -113,6 +113,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     let payload: string | Buffer | undefined
     if (reply.raw !== undefined) payload = reply.rawReused === true && !bodyReceived(res) ? Buffer.from(reply.raw) : reply.raw
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
+    if (status === 200 && payload !== undefined && reply.headersExtra === true) {
+      sendJson(res, requestId, payload, reply.headers)
+      return observe(res, method, status)
+    }
     if (status !== 200) res.status(status)
     res.header(REQUEST_ID_HEADER, requestId)
     if (payload !== undefined) res.header('content-type', JSON_CONTENT_TYPE)
@@ -300,6 +304,54 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       closeConnections(server)
     },
   }
+}
+
+/** hyper-express 6.14.8's private Response state `sendJson` drives (pinned, DESIGN.md §9). */
+interface CorkInternals {
+  /** Set once the route handler has returned without replying: a reply must cork uWS itself. */
+  _cork: boolean
+  _corked: boolean
+}
+
+const REQUEST_ID_NAME = Buffer.from(REQUEST_ID_HEADER)
+const CONTENT_TYPE_LINE = `\r\ncontent-type: ${JSON_CONTENT_TYPE}`
+
+/** What precedes a reply header's value in `sendJson`'s head: the line break and the lower-case name. */
+const headerLeads = new Map<string, string>()
+const KEPT_HEADER_LEADS = 64
+
+function headerLead(name: string): string {
+  const known = headerLeads.get(name)
+  if (known !== undefined) return known
+  const lead = `\r\n${name.toLowerCase()}: `
+  // Names are few and fixed in the code; a route that makes them up does not grow the map.
+  if (headerLeads.size < KEPT_HEADER_LEADS) headerLeads.set(name, lead)
+  return lead
+}
+
+/**
+ * A 200 with a body whose headers are extra to the two every reply carries (`Reply.headersExtra`):
+ * the bytes `res.header` + `res.send` write, with one call to uWS for the whole head.
+ *
+ * hyper-express's `header` lowercases each name into an object that `send` walks again, and uWS
+ * makes a UTF-8 copy of each name and value, then writes `name: value\r\n`: ~1.3k instructions a
+ * header. uWS writes the value as given, so the lines after the first ride in the first one's
+ * value. None can hold a line break of its own: the request id is printable ASCII (request-id.ts),
+ * and a line break in any other value would split the head through `header` just the same.
+ */
+function sendJson(res: Response, requestId: string, payload: string | Buffer, headers: Record<string, string> | undefined): void {
+  const raw = res.raw
+  const write = (): void => {
+    let head = requestId + CONTENT_TYPE_LINE
+    if (headers !== undefined) for (const name in headers) head += headerLead(name) + headers[name]!
+    raw.writeHeader(REQUEST_ID_NAME, head)
+    res.send(payload)
+  }
+  // As `send` does: a reply after the handler's tick corks uWS, so the head and body leave in one write.
+  const state = res as unknown as CorkInternals
+  if (!state._cork || state._corked) return write()
+  state._corked = true
+  raw.cork(write)
 }
 
 /**

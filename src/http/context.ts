@@ -40,6 +40,11 @@ export interface Reply {
    * next request's handler runs; a send that must wait for the rest of the request body gets a copy.
    */
   rawReused?: boolean
+  /**
+   * `headers` adds to the two every reply carries: none is `content-type` or `x-request-id`, in
+   * any case. A 200 with a body then hands them to uWS straight away (http/app.ts `sendJson`).
+   */
+  headersExtra?: boolean
 }
 
 export type Handler<B = unknown> = (ctx: Ctx<B>) => Reply | Promise<Reply>

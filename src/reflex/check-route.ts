@@ -11,7 +11,7 @@ import { compileSchema } from '../http/validate.js'
 import { admit, admitSync, decide } from '../http/rate-limit.js'
 import { MemoryRateLimitStore } from '../stores/memory-rate-limit-store.js'
 import { assertLimit, type Limit } from '../stores/rate-limit-store.js'
-import { CHECK_FLAGS, checkRequest, checkRequestBody, type CheckFlags } from './engine.js'
+import { CHECK_FLAGS, checkRequest, checkRequestBody, replyRoom, type CheckFlags } from './engine.js'
 import type { ReflexDeps } from './deps.js'
 import { CheckRequest } from './schemas.js'
 
@@ -105,7 +105,7 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
  */
 function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean, reused = false): Reply {
   const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
-  return { status: 200, headers, raw: body!, rawReused: reused }
+  return { status: 200, headers, headersExtra: true, raw: body!, rawReused: reused }
 }
 
 export function checkRoute(deps: ReflexDeps) {
@@ -127,12 +127,12 @@ export function checkRoute(deps: ReflexDeps) {
 export function checkFromBytes(deps: ReflexDeps): ((ctx: Ctx, body: Buffer) => Reply | undefined) | undefined {
   const native = nativeCheck(deps)
   if (native === undefined || deps.cache.shared) return undefined
-  const d = native.decision
   // Every reply is written here and sent before the next request is read (Reply.rawReused).
-  const out = Buffer.allocUnsafeSlow(REPLY_BYTES)
+  const room = replyRoom(REPLY_BYTES)
+  const d = room.decision
   return (ctx, json) => {
     // Nothing happens before the call: processing_time_ms is the native time, parsing included.
-    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, d, out)
+    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, room)
     if (body === null && d[0] === -1) return undefined
     return nativeReply(deps, d, body, true, true)
   }

@@ -131,16 +131,34 @@ export function checkRequest(
   return nativeCheckRequest(engine.handle, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
 }
 
+/** The bytes of a `ReplyRoom` ahead of the reply: the decision's five numbers. */
+const DECISION_BYTES = 5 * 8
+
+/** `checkRequestBody`'s memory, made once by its caller: the decision's numbers, then the reply's room. */
+export interface ReplyRoom {
+  readonly bytes: Buffer
+  /** allowed (1/0, or -1: not the usual body), limit, remaining, resetMs, retryAfterMs. */
+  readonly decision: Float64Array
+}
+
+/** A `ReplyRoom` with room for a reply of `replyBytes`; a longer one comes in a Buffer of its own. */
+export function replyRoom(replyBytes: number): ReplyRoom {
+  const bytes = Buffer.allocUnsafeSlow(DECISION_BYTES + replyBytes)
+  return { bytes, decision: new Float64Array(bytes.buffer, bytes.byteOffset, 5) }
+}
+
 /**
  * `checkRequest` from the request body's bytes when it is the usual one (a JSON object with `text`
  * and `user_id` and any of the boolean flags, nothing else: crates/reflex-node/src/request/
  * check_body.rs); the token comes from `user:<user_id>`'s bucket of `perUser`. For any other body
- * nothing is taken, `decision[0]` is -1 and null comes back: decode and validate it the usual way.
- * Saves decoding the body to a string, `JSON.parse` and handing the text back to the addon.
+ * nothing is taken, `room.decision[0]` is -1 and null comes back: decode and validate it the usual
+ * way. Saves decoding the body to a string, `JSON.parse` and handing the text back to the addon.
  *
- * The body is written into `out`, made once by the caller and reused: what comes back is a view
- * of `out` (a fresh Buffer only for a body longer than `out`), valid until the next call with the
- * same `out`. A Buffer made by the addon per reply cost a third of the native call.
+ * The body is written into `room`, made once by the caller and reused: what comes back is a view
+ * of it (a fresh Buffer only for a body longer than the room), valid until the next call with the
+ * same room. A Buffer made by the addon per reply cost a third of the native call; the decision
+ * shares the room's bytes, since napi's reading of each typed array argument costs ~550
+ * instructions a call.
  */
 export function checkRequestBody(
   engine: ReflexEngine,
@@ -148,10 +166,10 @@ export function checkRequestBody(
   requestId: string,
   perUser: { capacity: number; windowMs: number },
   elapsedMs: number,
-  decision: Float64Array,
-  out: Buffer,
+  room: ReplyRoom,
 ): Buffer | null {
-  const length = nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, decision, out)
+  const out = room.bytes
+  const length = nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, out)
   if (length < 0) return null
-  return length <= out.length ? out.subarray(0, length) : lastReply()
+  return DECISION_BYTES + length <= out.length ? out.subarray(DECISION_BYTES, DECISION_BYTES + length) : lastReply()
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { checkRequestBody, createEngine, type ReflexEngine } from '../../src/reflex/engine.js'
+import { checkRequestBody, createEngine, replyRoom, type ReflexEngine } from '../../src/reflex/engine.js'
 
 // checkRequestBody writes the reply itself (a miss's findings straight into it, a hit's from their
 // kept form); it must be the bytes the route would splice around checkJson, on every path.
@@ -9,11 +9,10 @@ const TIME = /"processing_time_ms":\d+\.\d{3}}$/
 
 /** checkRequestBody's reply, its time replaced by 0.000. */
 function native(engine: ReflexEngine, text: string, requestId: string): string {
-  const decision = new Float64Array(5)
-  const out = Buffer.alloc(64 * 1024)
+  const room = replyRoom(64 * 1024)
   const json = Buffer.from(JSON.stringify({ text, user_id: 'u1' }))
-  const body = checkRequestBody(engine, json, requestId, limit, 0, decision, out)
-  t.ok(body !== null && decision[0] === 1, 'answered')
+  const body = checkRequestBody(engine, json, requestId, limit, 0, room)
+  t.ok(body !== null && room.decision[0] === 1, 'answered')
   const reply = String(body)
   t.match(reply, TIME)
   return reply.replace(TIME, '"processing_time_ms":0.000}')

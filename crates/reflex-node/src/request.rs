@@ -59,7 +59,12 @@ pub fn check_request<'env>(
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
 ) -> Result<Option<BufferSlice<'env>>> {
     let entered = Instant::now();
-    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+    let (allowed, numbers) = take(engine, &limit_key, capacity, window_ms);
+    let Some(decision) = decision.get_mut(..numbers.len()) else {
+        return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
+    };
+    decision.copy_from_slice(&numbers);
+    if !allowed {
         return Ok(None);
     }
     let check = engine.core().check(&text, options(flags), now_ms());
@@ -69,11 +74,14 @@ pub fn check_request<'env>(
 
 /// `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
 /// JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
-/// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. For any other body nothing
-/// is taken, `decision[0]` is -1, and the caller decodes and validates the body itself, so its
-/// errors stay the validator's. The body is written into `out` (the caller's, reused from call to
-/// call) and its length returned; longer than `out`, it is left for `lastReply()`. -1 when
-/// refused or not the usual body (`decision[0]` says which).
+/// comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. `out` (the caller's, reused
+/// from call to call) holds the decision's five numbers (as `checkRequest`'s, native byte order;
+/// read them through a `Float64Array` over its first 40 bytes) and then room for the body. For any
+/// other body nothing is taken, the decision's first number is -1, and the caller decodes and
+/// validates the body itself, so its errors stay the validator's. The body is written after the
+/// decision and its length returned; longer than the room, it is left for `lastReply()`. -1 when
+/// refused or not the usual body (the decision says which). One array for both: napi's reading of
+/// a typed array cost ~550 instructions a call.
 #[napi]
 #[allow(clippy::too_many_arguments)] // as check_request
 pub fn check_request_body(
@@ -83,26 +91,38 @@ pub fn check_request_body(
     capacity: u32,
     window_ms: f64,
     elapsed_ms: f64,
-    #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
     #[napi(ts_arg_type = "Uint8Array")] out: Bytes<'_>,
 ) -> Result<i64> {
     let entered = Instant::now();
+    let Some((decision, room)) = out.split_at_mut_checked(DECISION_BYTES) else {
+        return Err(napi::Error::from_reason("checkRequestBody: out must hold the decision's 40 bytes"));
+    };
     let Some(parsed) = check_body::parse(&json) else {
-        if let Some(first) = decision.first_mut() {
-            *first = -1.0;
-        }
+        write_numbers(decision, &[-1.0]);
         return Ok(-1);
     };
     let mut limit_key = String::with_capacity(5 + parsed.user_id.len());
     limit_key.push_str("user:");
     limit_key.push_str(&parsed.user_id);
-    if !take(engine, &limit_key, capacity, window_ms, decision)? {
+    let (allowed, numbers) = take(engine, &limit_key, capacity, window_ms);
+    write_numbers(decision, &numbers);
+    if !allowed {
         return Ok(-1);
     }
     // The text is read where it lies in the body when it has no escapes (the usual case).
     let check = engine.core().check(&parsed.text, options(parsed.flags), now_ms());
     let ms = elapsed_ms + entered.elapsed().as_secs_f64() * 1000.0;
-    Ok(reply_into(out, request_id.as_str(), &check, ms))
+    Ok(reply_into(room, request_id.as_str(), &check, ms))
+}
+
+/// The bytes ahead of `checkRequestBody`'s reply that hold its decision: five `f64`s.
+const DECISION_BYTES: usize = 5 * 8;
+
+/// `numbers` into `bytes` as a `Float64Array` over them reads them.
+fn write_numbers(bytes: &mut [u8], numbers: &[f64]) {
+    for (to, n) in bytes.chunks_exact_mut(8).zip(numbers) {
+        to.copy_from_slice(&n.to_ne_bytes());
+    }
 }
 
 /// The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`.
@@ -115,18 +135,18 @@ pub fn last_reply(env: &Env) -> Result<BufferSlice<'_>> {
     })
 }
 
-/// Takes the token and writes the decision; true when allowed.
-fn take(engine: &EngineHandle, key: &str, capacity: u32, window_ms: f64, decision: &mut [f64]) -> Result<bool> {
+/// Takes the token: whether allowed, and the decision as the caller reads it: allowed (1/0),
+/// limit, remaining, resetMs, retryAfterMs.
+fn take(engine: &EngineHandle, key: &str, capacity: u32, window_ms: f64) -> (bool, [f64; 5]) {
     let d = engine::take(engine.core(), key, capacity, window_ms, 1);
-    let [allowed, limit, remaining, reset_ms, retry_after_ms, ..] = decision else {
-        return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
-    };
-    *allowed = if d.allowed { 1.0 } else { 0.0 };
-    *limit = f64::from(d.limit);
-    *remaining = f64::from(d.remaining);
-    *reset_ms = d.reset_ms as f64;
-    *retry_after_ms = d.retry_after_ms as f64;
-    Ok(d.allowed)
+    let numbers = [
+        if d.allowed { 1.0 } else { 0.0 },
+        f64::from(d.limit),
+        f64::from(d.remaining),
+        d.reset_ms as f64,
+        d.retry_after_ms as f64,
+    ];
+    (d.allowed, numbers)
 }
 
 fn options(flags: u32) -> CheckOptions {
