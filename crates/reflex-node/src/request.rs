@@ -132,8 +132,6 @@ pub fn last_reply(env: &Env) -> Result<BufferSlice<'_>> {
     })
 }
 
-/// Takes the token: whether allowed, and the decision as the caller reads it: allowed (1/0),
-/// limit, remaining, resetMs, retryAfterMs.
 thread_local! {
     /// The rate-limit key `user:<id>`, rebuilt in place each call: a fresh `String` cost a malloc
     /// and a free, ~150 instructions of the check miss.
@@ -157,6 +155,8 @@ fn take_for_user(engine: &EngineHandle, user_id: &str, capacity: u32, window_ms:
     })
 }
 
+/// Takes the token: whether allowed, and the decision as the caller reads it: allowed (1/0),
+/// limit, remaining, resetMs, retryAfterMs.
 fn take(engine: &EngineHandle, key: &str, capacity: u32, window_ms: f64) -> (bool, [f64; 5]) {
     let d = engine::take(engine.core(), key, capacity, window_ms, 1);
     let numbers = [
