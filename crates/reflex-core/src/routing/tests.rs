@@ -1,6 +1,6 @@
 use super::*;
 
-fn arms(text: &str) -> Vec<&'static str> {
+fn arms(text: &str) -> Arms {
     route(text, false, false, false).suggested_arms
 }
 
@@ -354,9 +354,9 @@ fn every_keyword_that_stands_alone_passes_the_prefix_test() {
 fn phrases_count_only_with_their_first_half_right_before() {
     assert_eq!(arms("fix the bug"), ["coder"]);
     assert_eq!(arms("fix bug"), ["coder"]);
-    assert_eq!(arms("the bug"), Vec::<&str>::new());
-    assert_eq!(arms("fix a nasty bug"), Vec::<&str>::new());
-    assert_eq!(arms("look it up"), Vec::<&str>::new());
+    assert!(arms("the bug").is_empty());
+    assert!(arms("fix a nasty bug").is_empty());
+    assert!(arms("look it up").is_empty());
     assert_eq!(arms("LOOKING UP"), ["retriever"]);
     assert_eq!(arms("personal data"), ["guardian"]);
     assert_eq!(Signals::scan("after that").sequencing, 1);
