@@ -59,10 +59,11 @@ pub fn check_request<'env>(
     #[napi(ts_arg_type = "Float64Array")] decision: Numbers<'_>,
 ) -> Result<Option<BufferSlice<'env>>> {
     let entered = Instant::now();
-    let (allowed, numbers) = take(engine, &limit_key, capacity, window_ms);
-    let Some(decision) = decision.get_mut(..numbers.len()) else {
+    // Checked before the token is taken: a call that fails must not spend one.
+    let Some(decision) = decision.get_mut(..5) else {
         return Err(napi::Error::from_reason("checkRequest: decision must hold 5 numbers"));
     };
+    let (allowed, numbers) = take(engine, &limit_key, capacity, window_ms);
     decision.copy_from_slice(&numbers);
     if !allowed {
         return Ok(None);
