@@ -98,6 +98,8 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     }
     // The rules' first two bytes are compared in place before a prefix is: a word that passed
     // the gate ("which", "door", "keep") walked all 42 rules through `memcmp` (~420 instructions).
+    // `rest[1]` is there: the gate read a second byte other than 0, which `at` gives past the end;
+    // every prefix is two bytes at least.
     let (prefix, body, min, max, confidence) =
         RULES.iter().find(|r| r.0[0] == rest[0] && r.0[1] == rest[1] && rest.starts_with(r.0))?;
     let s = start + prefix.len();
