@@ -95,38 +95,38 @@ fn number(buf: &mut String, x: f32) {
 /// The check body without its closing brace: `{"status":…,"routing":{…}` — the caller appends
 /// `,"processing_time_ms":N}`.
 pub fn check_body(o: &CheckOutcome) -> String {
-    let Some(entry) = &o.cached else {
-        // A miss: its findings are not memoised, so nothing would read a kept form again.
-        let mut buf = String::with_capacity(544 + o.redacted_text.len() * 2);
-        buf.push('{');
-        check_head(&mut buf, o);
-        write_findings(&mut buf, o);
-        return buf;
-    };
-    let tail = findings_body(o);
-    let mut buf = String::with_capacity(160 + entry.value.len() + tail.len());
+    let mut buf = String::with_capacity(1 + check_fields_room(o));
     buf.push('{');
-    check_fields(&mut buf, o, tail);
+    check_fields(&mut buf, o);
     buf
 }
 
-/// `check_body` after its `{`, with `findings_body(o)` as `tail`. `cached_value` is spliced raw:
-/// the service only ever stores serialised JSON in the cache.
-pub fn check_fields(buf: &mut String, o: &CheckOutcome, tail: &str) {
-    check_head(buf, o);
-    buf.push_str(tail);
-}
-
-/// `check_fields` up to the findings' fields: status, allowed and the cache's fields.
-pub fn check_head(buf: &mut String, o: &CheckOutcome) {
+/// `check_body` after its `{`. `cached_value` is spliced raw: the service only ever stores
+/// serialised JSON in the cache. A hit's findings are serialised once and kept
+/// (`findings_body`): the memo shares them with later hits. A miss's are never memoised, so they
+/// are written straight into `buf`: keeping them cost an allocation, a shrink and a copy of the
+/// ~1 KB form per miss.
+pub fn check_fields(buf: &mut String, o: &CheckOutcome) {
     buf.push_str(if o.blocked { "\"status\":\"blocked\",\"allowed\":false" } else { "\"status\":\"success\",\"allowed\":true" });
     buf.push_str(",\"cache_hit\":");
     buf.push_str(if o.cached.is_some() { "true" } else { "false" });
     buf.push_str(",\"cache_key\":");
     string(buf, &o.cache_key);
-    if let Some(entry) = &o.cached {
-        buf.push_str(",\"cached_value\":");
-        buf.push_str(&entry.value);
+    match &o.cached {
+        Some(entry) => {
+            buf.push_str(",\"cached_value\":");
+            buf.push_str(&entry.value);
+            buf.push_str(findings_body(o));
+        }
+        None => write_findings(buf, &o.found),
+    }
+}
+
+/// Room for what `check_fields` writes: enough that it seldom grows the buffer.
+pub fn check_fields_room(o: &CheckOutcome) -> usize {
+    160 + match &o.cached {
+        Some(entry) => entry.value.len() + findings_body(o).len(),
+        None => 384 + 2 * o.redacted_text.len(),
     }
 }
 
@@ -154,7 +154,7 @@ fn render_findings(f: &Findings) -> String {
 
 /// `findings_body`'s fields written straight into `buf`, for findings serialised only once (a
 /// miss's: only hits are memoised), which then skip the stored form's allocation and copy.
-pub fn write_findings(buf: &mut String, f: &Findings) {
+fn write_findings(buf: &mut String, f: &Findings) {
     buf.push_str(",\"pii_detected\":");
     buf.push_str(if f.pii.is_empty() { "false" } else { "true" });
     buf.push_str(",\"pii_matches\":[");

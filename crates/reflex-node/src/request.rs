@@ -220,23 +220,13 @@ fn forget_large(body: &mut String) {
 }
 
 /// `{"request_id":"…",` + the check body after its `{` + `,"processing_time_ms":N}`, the
-/// splice `check-route.ts` does around `checkJson`, written in one pass. A hit's findings are
-/// serialised once and kept (`json::findings_body`): the memo shares them with later hits. A
-/// miss's are never memoised, so they are written straight into `out`: keeping them cost an
-/// allocation, a shrink and a copy of the ~1 KB form per miss.
+/// splice `check-route.ts` does around `checkJson`, written in one pass.
 fn body(out: &mut String, request_id: &str, check: &CheckOutcome, ms: f64) {
-    let tail = check.cached.as_ref().map(|_| json::findings_body(check));
-    let value = check.cached.as_ref().map_or(0, |e| e.value.len());
-    let findings = tail.map_or(384 + 2 * check.redacted_text.len(), str::len);
-    out.reserve(request_id.len() + value + findings + 192);
+    out.reserve(request_id.len() + json::check_fields_room(check) + 32);
     out.push_str("{\"request_id\":");
     json::string(out, request_id);
     out.push(',');
-    json::check_head(out, check);
-    match tail {
-        Some(tail) => out.push_str(tail),
-        None => json::write_findings(out, &check.found),
-    }
+    json::check_fields(out, check);
     out.push_str(",\"processing_time_ms\":");
     json::millis(out, ms);
     out.push('}');
