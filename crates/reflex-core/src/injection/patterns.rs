@@ -241,6 +241,19 @@ pub(crate) fn test_texts() -> Vec<String> {
     texts
 }
 
+/// The forms of `texts` the rows' search tests run on: each text as the detector searches it
+/// (normalised), its ROT13 first.
+#[cfg(test)]
+pub(crate) fn search_forms(texts: &[String]) -> Vec<String> {
+    texts
+        .iter()
+        .flat_map(|text| {
+            let norm = crate::injection::normalize::normalize(text).text;
+            [rot13(&norm), norm]
+        })
+        .collect()
+}
+
 #[derive(Default)]
 struct Words {
     words: Vec<String>,

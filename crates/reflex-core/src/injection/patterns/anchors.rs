@@ -79,9 +79,8 @@ impl Anchors {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{rot13, table};
+    use super::super::table;
     use super::NO_LEAD;
-    use crate::injection::normalize::normalize;
 
     /// A start whose bytes before its word are none of the entry's lead-ins has no match, on
     /// the corpus lines, the frozen test texts and their ROT13 forms; and such starts occur.
@@ -91,25 +90,22 @@ mod tests {
         texts.push("note to the assistant: hey assistant, dear assistant: hi ai".into());
         let t = table();
         let (mut fitted, mut vetoed) = (0usize, 0usize);
-        for text in &texts {
-            let norm = normalize(text).text;
-            for text in [rot13(&norm), norm] {
-                let armed = t.arm(&text);
-                for &(w, at) in &armed.hits {
-                    for &(row, packed) in t.anchors.of(w) {
-                        let (offset, lead) = (packed & 0xff, packed >> 8);
-                        let Some(s) = (at as usize).checked_sub(usize::from(offset)) else { continue };
-                        if lead == NO_LEAD || s > text.len() {
-                            continue;
-                        }
-                        let re = &t.rules[usize::from(row)].1;
-                        let matches = re.find_iter(&text).any(|m| m.start() == s);
-                        if t.anchors.leads_in(lead, &text.as_bytes()[s..at as usize]) {
-                            fitted += 1;
-                        } else {
-                            assert!(!matches, "row {row} matches at {s} on {text:?}");
-                            vetoed += 1;
-                        }
+        for text in super::super::search_forms(&texts) {
+            let armed = t.arm(&text);
+            for &(w, at) in &armed.hits {
+                for &(row, packed) in t.anchors.of(w) {
+                    let (offset, lead) = (packed & 0xff, packed >> 8);
+                    let Some(s) = (at as usize).checked_sub(usize::from(offset)) else { continue };
+                    if lead == NO_LEAD || s > text.len() {
+                        continue;
+                    }
+                    let re = &t.rules[usize::from(row)].1;
+                    let matches = re.find_iter(&text).any(|m| m.start() == s);
+                    if t.anchors.leads_in(lead, &text.as_bytes()[s..at as usize]) {
+                        fitted += 1;
+                    } else {
+                        assert!(!matches, "row {row} matches at {s} on {text:?}");
+                        vetoed += 1;
                     }
                 }
             }

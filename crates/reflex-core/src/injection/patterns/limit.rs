@@ -86,9 +86,8 @@ pub(super) fn last_from(set: &[(u16, u64)], seen: &[u64], last: &Lasts, upto: u3
 
 #[cfg(test)]
 mod tests {
-    use super::super::{rot13, table};
+    use super::super::table;
     use super::{last_from, late, Lasts};
-    use crate::injection::normalize::normalize;
 
     /// No match of any row starts past the last hit of any of its sets (the chosen `late` one
     /// among them): on the corpus lines, the frozen test texts and their ROT13 forms, every row
@@ -100,26 +99,23 @@ mod tests {
         let words = t.anchors.words();
         let (mut matched, mut limiting) = (0usize, 0usize);
         let mut last = Lasts::new();
-        for text in &texts {
-            let norm = normalize(text).text;
-            for text in [rot13(&norm), norm] {
-                let armed = t.arm(&text);
-                let mut seen = vec![0u64; words.div_ceil(64)];
-                for &(w, _) in &armed.hits {
-                    seen[usize::from(w) / 64] |= 1 << (w % 64);
-                }
-                // Shared by all texts, as between calls.
-                last.record(words, &armed.hits);
-                for (i, (_, re)) in t.rules.iter().enumerate() {
-                    let starts: Vec<usize> = re.find_iter(&text).map(|m| m.start()).collect();
-                    for set in &t.required[i].seen {
-                        let lim = last_from(set, &seen, &last, u32::MAX) as usize;
-                        if let Some(&s) = starts.last() {
-                            assert!(s <= lim, "row {i}: a match at {s}, past {lim}, on {text:?}");
-                            matched += 1;
-                        } else {
-                            limiting += usize::from(lim + 1 < text.len());
-                        }
+        for text in super::super::search_forms(&texts) {
+            let armed = t.arm(&text);
+            let mut seen = vec![0u64; words.div_ceil(64)];
+            for &(w, _) in &armed.hits {
+                seen[usize::from(w) / 64] |= 1 << (w % 64);
+            }
+            // Shared by all texts, as between calls.
+            last.record(words, &armed.hits);
+            for (i, (_, re)) in t.rules.iter().enumerate() {
+                let starts: Vec<usize> = re.find_iter(&text).map(|m| m.start()).collect();
+                for set in &t.required[i].seen {
+                    let lim = last_from(set, &seen, &last, u32::MAX) as usize;
+                    if let Some(&s) = starts.last() {
+                        assert!(s <= lim, "row {i}: a match at {s}, past {lim}, on {text:?}");
+                        matched += 1;
+                    } else {
+                        limiting += usize::from(lim + 1 < text.len());
                     }
                 }
             }
