@@ -4,7 +4,7 @@
  * ```ts
  * const logger = createLogger({ name: 'reflex', level: config.logLevel, redactor: {
  *   redact: (line) => engine.redact(line).redactedText,
- *   find: (text) => engine.redact(text, { mode: 'placeholder' }).piiMatches,
+ *   find: piiIn(engine), // ./cut-clear-of-pii.ts
  * } })
  * ```
  *
