@@ -153,6 +153,11 @@ pub fn normalized_form(text: &str) -> (String, Vec<(usize, usize)>) {
     (norm.text, spans)
 }
 
+/// The pattern rows and scan triggers as data, for the plain TypeScript baseline the bench
+/// compares the addon with (`examples/rules_dump`). Not part of the contract.
+#[doc(hidden)]
+pub use patterns::{row_sources, scan_triggers, RowSource};
+
 /// Total bytes decoded from base64/hex per call, across all depths.
 const MAX_DECODED: usize = 16 * 1024;
 /// Payloads are decoded inside the text and once more inside a decoded payload.

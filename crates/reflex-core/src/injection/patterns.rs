@@ -456,6 +456,42 @@ fn compile(src: &str) -> Result<Regex, Box<meta::BuildError>> {
         .map_err(Box::new)
 }
 
+/// A row as the plain TypeScript baseline runs it (`bench/baseline/same`): its fields and the
+/// regex source it is compiled from. For `examples/rules_dump`; not part of the contract.
+pub struct RowSource {
+    pub family: Family,
+    pub severity: Severity,
+    pub confidence: f32,
+    pub triggers: &'static [&'static str],
+    pub needs: &'static [&'static str],
+    pub unless: &'static [&'static str],
+    pub source: String,
+}
+
+/// Every row, in table order (see `RowSource`).
+#[must_use]
+pub fn row_sources() -> Vec<RowSource> {
+    RULES
+        .iter()
+        .map(|r| RowSource {
+            family: r.family,
+            severity: r.severity,
+            confidence: r.confidence,
+            triggers: r.triggers,
+            needs: r.needs,
+            unless: r.unless,
+            source: source(r),
+        })
+        .collect()
+}
+
+/// The words that arm the ROT13 rescan (in their plain form), the joining of quoted fragments
+/// and the joining of assigned literals: for `examples/rules_dump`.
+#[must_use]
+pub fn scan_triggers() -> [&'static [&'static str]; 3] {
+    [ROT13_TRIGGERS, JOIN_TRIGGERS, ASSIGN_TRIGGERS]
+}
+
 pub(crate) fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(Table::build)
