@@ -5,12 +5,16 @@ use super::scan::hit;
 use super::{PiiKind, PiiMatch};
 
 pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
-    // Bytes >= 0x80 belong to internationalised local parts (RFC 6531); the walk only stops on
-    // an ASCII byte, so `s` is always a char boundary.
+    // Bytes >= 0x80 belong to internationalised local parts (RFC 6531).
     let local = |c: u8| c.is_ascii_alphanumeric() || c >= 0x80 || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-' | b'\'');
     let mut s = at;
     while s > 0 && local(b[s - 1]) && at - s < 64 {
         s -= 1;
+    }
+    // The 64-byte limit can stop the walk inside a character: the part keeps only the whole
+    // characters after it (a match starting mid-character panicked when the text was sliced).
+    while s < at && b[s] & 0xC0 == 0x80 {
+        s += 1;
     }
     // Trim leading punctuation (ASCII or not: an em dash, a curly quote) before the address;
     // nothing to trim (and no UTF-8 to check) when it starts on an ASCII letter or digit.
@@ -113,6 +117,21 @@ mod tests {
             "$ ssh -p 2222 ops@bastion.example.net",
         ] {
             assert!(emails(t).is_empty(), "{t}");
+        }
+    }
+
+    /// The local part's 64-byte limit falls inside a character: the address starts after it,
+    /// on a char boundary (it started mid-character, and slicing the text panicked).
+    #[test]
+    fn a_local_part_cut_inside_a_character_starts_after_it() {
+        let a62 = "a".repeat(62);
+        let a63 = "a".repeat(63);
+        for (text, want) in [
+            (format!("\u{1F600}{a62}@x.io"), format!("{a62}@x.io")),
+            (format!("\u{e9}{a63}@x.io"), format!("{a63}@x.io")),
+            (format!("\u{20ac}{a62}@x.io"), format!("{a62}@x.io")),
+        ] {
+            assert_eq!(emails(&text), vec![want.as_str()], "{text}");
         }
     }
 
