@@ -174,7 +174,14 @@ fn utf16_offsets(s: &str) -> Vec<usize> {
 /// neither a word character nor a separator, so nothing is joined across tokens).
 fn every_char() -> Vec<String> {
     let all: Vec<char> = (0..=0x10_FFFF).filter_map(char::from_u32).collect();
-    all.chunks(64).map(|c| c.iter().map(|&c| format!("a{c}1,")).collect()).collect()
+    all.chunks(64)
+        .map(|chunk| {
+            chunk.iter().fold(String::new(), |mut text, &c| {
+                let _ = write!(text, "a{c}1,");
+                text
+            })
+        })
+        .collect()
 }
 
 fn main() {
