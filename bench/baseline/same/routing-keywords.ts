@@ -52,14 +52,3 @@ const BY_SIGNAL: ReadonlyArray<[Word, string[]]> = [
 export const KEYWORDS: ReadonlyMap<string, Word> = new Map(
   BY_SIGNAL.flatMap(([signal, words]) => words.map((w): [string, Word] => [w, signal])),
 )
-
-// Keywords are ASCII letters only: a word holding anything else (a digit, `_`, `'`, a non-ASCII
-// letter) is no keyword, and only ASCII letters are folded, as Rust's `b | 0x20` does
-// (`toLowerCase` alone would turn the Kelvin sign into "k").
-const ASCII_LETTERS = /^[A-Za-z]+$/
-
-/** What `word` (a whole run of word characters) signals, ASCII case-insensitively. */
-export function classify(word: string): Word {
-  if (!ASCII_LETTERS.test(word)) return 'other'
-  return KEYWORDS.get(word.toLowerCase()) ?? 'other'
-}

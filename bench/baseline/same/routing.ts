@@ -1,16 +1,17 @@
 /**
  * Routing hints, the plain-TypeScript port of crates/reflex-core/src/routing/ (`route` and its
  * scan): where a checked request goes next and which arms it probably needs. The Rust scan
- * reads 64-byte blocks through bit masks; this is the byte loop its tests hold it to
- * (`reference_scan`), a character at a time, with the two-word phrases read as `Signals::note`
- * reads them.
+ * reads 64-byte blocks through bit masks; this counts what its tests hold it to
+ * (`reference_scan`, one byte at a time) with a few compiled regular expressions: one
+ * alternation of the keywords, one for the shape marks, with the two-word phrases read as
+ * `Signals::note` reads them.
  *
  * ```ts
  * route('Search the docs for the rate limit, then write a script to test it.', false, false, false)
  * // { route: 'orchestrator', complexity: 'moderate', suggestedArms: ['planner', 'retriever', 'coder', 'judge'] }
  * ```
  */
-import { classify, type Word } from './routing-keywords.js'
+import { KEYWORDS, type Word } from './routing-keywords.js'
 
 export type Route = 'cache' | 'orchestrator' | 'blocked'
 export type Complexity = 'simple' | 'moderate' | 'complex'
@@ -82,7 +83,35 @@ function complexityOf(s: Signals): Complexity {
   return score <= 1 ? 'simple' : score <= 3 ? 'moderate' : 'complex'
 }
 
-/** Word characters: ASCII letters and digits, `_`, `'` and anything non-ASCII ("naïve" is one word). */
+/**
+ * Word characters: ASCII letters and digits, `_`, `'` and anything non-ASCII ("naïve" is one
+ * word), as a character-class body for the patterns below.
+ */
+const WORD = "0-9A-Za-z_'\\u0080-\\uffff"
+
+/**
+ * Every keyword as a whole ASCII word, case-insensitively. `\b` knows only `[0-9A-Za-z_]` as
+ * word characters, so a hit can still touch a `'` or a non-ASCII character: `isWordChar` on
+ * either side of it rules those out. Without the `u` flag, `i` folds no non-ASCII letter to an
+ * ASCII one (the Kelvin sign is no "k"), as Rust's byte-wise fold.
+ */
+const KEYWORD = new RegExp(`\\b(?:${[...KEYWORDS.keys()].join('|')})\\b`, 'gi')
+
+/**
+ * What the scan passes over between two words: characters that are no word characters, and
+ * numbered list markers at a line's start (their digits make no word).
+ */
+const SEPARATOR = new RegExp(`(?:[^${WORD}]|(?<=(?:^|\\n)[ \\t]*)\\d{1,3}[.)] )*`, 'y')
+
+const WORD_CHAR = new RegExp(`[${WORD}]`, 'g')
+
+/**
+ * The shape marks, left to right: a list marker (group 1) or a code fence (group 2) as a line's
+ * first non-indent characters, or a full stop that white space or the text's end follows. A
+ * marker's own dot ("1. ") is consumed with it, so it is never read as a full stop.
+ */
+const SHAPE = /(?:^|\n)[ \t]*(?:([-*+] |\d{1,3}[.)] )|(```|~~~))|[.!?](?=[\t\n\f\r ]|$)/g
+
 function isWordChar(code: number): boolean {
   return (
     (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ||
@@ -90,26 +119,10 @@ function isWordChar(code: number): boolean {
   )
 }
 
-/** ASCII white space as Rust's `u8::is_ascii_whitespace`: tab, line feed, form feed, CR, space. */
-function isAsciiSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
-}
-
-/** The length of a list marker at `i`, a line's first non-indent character ("- ", "1. ", "12) "), or 0. */
-function listMarker(text: string, i: number): number {
-  const c = text.charCodeAt(i)
-  if ((c === 0x2d || c === 0x2a || c === 0x2b) && text.charCodeAt(i + 1) === 0x20) return 2
-  let digits = 0
-  while (isDigit(text.charCodeAt(i + digits))) digits++
-  const after = text.charCodeAt(i + digits)
-  if (digits >= 1 && digits <= 3 && (after === 0x2e || after === 0x29) && text.charCodeAt(i + digits + 1) === 0x20) {
-    return digits + 2
-  }
-  return 0
+/** The index of the first word character at or after `from`, or `Infinity`. */
+function nextWordChar(text: string, from: number): number {
+  WORD_CHAR.lastIndex = from
+  return WORD_CHAR.exec(text)?.index ?? Infinity
 }
 
 /** Counts `word`, read while `phrase` was open; returns what it leaves open. */
@@ -145,8 +158,8 @@ function note(s: Signals, word: Word, phrase: Phrase): Phrase {
 }
 
 /**
- * One pass over `text`: words against the keyword table, and the shape signals (sentences,
- * clauses, list items, code fences) counted on the way.
+ * The signals of `text`: its words against the keyword table, and its shape (sentences,
+ * clauses, list items, code fences).
  *
  * ```ts
  * scan('Pi is 3.14 roughly. e.g. this').sentences // 3
@@ -158,56 +171,56 @@ export function scan(text: string): Signals {
     sentences: 0, clauses: 0, sequencing: 0, listItems: 0, codeFences: 0,
     retriever: false, executor: false, coder: false, judge: false, guardian: false,
   }
-  let lineStart = true
-  let openSentence = false
-  let phrase: Phrase = 'none'
-  let i = 0
-  while (i < text.length) {
-    const c = text.charCodeAt(i)
-    if (lineStart) {
-      if (c === 0x20 || c === 0x09) {
-        i++
-        continue
-      }
-      lineStart = false
-      const marker = listMarker(text, i)
-      if (marker > 0) {
-        // A new item ends the previous one even without a full stop.
-        if (openSentence) s.sentences++
-        openSentence = false
-        s.listItems++
-        i += marker
-        continue
-      }
-      if (text.startsWith('```', i) || text.startsWith('~~~', i)) {
-        s.codeFences++
-        i += 3
-        continue
-      }
-    }
-    if (c === 0x20) {
-      i++
-    } else if (isWordChar(c)) {
-      let end = i + 1
-      while (end < text.length && isWordChar(text.charCodeAt(end))) end++
-      phrase = note(s, classify(text.slice(i, end)), phrase)
-      openSentence = true
-      i = end
-    } else {
-      if (c === 0x0a) {
-        lineStart = true
-      } else if (c === 0x2e || c === 0x21 || c === 0x3f) {
-        // A full stop ends a sentence when white space (or the text's end) follows it.
-        if (openSentence && (i + 1 >= text.length || isAsciiSpace(text.charCodeAt(i + 1)))) {
-          s.sentences++
-          openSentence = false
-        }
-      } else if (c === 0x2c || c === 0x3b || c === 0x3a) {
-        s.clauses++
-      }
-      i++
-    }
+  // No marker or fence holds a clause mark, so every one in the text counts.
+  for (const mark of ',;:') {
+    for (let k = text.indexOf(mark); k >= 0; k = text.indexOf(mark, k + 1)) s.clauses++
   }
-  if (openSentence) s.sentences++
+  countShape(s, text)
+  countKeywords(s, text)
   return s
+}
+
+/**
+ * Sentences, list items and code fences. A sentence is open from a word to a full stop, a list
+ * marker (a new item ends the previous one even without a full stop) or the text's end; each
+ * of those ends one only when a word came since the last.
+ */
+function countShape(s: Signals, text: string): void {
+  // The first word character not yet in a counted sentence.
+  let word = nextWordChar(text, 0)
+  SHAPE.lastIndex = 0
+  for (let m = SHAPE.exec(text); m !== null; m = SHAPE.exec(text)) {
+    if (m[2] !== undefined) {
+      s.codeFences++
+      continue
+    }
+    if (m[1] !== undefined) s.listItems++
+    // (A marker's match starts at the line break before it, which is no word character.)
+    if (word < m.index) s.sentences++
+    const end = m.index + m[0].length
+    if (word < end) word = nextWordChar(text, end)
+  }
+  if (word < text.length) s.sentences++
+}
+
+/**
+ * The keywords in order, each read with the phrase the word before it left open. Words that
+ * are no keyword close any phrase, so one between two keywords (seen in the separator between
+ * them) closes it too.
+ */
+function countKeywords(s: Signals, text: string): void {
+  let phrase: Phrase = 'none'
+  let previousEnd = 0
+  KEYWORD.lastIndex = 0
+  for (let m = KEYWORD.exec(text); m !== null; m = KEYWORD.exec(text)) {
+    const end = m.index + m[0].length
+    if (isWordChar(text.charCodeAt(m.index - 1)) || isWordChar(text.charCodeAt(end))) continue
+    if (phrase !== 'none') {
+      SEPARATOR.lastIndex = previousEnd
+      SEPARATOR.test(text)
+      if (SEPARATOR.lastIndex !== m.index) phrase = 'none'
+    }
+    phrase = note(s, KEYWORDS.get(m[0].toLowerCase()) ?? 'other', phrase)
+    previousEnd = end
+  }
 }
