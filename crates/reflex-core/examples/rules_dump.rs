@@ -7,28 +7,11 @@
 //!
 //! `tests/rows_json.rs` checks that the committed file is this output.
 
-use std::fmt::Write as _;
+#[path = "common/json.rs"]
+mod json;
 
+use json::quote;
 use reflex_core::injection::{row_sources, scan_triggers};
-
-/// `s` as a JSON string.
-fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn list(words: &[&str]) -> String {
     let items: Vec<String> = words.iter().map(|w| quote(w)).collect();

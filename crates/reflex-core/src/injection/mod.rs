@@ -153,10 +153,11 @@ pub fn normalized_form(text: &str) -> (String, Vec<(usize, usize)>) {
     (norm.text, spans)
 }
 
-/// The pattern rows and scan triggers as data, for the plain TypeScript baseline the bench
-/// compares the addon with (`examples/rules_dump`). Not part of the contract.
+/// The pattern rows and scan triggers as data, and the core's own arming, `keeps` and ROT13, for
+/// the plain TypeScript baseline the bench compares the addon with (`examples/rules_dump`,
+/// `examples/row_matches`). Not part of the contract.
 #[doc(hidden)]
-pub use patterns::{row_sources, scan_triggers, RowSource};
+pub use patterns::{rot13, row_keeps, row_sources, rows_armed, scan_triggers, RowSource};
 
 /// Total bytes decoded from base64/hex per call, across all depths.
 const MAX_DECODED: usize = 16 * 1024;

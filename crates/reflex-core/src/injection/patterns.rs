@@ -218,7 +218,8 @@ impl Armed {
 }
 
 /// Rotates ASCII letters by 13; everything else, and so every byte offset, stays.
-pub(crate) fn rot13(s: &str) -> String {
+#[must_use]
+pub fn rot13(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
@@ -483,6 +484,20 @@ pub fn row_sources() -> Vec<RowSource> {
             source: source(r),
         })
         .collect()
+}
+
+/// The rows the trigger pass arms on the normalised text `norm`, by index: those the search
+/// runs (for `examples/row_matches`).
+#[must_use]
+pub fn rows_armed(norm: &str) -> Vec<usize> {
+    table().arm_known(norm, norm.is_ascii()).rules().collect()
+}
+
+/// Whether row `row` keeps a match of `norm` that ends at `end` (`Rule::keeps`; for
+/// `examples/row_matches`).
+#[must_use]
+pub fn row_keeps(row: usize, norm: &str, end: usize) -> bool {
+    RULES[row].keeps(norm, end)
 }
 
 /// The words that arm the ROT13 rescan (in their plain form), the joining of quoted fragments
