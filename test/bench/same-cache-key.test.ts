@@ -1,4 +1,5 @@
 import t from 'tap'
+import { xorshift } from '../helpers/xorshift.js'
 import { cacheKey, keyFlags, normalizeForKey } from '../../bench/baseline/same/cache-key.js'
 import { createEngine } from '../../src/reflex/engine.js'
 
@@ -77,18 +78,12 @@ const PARTS = [
 
 t.test('the addon tells apart exactly the texts the port folds apart', async (t) => {
   const engine = createEngine()
-  let x = 0x2545f4914f6cdd1dn
-  const next = (): number => {
-    x ^= (x << 13n) & 0xffffffffffffffffn
-    x ^= x >> 7n
-    x ^= (x << 17n) & 0xffffffffffffffffn
-    return Number(x % 1_000_003n)
-  }
+  const next = xorshift(0x2545f4914f6cdd1dn)
   const texts: string[] = []
   for (let round = 0; round < 600; round++) {
     let text = ''
     const target = round % 50 === 0 ? 2100 : round % 120
-    while (text.length < target) text += PARTS[next() % PARTS.length]
+    while (text.length < target) text += PARTS[next(PARTS.length)]
     texts.push(text, text.toUpperCase(), text.normalize('NFD'), text.replace(/ /g, '\u3000'), ` \t${text}\n`)
   }
   // Folded forms to addon keys and back: each must map one to one.

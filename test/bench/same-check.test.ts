@@ -4,11 +4,11 @@
  * ≥ 5× target is read against it, so it must do the same work, not less. (The modules it is made
  * of have their own tests beside this one.)
  */
-import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { sameCheck } from '../../bench/baseline/same/check.js'
 import { TEXT_ATTACK, TEXT_CLEAN, TEXT_PII, TEXT_TYPOGRAPHIC } from '../../bench/texts.js'
 import { createEngine } from '../../src/reflex/engine.js'
+import { corpusTexts } from '../helpers/corpus.js'
 
 const engine = createEngine()
 
@@ -35,11 +35,7 @@ function answer(r: {
   })
 }
 
-const corpus: string[] = []
-for (const file of ['pii.jsonl', 'pii-holdout.jsonl', 'injection.jsonl', 'injection-holdout.jsonl']) {
-  const lines = readFileSync(new URL(`../corpus/${file}`, import.meta.url), 'utf8').split('\n')
-  for (const line of lines) if (line.trim() !== '') corpus.push((JSON.parse(line) as { text: string }).text)
-}
+const corpus = corpusTexts()
 
 t.test('the bench texts get the same answer from the baseline and the addon', async (t) => {
   for (const [name, text] of Object.entries({ TEXT_ATTACK, TEXT_CLEAN, TEXT_PII, TEXT_TYPOGRAPHIC })) {

@@ -3,22 +3,15 @@
  * the same overall severity, matches and score on every corpus text, also inside ordinary
  * English and cut into mixtures; and the cases of the core's `injection/tests.rs`.
  */
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 
 import t, { type Test } from 'tap'
 
 import { detectInjection, type InjectionReport } from '../../bench/baseline/same/injection.js'
 import { rank } from '../../bench/baseline/same/severity.js'
 import { createEngine } from '../../src/reflex/engine.js'
+import { corpusTexts } from '../helpers/corpus.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const CORPUS = ['injection.jsonl', 'injection-holdout.jsonl', 'pii.jsonl', 'pii-holdout.jsonl'].flatMap((f) =>
-  readFileSync(`${ROOT}test/corpus/${f}`, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { text: string }).text),
-)
+const CORPUS = corpusTexts(['injection', 'injection-holdout', 'pii', 'pii-holdout'])
 
 const engine = createEngine()
 

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs'
 import t from 'tap'
+import { xorshift } from '../helpers/xorshift.js'
 import { detectPii, redactPlaceholders, resolve } from '../../bench/baseline/same/pii.js'
 import { luhn, mod97, nhsCheckOk, ssnRulesOk } from '../../bench/baseline/same/pii-numbers.js'
 import type { Hit } from '../../bench/baseline/same/pii-scan.js'
 import { keccak256 } from '../../bench/baseline/same/pii-wallet.js'
 import { createEngine } from '../../src/reflex/engine.js'
+import { corpusTexts } from '../helpers/corpus.js'
 
 // The plain-TypeScript port of the core's PII detection must find what the core finds, where it
 // finds it, so that the addon is benchmarked against the same work: compared with the addon on
@@ -29,11 +30,7 @@ function disagreement(text: string): string | undefined {
 }
 
 t.test('the port agrees with the addon on every corpus text', async (t) => {
-  const texts: string[] = []
-  for (const file of ['pii.jsonl', 'pii-holdout.jsonl', 'injection.jsonl', 'injection-holdout.jsonl']) {
-    const lines = readFileSync(new URL(`../corpus/${file}`, import.meta.url), 'utf8').split('\n')
-    for (const line of lines) if (line.trim() !== '') texts.push((JSON.parse(line) as { text: string }).text)
-  }
+  const texts = corpusTexts()
   t.ok(texts.length > 800, `${texts.length} texts`)
   const differing = texts.map(disagreement).filter((d) => d !== undefined)
   const share = (texts.length - differing.length) / texts.length
@@ -69,19 +66,12 @@ t.test('the port agrees with the addon on seeded noise made of the shapes detect
     'Authorization: Basic YWxpY2U6czNjcmV0', 'curl -u ops:Yt6#pLw2 ', 'https://u:p@h.io/', 'git@github.com:a/b ', 'ssh ',
     '--password x', '-p', 'v1.2', 'aabb.ccdd.eeff', 'word:', '12:30 ', 'x_y', 'aB',
   ]
-  // xorshift64, as the core's tests use for their noise.
-  let state = 0x2545f4914f6cdd1dn
-  const next = (): number => {
-    state ^= (state << 13n) & 0xffffffffffffffffn
-    state ^= state >> 7n
-    state ^= (state << 17n) & 0xffffffffffffffffn
-    return Number(state % 1000000007n)
-  }
+  const next = xorshift(0x2545f4914f6cdd1dn)
   const runs = 3000
   const differing: string[] = []
   for (let n = 0; n < runs; n++) {
     let text = ''
-    for (let k = next() % 40; k > 0; k--) text += parts[next() % parts.length]
+    for (let k = next(40); k > 0; k--) text += parts[next(parts.length)]
     const d = disagreement(text)
     if (d !== undefined) differing.push(d)
   }

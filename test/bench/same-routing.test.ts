@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
+import { xorshift } from '../helpers/xorshift.js'
 import { KEYWORDS } from '../../bench/baseline/same/routing-keywords.js'
 import { route, scan, type Arm, type Complexity } from '../../bench/baseline/same/routing.js'
 import { createEngine } from '../../src/reflex/engine.js'
+import { corpusTexts } from '../helpers/corpus.js'
 
 // The plain port of the reflex core's routing hints (crates/reflex-core/src/routing/): the
 // cases of its unit tests, and the addon's own routing on every corpus text.
@@ -114,18 +116,6 @@ t.test('non-ASCII text', async (t) => {
   t.equal(complexity('é'.repeat(155) + ' then search.'), 'moderate', '323 bytes (168 code units) and a sequence word')
 })
 
-/** Every `text` field of the corpus files. */
-function corpusTexts(): string[] {
-  const dir = new URL('../corpus/', import.meta.url)
-  const texts: string[] = []
-  for (const f of ['pii.jsonl', 'pii-holdout.jsonl', 'injection.jsonl', 'injection-holdout.jsonl']) {
-    for (const line of readFileSync(new URL(f, dir), 'utf8').split('\n')) {
-      if (line.trim() !== '') texts.push((JSON.parse(line) as { text: string }).text)
-    }
-  }
-  return texts
-}
-
 t.test('the addon routes every corpus text as the port does', async (t) => {
   const engine = createEngine()
   const texts = corpusTexts()
@@ -169,20 +159,13 @@ const PIECES = [
 
 t.test('the addon routes random texts of the Rust test pieces as the port does', async (t) => {
   const engine = createEngine()
-  // xorshift64, as the Rust tests' generator.
-  let x = 0x9e3779b97f4a7c15n
-  const next = (): number => {
-    x ^= (x << 13n) & 0xffffffffffffffffn
-    x ^= x >> 7n
-    x ^= (x << 17n) & 0xffffffffffffffffn
-    return Number(x % 1_000_003n)
-  }
+  const next = xorshift(0x9e3779b97f4a7c15n)
   let agree = 0
   const rounds = 3000
   for (let round = 0; round < rounds; round++) {
     let text = ''
-    const n = next() % (round % 10 === 0 ? 400 : 40)
-    for (let k = 0; k < n; k++) text += PIECES[next() % PIECES.length]
+    const n = next(round % 10 === 0 ? 400 : 40)
+    for (let k = 0; k < n; k++) text += PIECES[next(PIECES.length)]
     const r = engine.check(text, { useCache: false })
     const mine = route(text, false, r.blocked, r.piiMatches.length > 0)
     if (JSON.stringify(mine) === JSON.stringify(r.routing)) agree++

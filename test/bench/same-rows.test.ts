@@ -5,7 +5,6 @@
  * and hand cases for triggers, `needs`, `unless` and the special scans.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 
 import t from 'tap'
 
@@ -22,6 +21,7 @@ import {
   translateRegex,
 } from '../../bench/baseline/same/rows.js'
 import { rustExample } from '../helpers/rust-example.js'
+import { corpusTexts } from '../helpers/corpus.js'
 
 // `crates/reflex-core/examples/row_matches.rs`, built by `cargo test` (which CI's `npm test` runs
 // first) or `cargo build --release -q -p reflex-core --example row_matches`.
@@ -224,11 +224,7 @@ t.test('a long word does not make a rewritten row backtrack', async (t) => {
 })
 
 t.test('the one-pass word finder finds the words an includes per word finds', async (t) => {
-  const texts: string[] = []
-  for (const file of ['injection.jsonl', 'injection-holdout.jsonl', 'pii.jsonl']) {
-    const lines = readFileSync(new URL(`../corpus/${file}`, import.meta.url), 'utf8').split('\n')
-    for (const line of lines) if (line.trim() !== '') texts.push((JSON.parse(line) as { text: string }).text.toLowerCase())
-  }
+  const texts = corpusTexts().map((text) => text.toLowerCase())
   const words = [...new Set(ROWS.flatMap((r) => [...r.triggers, ...r.needs]))]
   let found = 0
   for (const text of [...texts, 'a', '', 'ignor', '+', 'x<|im_start|>']) {
