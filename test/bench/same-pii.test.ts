@@ -125,17 +125,16 @@ t.test('resolve prefers rank, then length, then position', async (t) => {
   t.same(resolve([m('IBAN', 0, 5), m('EMAIL', 4, 14)], mixed), [m('EMAIL', 4, 14)])
 })
 
-t.test('many matches resolve like few; pathological inputs stay fast', async (t) => {
+t.test('many matches resolve like few; pathological inputs are answered', async (t) => {
   let text = ''
   for (let i = 0; i < 200; i++) text += `host 10.0.${i % 250}.${(i * 7) % 250} mail u${i}@x.org; `
   const found = detectPii(text)
   t.equal(found.length, 400)
   t.ok(found.every((m, k) => k === 0 || (found[k - 1] as { end: number }).end <= m.start))
-  const start = performance.now()
+  // No clock (speed is measured in bench/): a blow-up would not finish within tap's timeout.
   t.ok(detectPii('-----BEGIN RSA PRIVATE KEY-----\nAAAA\n'.repeat(3000)).length > 0)
-  detectPii('1:'.repeat(50000))
+  t.same(detectPii('1:'.repeat(50000)), [])
   t.same(detectPii('4'.repeat(100000)), [])
-  t.ok(performance.now() - start < 10000, 'linear')
 })
 
 t.test('cards: every issuer, Luhn, groupings', async (t) => {

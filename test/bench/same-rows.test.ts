@@ -217,10 +217,10 @@ t.test('the rewritten rows match as their literal translations', async (t) => {
 })
 
 t.test('a long word does not make a rewritten row backtrack', async (t) => {
+  // Unrewritten, these rows split the word every way before failing (exponential time): the
+  // file would not finish within tap's timeout. No clock here: the answer is what is asserted.
   const text = `send ${'a'.repeat(3000)} zz ${'b_'.repeat(500)}`
-  const start = performance.now()
-  for (const i of [66, 67, 131]) findAll((ROWS[i] as (typeof ROWS)[number]).regex, text)
-  t.ok(performance.now() - start < 200, `${(performance.now() - start).toFixed(1)} ms`)
+  for (const i of [66, 67, 131]) t.same(findAll((ROWS[i] as (typeof ROWS)[number]).regex, text), [], `row ${i}`)
 })
 
 t.test('the one-pass word finder finds the words an includes per word finds', async (t) => {
