@@ -59,7 +59,15 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 /** The top object: FIRST_KEYS take from the budget first; the keys keep their order. */
 function boundTop(obj: Record<string, unknown>, budget: Budget): Record<string, Json> {
   const keys = Object.keys(obj)
-  const order = [...FIRST_KEYS.filter((k) => k in obj), ...keys.filter((k) => !FIRST_KEYS.includes(k))]
+  return boundFields(obj, budget, [...FIRST_KEYS.filter((k) => k in obj), ...keys.filter((k) => !FIRST_KEYS.includes(k))])
+}
+
+/**
+ * `obj` with its fields bounded in the order `order` (all its keys) takes from the budget, written
+ * in the object's own key order; the fields the budget has no room left for are counted in one
+ * marker field at the end.
+ */
+function boundFields(obj: Record<string, unknown>, budget: Budget, order: readonly string[]): Record<string, Json> {
   const kept = new Map<string, [string, Json]>()
   let cut = 0
   for (const key of order) {
@@ -67,7 +75,7 @@ function boundTop(obj: Record<string, unknown>, budget: Budget): Record<string, 
     else kept.set(key, boundEntry(key, obj[key], budget))
   }
   const out = Object.create(null) as Record<string, Json> // a "__proto__" key stays a key
-  for (const key of keys) {
+  for (const key of Object.keys(obj)) {
     const entry = kept.get(key)
     if (entry !== undefined) out[entry[0]] = entry[1]
   }
@@ -106,18 +114,8 @@ function boundArray(items: unknown[], budget: Budget): Json[] {
 }
 
 function boundObject(obj: Record<string, unknown>, budget: Budget): Record<string, Json> {
-  const out = Object.create(null) as Record<string, Json> // a "__proto__" key stays a key
-  const keys = Object.keys(obj)
   budget.left -= 2
-  for (const [i, key] of keys.entries()) {
-    if (budget.left <= 0) {
-      out['…'] = `${keys.length - i} more fields cut`
-      break
-    }
-    const [k, v] = boundEntry(key, obj[key], budget)
-    out[k] = v
-  }
-  return out
+  return boundFields(obj, budget, Object.keys(obj))
 }
 
 function boundString(text: string, budget: Budget): string {

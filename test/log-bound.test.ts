@@ -65,7 +65,10 @@ t.test('many fields, many entries and escapes stay within the line bound', async
   t.equal(entry.msg, 'many fields')
   const fields = Object.keys(entry.many as object)
   t.ok(fields.length < 90, `${fields.length} fields of 90 kept`)
-  t.match((entry.many as Record<string, string>)['…'], /^\d+ more fields cut$/)
+  const marker = (entry.many as Record<string, string>)['…'] ?? ''
+  t.match(marker, /^\d+ more fields cut$/)
+  t.equal(parseInt(marker, 10) + fields.length - 1, 90, 'the marker counts every field cut')
+  t.same(fields.slice(0, -1), Array.from({ length: fields.length - 1 }, (_, i) => `f${i}`), 'the first fields kept, in order')
 
   lines.length = 0
   log.warn({ list: Array.from({ length: 90 }, () => 'w'.repeat(3_000)), after: 'gone' }, 'many entries')
