@@ -180,6 +180,18 @@ export interface PackedNames {
   complexities: Array<string>
 }
 
+/**
+ * Panics with `message`: for the test that a panic in the addon becomes a JavaScript error
+ * instead of aborting the process. Not part of the API.
+ */
+export declare function panicForTests(message: string): void
+
+/**
+ * As `panicForTests`, in a task on the libuv pool, where the export's `catch_unwind` does not
+ * reach (`unless_panic` does). Not part of the API.
+ */
+export declare function panicOnPoolForTests(message: string): Promise<void>
+
 export interface PiiMatch {
   /** `EMAIL`, `PHONE`, `CREDIT_CARD`, … */
   type: string

@@ -773,11 +773,13 @@ if (
   }
 }
 
-const { ReflexEngine, checkRequest, checkRequestBody, lastReply, packedNames, version } = nativeBinding
+const { ReflexEngine, checkRequest, checkRequestBody, lastReply, packedNames, panicForTests, panicOnPoolForTests, version } = nativeBinding
 export { ReflexEngine }
 export { checkRequest }
 export { checkRequestBody }
 export { lastReply }
 export { packedNames }
+export { panicForTests }
+export { panicOnPoolForTests }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

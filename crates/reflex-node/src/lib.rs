@@ -25,7 +25,7 @@ mod text;
 use napi_derive::napi;
 
 /// The crate version, so the service can report which addon it loaded.
-#[napi]
+#[napi(catch_unwind)]
 #[must_use]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

@@ -71,7 +71,7 @@ pub struct PackedNames {
 }
 
 /// The tables `checkPacked`'s indices point into (read once by the wrapper).
-#[napi]
+#[napi(catch_unwind)]
 #[must_use]
 pub fn packed_names() -> PackedNames {
     fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<String> {

@@ -44,7 +44,7 @@ type Bytes<'a> = &'a mut [u8];
 /// `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
 /// `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
 /// here). Null when refused: the check does not run.
-#[napi]
+#[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)] // one call per request is the point: primitives only, nothing built on either side
 pub fn check_request<'env>(
     env: &'env Env,
@@ -83,7 +83,7 @@ pub fn check_request<'env>(
 /// decision and its length returned; longer than the room, it is left for `lastReply()`. -1 when
 /// refused or not the usual body (the decision says which). One array for both: napi's reading of
 /// a typed array cost ~550 instructions a call.
-#[napi]
+#[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)] // as check_request
 pub fn check_request_body(
     #[napi(ts_arg_type = "ExternalObject<'EngineHandle'>")] engine: &External<EngineHandle>,
@@ -124,7 +124,7 @@ fn write_numbers(bytes: &mut [u8], numbers: &[f64]) {
 }
 
 /// The reply of the last `checkRequestBody` whose body did not fit its `out`, as a `Buffer`.
-#[napi]
+#[napi(catch_unwind)]
 pub fn last_reply(env: &Env) -> Result<BufferSlice<'_>> {
     BODY.with_borrow_mut(|body| {
         let buffer = BufferSlice::copy_from(env, body.as_bytes());
