@@ -17,7 +17,7 @@
  * r.severity            // 'high'
  * ```
  */
-import { cacheKey } from './cache-key.js'
+import { cacheKey, keyFlags } from './cache-key.js'
 import { detectInjection, type InjectionFinding } from './injection.js'
 import { detectPii, type PiiFinding, redactPlaceholders } from './pii.js'
 import { route, type Routing } from './routing.js'
@@ -50,8 +50,7 @@ const BLOCK_AT = rank('high')
 export function sameCheck(text: string, options: SameCheckOptions = {}): SameCheckResult {
   const checkPii = options.checkPii ?? true
   const checkInjection = options.checkInjection ?? true
-  // The key's flag bits: engine.rs `CheckOptions::key_flags`.
-  const key = cacheKey(text, (checkPii ? 1 : 0) | (checkInjection ? 2 : 0))
+  const key = cacheKey(text, keyFlags(options))
   const piiMatches = checkPii ? detectPii(text) : []
   const redactedText = checkPii ? redactPlaceholders(text, piiMatches) : text
   const report = checkInjection ? detectInjection(text) : { matches: [], score: 0, severity: 'none' as Severity }

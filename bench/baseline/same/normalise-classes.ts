@@ -47,15 +47,6 @@ export function isWordCode(cp: number): boolean {
 }
 
 /**
- * `isWordCode` on a one-character string.
- *
- * @example isWord('@') // true; isWord('_') // false; isWord('ж') // true
- */
-export function isWord(c: string): boolean {
-  return isWordCode(c.codePointAt(0)!)
-}
-
-/**
  * Whether code point `cp` may separate spaced-out letters (`i.g.n.o.r.e`, `i g n o r e`).
  *
  * @example isSpacerCode(0x2e) // true ('.'); isSpacerCode(0x09) // false (tab)
