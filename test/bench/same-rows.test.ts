@@ -14,14 +14,13 @@ import {
   keeps,
   rot13,
   rowArmed,
-  wordsIn,
   rowMatches,
   ROWS,
-  rustRegex,
-  translateRegex,
+  wordsIn,
 } from '../../bench/baseline/same/rows.js'
-import { rustExample } from '../helpers/rust-example.js'
+import { rustRegex, translateRegex } from '../../bench/baseline/same/rust-regex.js'
 import { corpusTexts } from '../helpers/corpus.js'
+import { rustExample } from '../helpers/rust-example.js'
 
 // `crates/reflex-core/examples/row_matches.rs`, built by `cargo test` (which CI's `npm test` runs
 // first) or `cargo build --release -q -p reflex-core --example row_matches`.

@@ -24,7 +24,8 @@ import { Buffer } from 'node:buffer'
 import { benignFactor, benignLevels, judge, lowerSeverity } from './context.js'
 import { type Budget, payloads, tagPayload } from './decode.js'
 import { type Normalised, normalise } from './normalise.js'
-import { armedScans, rot13, rowMatches, ROWS, rustRegex } from './rows.js'
+import { armedScans, rot13, rowMatches, ROWS } from './rows.js'
+import { rustRegex } from './rust-regex.js'
 import { rank, type Severity, worse } from './severity.js'
 
 export interface InjectionFinding {
