@@ -21,10 +21,13 @@
  *    that autocannon itself is not the bottleneck.
  * Server CPU per request (from /proc/<pid>/stat) is reported beside every run: unlike req/s it
  * does not depend on how fast the load generator is.
+ * `--pin` gives each side a core of its own: the servers (every thread) on CPU 0, this process
+ * (autocannon, the open-loop generator, wrk) on CPU 1, with `taskset`; the nearest this machine
+ * comes to a load generator on another host. Without it the scheduler shares both cores.
  *
  * Options: --duration 10 (s per peak run), --rounds 2, --warmup 3 (s), --connections 50,
  * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/cli/main.js reflex",
- * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102.
+ * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102, --pin.
  * Every run is bounded by its duration; the whole script by a 20-minute watchdog. 127.0.0.1 only.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -49,6 +52,7 @@ const { values: args } = parseArgs({
     'no-reflex': { type: 'boolean', default: false },
     'bare-port': { type: 'string', default: '18101' },
     'reflex-port': { type: 'string', default: '18102' },
+    pin: { type: 'boolean', default: false },
   },
 })
 const DURATION = Number(args.duration)
@@ -137,8 +141,14 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** With --pin the servers start on CPU 0 (taskset execs the command: the pid stays the server's). */
+const SERVER_CPU = '0'
+const GENERATOR_CPU = '1'
+if (args.pin && cpus().length < 2) throw new Error('--pin needs two CPUs')
+
 const children: ChildProcess[] = []
 function start(name: string, cmd: string, argv: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  if (args.pin) [cmd, argv] = ['taskset', ['-c', SERVER_CPU, cmd, ...argv]]
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let tail = ''
@@ -356,6 +366,11 @@ if (!args['no-reflex']) {
   await waitFor(`http://${HOST}:${REFLEX_PORT}/api/v1/health`, 120_000)
   log(`reflex service up (pid ${reflex.pid}: ${args['reflex-cmd']})`)
 }
+if (args.pin) {
+  // Every thread of this process; wrk, started later, inherits the mask.
+  execFileSync('taskset', ['-a', '-p', '-c', GENERATOR_CPU, String(process.pid)], { stdio: 'ignore' })
+  log(`pinned: servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}`)
+}
 
 const targets: Target[] = [
   { name: 'bare json()', port: BARE_PORT, path: '/bare/json', fixed: false, pid: () => bare.pid },
@@ -468,7 +483,8 @@ const p = (s = ''): void => {
 p(`## HTTP bench, ${machine.date}`)
 p()
 p(`commit ${machine.commit}${machine.dirty ? ' (tracked files modified)' : ''}; ${machine.nproc} × ${machine.cpu}; node ${machine.node}; ` +
-  `load average before ${machine.loadBefore}, after ${loadAfter}.`)
+  `load average before ${machine.loadBefore}, after ${loadAfter}.` +
+  (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''))
 p(`Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`)
 p(`Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`)
 p()
