@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { compileSchema } from '../src/http/validate.js'
-import { checkRequest, checkRequestBody, createEngine, replyRoom } from '../src/reflex/engine.js'
+import { DECISION_NUMBERS, checkRequest, checkRequestBody, createEngine, replyRoom } from '../src/reflex/engine.js'
 import { CheckRequest } from '../src/reflex/schemas.js'
 import { TEXT_PII } from './texts.js'
 
@@ -28,7 +28,7 @@ engine.cacheSet(key, '{"answer":"a stored task result"}', 3600)
 // The bench's hit bodies: one text, 256 users.
 const bodies = Array.from({ length: 256 }, (_, i) => Buffer.from(JSON.stringify({ text: TEXT_PII, user_id: `bench-u-${String(i).padStart(3, '0')}` })))
 const id = randomUUID()
-const decision = new Float64Array(5)
+const decision = new Float64Array(DECISION_NUMBERS)
 const room = replyRoom(64 * 1024)
 const limit = { capacity: 1_000_000, windowMs: 60_000 }
 const ALL = { checkPii: true, checkInjection: true, useCache: true }
@@ -49,7 +49,7 @@ const pieces: Array<[string, (i: number) => void]> = [
   ['  checkJson with a flags object (hit)', () => { sink = engine.checkJson(TEXT_PII, ALL) }],
   ['  splice request_id and processing_time_ms', () => { sink = `{"request_id":${JSON.stringify(id)},${checkBody.slice(1)},"processing_time_ms":${(performance.now() - 1).toFixed(3)}}` }],
   ['  UTF-8 of the 2 KB string body (uWS does it on send)', () => { sink = Buffer.from(`${checkBody}}`) }],
-  ['after: checkRequestBody (bytes in, body Buffer out)', (i) => { sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, room) }],
+  ['after: checkRequestBody (bytes in, head and body Buffers out)', (i) => { sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, room) }],
   ['  checkRequest (the text as a string)', (i) => { sink = checkRequest(engine, TEXT_PII, 7, id, `user:bench-u-${i & 255}`, limit, 0, decision) }],
   ['  checkJson without flags (the check itself, for reference)', () => { sink = engine.checkJson(TEXT_PII) }],
   ['  randomUUID (request id)', () => { sink = randomUUID() }],

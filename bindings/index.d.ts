@@ -108,10 +108,11 @@ export interface CheckFlags {
 
 /**
  * `engine` is `ReflexEngine#requestHandle()`. Takes one token from `limitKey`'s bucket (`capacity` per `windowMs`), writes the decision into
- * `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs) and, when allowed, checks
- * `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the `/api/v1/check` body:
- * `request_id` first, `processing_time_ms` last (`elapsedMs` before the call plus the time spent
- * here). Null when refused: the check does not run.
+ * `decision` (allowed 1/0, limit, remaining, resetMs, retryAfterMs, the head's length) and, when
+ * allowed, checks `text` with `flags` (bit 1 PII, 2 injection, 4 cache) and returns the reply: its
+ * head (see `head`; none, length 0, for a request id that is not printable ASCII), then the
+ * `/api/v1/check` body, `request_id` first, `processing_time_ms` last (`elapsedMs` before the call
+ * plus the time spent here). Null when refused: the check does not run.
  */
 export declare function checkRequest(engine: ExternalObject<'EngineHandle'>, text: string, flags: number, requestId: string, limitKey: string, capacity: number, windowMs: number, elapsedMs: number, decision: Float64Array): Buffer | null
 
@@ -119,13 +120,13 @@ export declare function checkRequest(engine: ExternalObject<'EngineHandle'>, tex
  * `checkRequest` from the request body's bytes, for the usual body (`request/check_body.rs`: a
  * JSON object with `text` and `user_id`, any of the three boolean flags, nothing else). The token
  * comes from `user:<user_id>`'s bucket of `capacity` per `windowMs`. `out` (the caller's, reused
- * from call to call) holds the decision's five numbers (as `checkRequest`'s, native byte order;
- * read them through a `Float64Array` over its first 40 bytes) and then room for the body. For any
+ * from call to call) holds the decision's six numbers (as `checkRequest`'s, native byte order;
+ * read them through a `Float64Array` over its first 48 bytes) and then room for the reply. For any
  * other body nothing is taken, the decision's first number is -1, and the caller decodes and
- * validates the body itself, so its errors stay the validator's. The body is written after the
- * decision and its length returned; longer than the room, it is left for `lastReply()`. -1 when
- * refused or not the usual body (the decision says which). One array for both: napi's reading of
- * a typed array cost ~550 instructions a call.
+ * validates the body itself, so its errors stay the validator's. The reply (head, then body, as
+ * `checkRequest`'s) is written after the decision and its length returned; longer than the room,
+ * it is left for `lastReply()`. -1 when refused or not the usual body (the decision says which).
+ * One array for both: napi's reading of a typed array cost ~550 instructions a call.
  */
 export declare function checkRequestBody(engine: ExternalObject<'EngineHandle'>, json: Uint8Array, requestId: string, capacity: number, windowMs: number, elapsedMs: number, out: Uint8Array): number
 

@@ -110,11 +110,13 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     if (res.completed) return
     const hasBody = reply.body !== undefined || reply.raw !== undefined
     const status = reply.status ?? (hasBody ? 200 : 204)
+    // Reused memory is copied when it must outlive this call (see `bodyReceived`).
+    const copy = reply.rawReused === true && !bodyReceived(res)
     let payload: string | Buffer | undefined
-    if (reply.raw !== undefined) payload = reply.rawReused === true && !bodyReceived(res) ? Buffer.from(reply.raw) : reply.raw
+    if (reply.raw !== undefined) payload = copy ? Buffer.from(reply.raw) : reply.raw
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
-    if (status === 200 && payload !== undefined && reply.headersExtra === true) {
-      sendJson(res, requestId, payload, reply.headers)
+    if (status === 200 && payload !== undefined && reply.head !== undefined) {
+      sendHead(res, copy ? Buffer.from(reply.head) : reply.head, payload)
       return observe(res, method, status)
     }
     if (status !== 200) res.status(status)
@@ -306,7 +308,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   }
 }
 
-/** hyper-express 6.14.8's private Response state `sendJson` drives (pinned, DESIGN.md §9). */
+/** hyper-express 6.14.8's private Response state `sendHead` drives (pinned, DESIGN.md §9). */
 interface CorkInternals {
   /** Set once the route handler has returned without replying: a reply must cork uWS itself. */
   _cork: boolean
@@ -314,36 +316,20 @@ interface CorkInternals {
 }
 
 const REQUEST_ID_NAME = Buffer.from(REQUEST_ID_HEADER)
-const CONTENT_TYPE_LINE = `\r\ncontent-type: ${JSON_CONTENT_TYPE}`
-
-/** What precedes a reply header's value in `sendJson`'s head: the line break and the lower-case name. */
-const headerLeads = new Map<string, string>()
-const KEPT_HEADER_LEADS = 64
-
-function headerLead(name: string): string {
-  const known = headerLeads.get(name)
-  if (known !== undefined) return known
-  const lead = `\r\n${name.toLowerCase()}: `
-  // Names are few and fixed in the code; a route that makes them up does not grow the map.
-  if (headerLeads.size < KEPT_HEADER_LEADS) headerLeads.set(name, lead)
-  return lead
-}
 
 /**
- * A 200 with a body whose headers are extra to the two every reply carries (`Reply.headersExtra`):
- * the bytes `res.header` + `res.send` write, with one call to uWS for the whole head.
+ * A 200 with a body and its whole head as bytes (`Reply.head`): the bytes `res.header` +
+ * `res.send` write, with one call to uWS for the head.
  *
  * hyper-express's `header` lowercases each name into an object that `send` walks again, and uWS
  * makes a UTF-8 copy of each name and value, then writes `name: value\r\n`: ~1.3k instructions a
- * header. uWS writes the value as given, so the lines after the first ride in the first one's
- * value. None can hold a line break of its own: the request id is printable ASCII (request-id.ts),
- * and a line break in any other value would split the head through `header` just the same.
+ * header. uWS writes the value as given, so the lines after the request id ride in its value, and
+ * bytes need no encoding (a head built here as a string cost ~1.5k instructions a request:
+ * concatenated, flattened, encoded).
  */
-function sendJson(res: Response, requestId: string, payload: string | Buffer, headers: Record<string, string> | undefined): void {
+function sendHead(res: Response, head: Buffer, payload: string | Buffer): void {
   const raw = res.raw
   const write = (): void => {
-    let head = requestId + CONTENT_TYPE_LINE
-    if (headers !== undefined) for (const name in headers) head += headerLead(name) + headers[name]!
     raw.writeHeader(REQUEST_ID_NAME, head)
     res.send(payload)
   }

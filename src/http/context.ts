@@ -41,10 +41,13 @@ export interface Reply {
    */
   rawReused?: boolean
   /**
-   * `headers` adds to the two every reply carries: none is `content-type` or `x-request-id`, in
-   * any case. A 200 with a body then hands them to uWS straight away (http/app.ts `sendJson`).
+   * The whole head of a 200 with a body, as bytes, in place of `headers` and the two every reply
+   * carries: the request id (it follows `x-request-id: `), then for each other header `\r\n`, its
+   * name in lower case, `: ` and its value, `content-type` among them; no line break in any of them.
+   * Handed to uWS as it is, in one call (http/app.ts `sendHead`): the check route's addon writes it
+   * (crates/reflex-node/src/request.rs). The route's reused memory, as `raw`, when `rawReused`.
    */
-  headersExtra?: boolean
+  head?: Buffer
 }
 
 export type Handler<B = unknown> = (ctx: Ctx<B>) => Reply | Promise<Reply>

@@ -11,7 +11,7 @@ import { compileSchema } from '../http/validate.js'
 import { admit, admitSync, decide } from '../http/rate-limit.js'
 import { MemoryRateLimitStore } from '../stores/memory-rate-limit-store.js'
 import { assertLimit, type Limit } from '../stores/rate-limit-store.js'
-import { CHECK_FLAGS, checkRequest, checkRequestBody, replyRoom, type CheckFlags } from './engine.js'
+import { CHECK_FLAGS, DECISION_NUMBERS, checkRequest, checkRequestBody, replyRoom, type CheckFlags, type NativeReply } from './engine.js'
 import type { ReflexDeps } from './deps.js'
 import { CheckRequest } from './schemas.js'
 
@@ -76,7 +76,7 @@ interface NativeCheck {
 function nativeCheck(deps: ReflexDeps): NativeCheck | undefined {
   if (!(deps.limiter instanceof MemoryRateLimitStore && deps.limiter.isOver(deps.engine))) return undefined
   const { perUser, perIp, windowMs } = deps.limits
-  const native = { perUser: { capacity: perUser, windowMs }, perIp: { capacity: perIp, windowMs }, decision: new Float64Array(5) }
+  const native = { perUser: { capacity: perUser, windowMs }, perIp: { capacity: perIp, windowMs }, decision: new Float64Array(DECISION_NUMBERS) }
   // MemoryRateLimitStore checks the limits on every take; the native call does not.
   assertLimit(native.perUser, 1)
   assertLimit(native.perIp, 1)
@@ -95,17 +95,19 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
     (input.use_cache === false ? 0 : CHECK_FLAGS.cache)
   const key = byUser ? `user:${input.user_id}` : `ip:${ctx.ip}`
   const d = native.decision
-  const body = checkRequest(deps.engine, input.text, flags, ctx.requestId, key, byUser ? native.perUser : native.perIp, performance.now() - started, d)
-  return nativeReply(deps, d, body, byUser)
+  const reply = checkRequest(deps.engine, input.text, flags, ctx.requestId, key, byUser ? native.perUser : native.perIp, performance.now() - started, d)
+  return nativeReply(deps, d, reply, byUser)
 }
 
 /**
- * The reply to a native call: its body with the RateLimit-* headers, or the 429 carrying them.
- * `reused`: the body is checkFromBytes' buffer (Reply.rawReused).
+ * The reply to a native call: its head and body, or the 429 carrying the RateLimit-* headers.
+ * `reused`: the reply is checkFromBytes' buffer (Reply.rawReused).
  */
-function nativeReply(deps: ReflexDeps, d: Float64Array, body: Buffer | null, byUser: boolean, reused = false): Reply {
-  const headers = decide({ allowed: body !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
-  return { status: 200, headers, headersExtra: true, raw: body!, rawReused: reused }
+function nativeReply(deps: ReflexDeps, d: Float64Array, reply: NativeReply | null, byUser: boolean, reused = false): Reply {
+  if (reply?.head !== undefined) return { status: 200, head: reply.head, raw: reply.body, rawReused: reused }
+  // Refused (decide throws the 429), or no head: a request id the addon would not put in one.
+  const headers = decide({ allowed: reply !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
+  return { status: 200, headers, raw: reply!.body, rawReused: reused }
 }
 
 export function checkRoute(deps: ReflexDeps) {
@@ -132,8 +134,8 @@ export function checkFromBytes(deps: ReflexDeps): ((ctx: Ctx, body: Buffer) => R
   const d = room.decision
   return (ctx, json) => {
     // Nothing happens before the call: processing_time_ms is the native time, parsing included.
-    const body = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, room)
-    if (body === null && d[0] === -1) return undefined
-    return nativeReply(deps, d, body, true, true)
+    const reply = checkRequestBody(deps.engine, json, ctx.requestId, native.perUser, 0, room)
+    if (reply === null && d[0] === -1) return undefined
+    return nativeReply(deps, d, reply, true, true)
   }
 }

@@ -109,14 +109,27 @@ export const addonVersion: string = version()
 /** Bits of `checkRequest`'s `flags`: which parts of the check run. */
 export const CHECK_FLAGS = { pii: 1, injection: 2, cache: 4 } as const
 
+/** A native check's reply as bytes. */
+export interface NativeReply {
+  /** `Reply.head`: the request id, the content type and the `RateLimit-*` headers; none for a request id that is not printable ASCII. */
+  head: Buffer | undefined
+  /** The `/api/v1/check` body: `request_id` first, `processing_time_ms` last. */
+  body: Buffer
+}
+
+/** The addon's reply bytes (head, then body) as a `NativeReply`, for a head of `head` bytes. */
+function split(reply: Buffer, head: number): NativeReply {
+  return { head: head > 0 ? reply.subarray(0, head) : undefined, body: reply.subarray(head) }
+}
+
 /**
  * Takes one token from `limitKey`'s bucket in `engine`'s in-process limiter and, when allowed,
- * runs the check and returns the whole `/api/v1/check` body as bytes (`request_id` first,
- * `processing_time_ms` = `elapsedMs` + the native time last); null when refused, and the check
- * does not run. Either way `decision` (5 numbers) receives allowed (1/0), limit, remaining, resetMs
- * and retryAfterMs. One call with primitive arguments instead of `rateLimit` + `checkJson`: the
- * decision object, the flags object and the body's round trip through a JS string cost the route
- * more than the token and the cache lookup (bench/RESULTS.md).
+ * runs the check and returns its reply (`processing_time_ms` = `elapsedMs` + the native time);
+ * null when refused, and the check does not run. Either way `decision` (6 numbers) receives
+ * allowed (1/0), limit, remaining, resetMs, retryAfterMs and the head's length.
+ * One call with primitive arguments instead of `rateLimit` + `checkJson`: the decision object, the
+ * flags object and the body's round trip through a JS string cost the route more than the token
+ * and the cache lookup (bench/RESULTS.md).
  */
 export function checkRequest(
   engine: ReflexEngine,
@@ -127,36 +140,40 @@ export function checkRequest(
   limit: { capacity: number; windowMs: number },
   elapsedMs: number,
   decision: Float64Array,
-): Buffer | null {
-  return nativeCheckRequest(engine.handle, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
+): NativeReply | null {
+  const reply = nativeCheckRequest(engine.handle, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
+  return reply === null ? null : split(reply, decision[5]!)
 }
 
-/** The bytes of a `ReplyRoom` ahead of the reply: the decision's five numbers. */
-const DECISION_BYTES = 5 * 8
+/** The numbers of a native check's decision (see `checkRequest`). */
+export const DECISION_NUMBERS = 6
+/** The bytes of a `ReplyRoom` ahead of the reply: the decision's numbers. */
+const DECISION_BYTES = DECISION_NUMBERS * 8
 
 /** `checkRequestBody`'s memory, made once by its caller: the decision's numbers, then the reply's room. */
 export interface ReplyRoom {
   readonly bytes: Buffer
-  /** allowed (1/0, or -1: not the usual body), limit, remaining, resetMs, retryAfterMs. */
+  /** allowed (1/0, or -1: not the usual body), limit, remaining, resetMs, retryAfterMs, head length. */
   readonly decision: Float64Array
 }
 
 /** A `ReplyRoom` with room for a reply of `replyBytes`; a longer one comes in a Buffer of its own. */
 export function replyRoom(replyBytes: number): ReplyRoom {
   const bytes = Buffer.allocUnsafeSlow(DECISION_BYTES + replyBytes)
-  return { bytes, decision: new Float64Array(bytes.buffer, bytes.byteOffset, 5) }
+  return { bytes, decision: new Float64Array(bytes.buffer, bytes.byteOffset, DECISION_NUMBERS) }
 }
 
 /**
- * `checkRequest` from the request body's bytes when it is the usual one (a JSON object with `text`
- * and `user_id` and any of the boolean flags, nothing else: crates/reflex-node/src/request/
- * check_body.rs); the token comes from `user:<user_id>`'s bucket of `perUser`. For any other body
- * nothing is taken, `room.decision[0]` is -1 and null comes back: decode and validate it the usual
- * way. Saves decoding the body to a string, `JSON.parse` and handing the text back to the addon.
+ * `checkRequest` (the same reply: head, then body) from the request body's bytes when it is the
+ * usual one (a JSON object with `text` and `user_id` and any of the boolean flags, nothing else:
+ * crates/reflex-node/src/request/check_body.rs); the token comes from `user:<user_id>`'s bucket of
+ * `perUser`. For any other body nothing is taken, `room.decision[0]` is -1 and null comes back:
+ * decode and validate it the usual way. Saves decoding the body to a string, `JSON.parse` and
+ * handing the text back to the addon.
  *
- * The body is written into `room`, made once by the caller and reused: what comes back is a view
- * of it (a fresh Buffer only for a body longer than the room), valid until the next call with the
- * same room. A Buffer made by the addon per reply cost a third of the native call; the decision
+ * The reply is written into `room`, made once by the caller and reused: what comes back are views
+ * of it (of a fresh Buffer only for a reply longer than the room), valid until the next call with
+ * the same room. A Buffer made by the addon per reply cost a third of the native call; the decision
  * shares the room's bytes, since napi's reading of each typed array argument costs ~550
  * instructions a call.
  */
@@ -167,9 +184,13 @@ export function checkRequestBody(
   perUser: { capacity: number; windowMs: number },
   elapsedMs: number,
   room: ReplyRoom,
-): Buffer | null {
+): NativeReply | null {
   const out = room.bytes
   const length = nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, out)
   if (length < 0) return null
-  return DECISION_BYTES + length <= out.length ? out.subarray(DECISION_BYTES, DECISION_BYTES + length) : lastReply()
+  const head = room.decision[5]!
+  if (DECISION_BYTES + length > out.length) return split(lastReply(), head)
+  // Two views of the room, not a view of the reply split again: each typed array costs.
+  const at = DECISION_BYTES + head
+  return { head: head > 0 ? out.subarray(DECISION_BYTES, at) : undefined, body: out.subarray(at, DECISION_BYTES + length) }
 }

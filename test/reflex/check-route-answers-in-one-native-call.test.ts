@@ -4,8 +4,10 @@ import type { ReflexDeps } from '../../src/reflex/deps.js'
 import { createEngine } from '../../src/reflex/engine.js'
 import type { Ctx, Reply } from '../../src/http/app.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
+import { decide } from '../../src/http/rate-limit.js'
 
 const limits = { perIp: 2, perUser: 3, windowMs: 60_000 }
+const lowerKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toLowerCase(), v]))
 const TEXT = 'mail ada@example.com about the report'
 
 function route() {
@@ -24,6 +26,11 @@ const bodyOf = (reply: Reply): Record<string, unknown> => {
   return JSON.parse(String(reply.raw)) as Record<string, unknown>
 }
 
+/** The head the addon writes for `requestId` with these RateLimit-* values (http/context.ts `Reply.head`). */
+const headOf = (requestId: string, limit: number, remaining: number, reset: number): string =>
+  `${requestId}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+  `ratelimit-limit: ${limit}\r\nratelimit-remaining: ${remaining}\r\nratelimit-reset: ${reset}`
+
 t.test('the body is checkJson with the request id first and the time last', async (t) => {
   const { engine, call } = route()
   const reply = call({ text: TEXT, user_id: 'u1' }, 'id "quoted" \\ and slashed')
@@ -41,10 +48,26 @@ t.test('the body is checkJson with the request id first and the time last', asyn
 
 t.test('the token comes from the engine limiter: per user with user_id, per IP without', async (t) => {
   const { engine, call } = route()
-  t.same(call({ text: 'a', user_id: 'u1' }).headers, { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '2', 'RateLimit-Reset': '20' })
-  t.same(call({ text: 'b' }).headers, { 'RateLimit-Limit': '2', 'RateLimit-Remaining': '1', 'RateLimit-Reset': '30' })
+  t.equal(String(call({ text: 'a', user_id: 'u1' }).head), headOf('req-1', 3, 2, 20))
+  t.equal(String(call({ text: 'b' }).head), headOf('req-1', 2, 1, 30))
   t.equal(engine.rateLimit('user:u1', 3, 60_000, 0).remaining, 2, 'the same bucket rateLimit sees')
   t.equal(engine.rateLimit('ip:203.0.113.9', 2, 60_000, 0).remaining, 1)
+})
+
+t.test('the head is the headers decide gives; a request id the addon keeps out of a head gets them as headers', async (t) => {
+  const { call } = route()
+  const reply = call({ text: 'a', user_id: 'u1' }, 'req-1')
+  const [id, ...lines] = String(reply.head).split('\r\n')
+  t.equal(id, 'req-1')
+  t.same(
+    Object.fromEntries(lines.map((l) => l.split(': '))),
+    { 'content-type': 'application/json; charset=utf-8', ...lowerKeys(decide({ allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }, limits, true)) },
+  )
+  // Never from the service (request-id.ts echoes printable ASCII only), but the addon does not trust it.
+  const odd = call({ text: 'b', user_id: 'u1' }, 'caf\u00e9')
+  t.equal(odd.head, undefined)
+  t.same(odd.headers, { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '1', 'RateLimit-Reset': '40' })
+  t.equal(bodyOf(odd).request_id, 'caf\u00e9')
 })
 
 t.test('a refusal is the 429 with its headers, and the check does not run', async (t) => {
@@ -90,7 +113,8 @@ t.test('from the body bytes: the usual body answers the same, any other is left 
   const bytes = (body: unknown) => Buffer.from(JSON.stringify(body))
 
   const reply = fromBytes(ctx, bytes({ text: TEXT, user_id: 'u1', check_injection: false }))!
-  t.same(reply.headers, { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '2', 'RateLimit-Reset': '20' })
+  t.equal(String(reply.head), headOf('req-b', 3, 2, 20))
+  t.equal(reply.headers, undefined, 'the head carries them')
   const { processing_time_ms: _ms, ...body } = bodyOf(reply)
   t.same(body, { request_id: 'req-b', ...JSON.parse(`${engine.checkJson(TEXT, { checkInjection: false })}}`) })
 
