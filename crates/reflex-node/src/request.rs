@@ -1,5 +1,5 @@
 //! The check route's hot path in one call: take the rate-limit token, run the check, and answer
-//! the whole wire body.
+//! the whole reply, head and body.
 //!
 //! ```js
 //! const decision = new Float64Array(6)
@@ -272,7 +272,6 @@ fn body(out: &mut String, request_id: &str, check: &CheckOutcome, ms: f64) {
 #[cfg(test)]
 mod tests {
     use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
-
     use reflex_core::ratelimit::Decision;
 
     use super::{body, head};
