@@ -117,9 +117,10 @@ export interface NativeReply {
   body: Buffer
 }
 
-/** The addon's reply bytes (head, then body) as a `NativeReply`, for a head of `head` bytes. */
-function split(reply: Buffer, head: number): NativeReply {
-  return { head: head > 0 ? reply.subarray(0, head) : undefined, body: reply.subarray(head) }
+/** The reply the addon wrote in `bytes[from..to]` (head, then body) for a head of `head` bytes: two views, one a part. */
+function split(bytes: Buffer, from: number, head: number, to = bytes.length): NativeReply {
+  const at = from + head
+  return { head: head > 0 ? bytes.subarray(from, at) : undefined, body: bytes.subarray(at, to) }
 }
 
 /**
@@ -142,7 +143,7 @@ export function checkRequest(
   decision: Float64Array,
 ): NativeReply | null {
   const reply = nativeCheckRequest(engine.handle, text, flags, requestId, limitKey, limit.capacity, limit.windowMs, elapsedMs, decision)
-  return reply === null ? null : split(reply, decision[5]!)
+  return reply === null ? null : split(reply, 0, decision[5]!)
 }
 
 /** The numbers of a native check's decision (see `checkRequest`). */
@@ -189,8 +190,5 @@ export function checkRequestBody(
   const length = nativeCheckRequestBody(engine.handle, json, requestId, perUser.capacity, perUser.windowMs, elapsedMs, out)
   if (length < 0) return null
   const head = room.decision[5]!
-  if (DECISION_BYTES + length > out.length) return split(lastReply(), head)
-  // Two views of the room, not a view of the reply split again: each typed array costs.
-  const at = DECISION_BYTES + head
-  return { head: head > 0 ? out.subarray(DECISION_BYTES, at) : undefined, body: out.subarray(at, DECISION_BYTES + length) }
+  return DECISION_BYTES + length <= out.length ? split(out, DECISION_BYTES, head, DECISION_BYTES + length) : split(lastReply(), 0, head)
 }
