@@ -4,7 +4,7 @@
 # four (bench/RESULTS.md). The service runs under callgrind with instrumentation off; after
 # --warmup requests (JIT, buffers, the addon's tables) it is switched on for --requests more, and
 # the counts are divided by them. Garbage collection falls in some windows and not others, so the
-# figure is printed with and without the functions whose names say they collect (a name match:
+# figure is printed with and without V8's functions whose names say they collect (a name match:
 # Scavenge, Sweep, Mark…; close enough to compare two builds, not an exact account of V8's GC).
 #
 #   bench/server-instructions.sh [--hit] [--warmup 6000] [--requests 5000] [--reflex-cmd "node dist/cli/main.js reflex"] [--top 0]
@@ -64,7 +64,8 @@ callgrind_annotate "$dump" 2>/dev/null | sed -n '/file:function/,$p' | awk -v n=
     count = substr($0, RSTART, RLENGTH); gsub(/[ ,]/, "", count)
     name = $0; sub(/^ *[0-9,]+ +(\([ 0-9.]+%\) +)?/, "", name); sub(/ \[.*\]$/, "", name)
     total += count
-    if (name ~ /Scaveng|Sweep|Mark|Evacuat|Heap::|GarbageCollect|Collector|Compactor|Remembered|SlotSet|Safepoint|RootVisitor/) gc += count
+    # V8'"'"'s own functions only: the addon has names such as `Marks` too.
+    if (name ~ /(v8::internal|heap::base|cppgc)::/ && name ~ /Scaveng|Sweep|Mark|Evacuat|Heap::|GarbageCollect|Collector|Compactor|Remembered|SlotSet|Safepoint|RootVisitor/) gc += count
     if (top > 0 && ++rows <= top) printf "%8.0f  %s\n", count / n, substr(name, 1, 100)
   }
   END {

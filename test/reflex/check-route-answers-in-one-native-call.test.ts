@@ -5,6 +5,7 @@ import { createEngine } from '../../src/reflex/engine.js'
 import type { Ctx, Reply } from '../../src/http/app.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 import { decide } from '../../src/http/rate-limit.js'
+import { JSON_CONTENT_TYPE } from '../../src/http/app.js'
 
 const limits = { perIp: 2, perUser: 3, windowMs: 60_000 }
 const lowerKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toLowerCase(), v]))
@@ -61,7 +62,7 @@ t.test('the head is the headers decide gives; a request id the addon keeps out o
   t.equal(id, 'req-1')
   t.same(
     Object.fromEntries(lines.map((l) => l.split(': '))),
-    { 'content-type': 'application/json; charset=utf-8', ...lowerKeys(decide({ allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }, limits, true)) },
+    { 'content-type': JSON_CONTENT_TYPE, ...lowerKeys(decide({ allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }, limits, true)) },
   )
   // Never from the service (request-id.ts echoes printable ASCII only), but the addon does not trust it.
   const odd = call({ text: 'b', user_id: 'u1' }, 'caf\u00e9')
