@@ -142,23 +142,6 @@ pub fn detect(text: &str) -> InjectionReport {
     InjectionReport { matches, score: (1.0 - keep).clamp(0.0, 1.0), severity: worst }
 }
 
-/// The detection form of `text` and, for each of its bytes, the original byte range it maps
-/// back to: for `examples/normalize_dump`, which checks that a change to the normaliser keeps
-/// both. Not part of the contract.
-#[doc(hidden)]
-#[must_use]
-pub fn normalized_form(text: &str) -> (String, Vec<(usize, usize)>) {
-    let norm = normalize::normalize(text);
-    let spans = (0..norm.text.len()).map(|i| norm.original_span(i, i + 1)).collect();
-    (norm.text, spans)
-}
-
-/// The pattern rows and scan triggers as data, and the core's own arming, `keeps` and ROT13, for
-/// the plain TypeScript baseline the bench compares the addon with (`examples/rules_dump`,
-/// `examples/row_matches`). Not part of the contract.
-#[doc(hidden)]
-pub use patterns::{rot13, row_keeps, row_sources, rows_armed, scan_triggers, RowSource};
-
 /// Total bytes decoded from base64/hex per call, across all depths.
 const MAX_DECODED: usize = 16 * 1024;
 /// Payloads are decoded inside the text and once more inside a decoded payload.

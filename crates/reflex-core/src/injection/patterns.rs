@@ -219,7 +219,7 @@ impl Armed {
 
 /// Rotates ASCII letters by 13; everything else, and so every byte offset, stays.
 #[must_use]
-pub fn rot13(s: &str) -> String {
+pub(crate) fn rot13(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
@@ -455,56 +455,6 @@ fn compile(src: &str) -> Result<Regex, Box<meta::BuildError>> {
         .syntax(syntax::Config::new().utf8(true))
         .build(src)
         .map_err(Box::new)
-}
-
-/// A row as the plain TypeScript baseline runs it (`bench/baseline/same`): its fields and the
-/// regex source it is compiled from. For `examples/rules_dump`; not part of the contract.
-pub struct RowSource {
-    pub family: Family,
-    pub severity: Severity,
-    pub confidence: f32,
-    pub triggers: &'static [&'static str],
-    pub needs: &'static [&'static str],
-    pub unless: &'static [&'static str],
-    pub source: String,
-}
-
-/// Every row, in table order (see `RowSource`).
-#[must_use]
-pub fn row_sources() -> Vec<RowSource> {
-    RULES
-        .iter()
-        .map(|r| RowSource {
-            family: r.family,
-            severity: r.severity,
-            confidence: r.confidence,
-            triggers: r.triggers,
-            needs: r.needs,
-            unless: r.unless,
-            source: source(r),
-        })
-        .collect()
-}
-
-/// The rows the trigger pass arms on the normalised text `norm`, by index: those the search
-/// runs (for `examples/row_matches`).
-#[must_use]
-pub fn rows_armed(norm: &str) -> Vec<usize> {
-    table().arm_known(norm, norm.is_ascii()).rules().collect()
-}
-
-/// Whether row `row` keeps a match of `norm` that ends at `end` (`Rule::keeps`; for
-/// `examples/row_matches`).
-#[must_use]
-pub fn row_keeps(row: usize, norm: &str, end: usize) -> bool {
-    RULES[row].keeps(norm, end)
-}
-
-/// The words that arm the ROT13 rescan (in their plain form), the joining of quoted fragments
-/// and the joining of assigned literals: for `examples/rules_dump`.
-#[must_use]
-pub fn scan_triggers() -> [&'static [&'static str]; 3] {
-    [ROT13_TRIGGERS, JOIN_TRIGGERS, ASSIGN_TRIGGERS]
 }
 
 pub(crate) fn table() -> &'static Table {
