@@ -20,8 +20,8 @@
  * - `GET /bare/ping` a static answer (readiness probe).
  */
 import { parseArgs } from 'node:util'
-import HyperExpress from 'hyper-express'
 import type { Request, Response } from 'hyper-express'
+import HyperExpress from 'hyper-express'
 import { createEngine } from '../src/reflex/engine.js'
 
 const { values: args } = parseArgs({ options: { port: { type: 'string', default: '18101' } } })
@@ -86,7 +86,7 @@ server.post('/bare/raw', (req: Request, res: Response) => {
 server.post('/bare/check', (req: Request, res: Response) => {
   readRaw(req, (text) => {
     const body = JSON.parse(text) as CheckBody
-    res.header('content-type', 'application/json; charset=utf-8').send(engine.checkJson(body.text) + '}')
+    res.header('content-type', 'application/json; charset=utf-8').send(`${engine.checkJson(body.text)}}`)
   })
 })
 

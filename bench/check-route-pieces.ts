@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { compileSchema } from '../src/http/validate.js'
-import { DECISION_NUMBERS, checkRequest, checkRequestBody, createEngine, replyRoom } from '../src/reflex/engine.js'
+import { checkRequest, checkRequestBody, createEngine, DECISION_NUMBERS, replyRoom } from '../src/reflex/engine.js'
 import { CheckRequest } from '../src/reflex/schemas.js'
 import { TEXT_PII } from './texts.js'
 
@@ -26,7 +26,9 @@ const parse = compileSchema(CheckRequest)
 const key = (JSON.parse(`${engine.checkJson(TEXT_PII)}}`) as { cache_key: string }).cache_key
 engine.cacheSet(key, '{"answer":"a stored task result"}', 3600)
 // The bench's hit bodies: one text, 256 users.
-const bodies = Array.from({ length: 256 }, (_, i) => Buffer.from(JSON.stringify({ text: TEXT_PII, user_id: `bench-u-${String(i).padStart(3, '0')}` })))
+const bodies = Array.from({ length: 256 }, (_, i) =>
+  Buffer.from(JSON.stringify({ text: TEXT_PII, user_id: `bench-u-${String(i).padStart(3, '0')}` })),
+)
 const id = randomUUID()
 const decision = new Float64Array(DECISION_NUMBERS)
 const room = replyRoom(64 * 1024)
@@ -36,23 +38,76 @@ const checkBody = engine.checkJson(TEXT_PII, ALL)
 let sink: unknown
 
 const pieces: Array<[string, (i: number) => void]> = [
-  ['before: whole route work (the rows below, in order)', (i) => {
-    const b = parse(JSON.parse(bodies[i & 255]!.toString('utf8')))
-    const d = engine.rateLimit(`user:${b.user_id}`, limit.capacity, limit.windowMs, 1)
-    sink = [String(d.limit), String(d.remaining), String(Math.ceil(d.resetMs / 1000))]
-    const c = engine.checkJson(b.text, ALL)
-    sink = Buffer.from(`{"request_id":${JSON.stringify(id)},${c.slice(1)},"processing_time_ms":${(performance.now() - 1).toFixed(3)}}`)
-  }],
-  ['  decode 1 KB + JSON.parse', (i) => { sink = JSON.parse(bodies[i & 255]!.toString('utf8')) }],
-  ['  typebox schema', () => { sink = parse({ text: TEXT_PII, user_id: 'bench-u-001' }) }],
-  ['  rateLimit (returns a decision object)', (i) => { sink = engine.rateLimit(`user:bench-u-${i & 255}`, limit.capacity, limit.windowMs, 1) }],
-  ['  checkJson with a flags object (hit)', () => { sink = engine.checkJson(TEXT_PII, ALL) }],
-  ['  splice request_id and processing_time_ms', () => { sink = `{"request_id":${JSON.stringify(id)},${checkBody.slice(1)},"processing_time_ms":${(performance.now() - 1).toFixed(3)}}` }],
-  ['  UTF-8 of the 2 KB string body (uWS does it on send)', () => { sink = Buffer.from(`${checkBody}}`) }],
-  ['after: checkRequestBody (bytes in, head and body Buffers out)', (i) => { sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, room) }],
-  ['  checkRequest (the text as a string)', (i) => { sink = checkRequest(engine, TEXT_PII, 7, id, `user:bench-u-${i & 255}`, limit, 0, decision) }],
-  ['  checkJson without flags (the check itself, for reference)', () => { sink = engine.checkJson(TEXT_PII) }],
-  ['  randomUUID (request id)', () => { sink = randomUUID() }],
+  [
+    'before: whole route work (the rows below, in order)',
+    (i) => {
+      const b = parse(JSON.parse(bodies[i & 255]!.toString('utf8')))
+      const d = engine.rateLimit(`user:${b.user_id}`, limit.capacity, limit.windowMs, 1)
+      sink = [String(d.limit), String(d.remaining), String(Math.ceil(d.resetMs / 1000))]
+      const c = engine.checkJson(b.text, ALL)
+      sink = Buffer.from(`{"request_id":${JSON.stringify(id)},${c.slice(1)},"processing_time_ms":${(performance.now() - 1).toFixed(3)}}`)
+    },
+  ],
+  [
+    '  decode 1 KB + JSON.parse',
+    (i) => {
+      sink = JSON.parse(bodies[i & 255]!.toString('utf8'))
+    },
+  ],
+  [
+    '  typebox schema',
+    () => {
+      sink = parse({ text: TEXT_PII, user_id: 'bench-u-001' })
+    },
+  ],
+  [
+    '  rateLimit (returns a decision object)',
+    (i) => {
+      sink = engine.rateLimit(`user:bench-u-${i & 255}`, limit.capacity, limit.windowMs, 1)
+    },
+  ],
+  [
+    '  checkJson with a flags object (hit)',
+    () => {
+      sink = engine.checkJson(TEXT_PII, ALL)
+    },
+  ],
+  [
+    '  splice request_id and processing_time_ms',
+    () => {
+      sink = `{"request_id":${JSON.stringify(id)},${checkBody.slice(1)},"processing_time_ms":${(performance.now() - 1).toFixed(3)}}`
+    },
+  ],
+  [
+    '  UTF-8 of the 2 KB string body (uWS does it on send)',
+    () => {
+      sink = Buffer.from(`${checkBody}}`)
+    },
+  ],
+  [
+    'after: checkRequestBody (bytes in, head and body Buffers out)',
+    (i) => {
+      sink = checkRequestBody(engine, bodies[i & 255]!, id, limit, 0, room)
+    },
+  ],
+  [
+    '  checkRequest (the text as a string)',
+    (i) => {
+      sink = checkRequest(engine, TEXT_PII, 7, id, `user:bench-u-${i & 255}`, limit, 0, decision)
+    },
+  ],
+  [
+    '  checkJson without flags (the check itself, for reference)',
+    () => {
+      sink = engine.checkJson(TEXT_PII)
+    },
+  ],
+  [
+    '  randomUUID (request id)',
+    () => {
+      sink = randomUUID()
+    },
+  ],
 ]
 
 const results = new Map<string, number[]>()

@@ -30,13 +30,13 @@
  * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102, --pin.
  * Every run is bounded by its duration; the whole script by a 20-minute watchdog. 127.0.0.1 only.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { percentiles, runOpenLoop, type Percentiles } from './open-loop.js'
+import { type Percentiles, percentiles, runOpenLoop } from './open-loop.js'
 import { TEXT_PII, variant } from './texts.js'
 
 const { values: args } = parseArgs({
@@ -125,7 +125,9 @@ const machine = {
   nproc: cpus().length,
   cpu: cpus()[0]?.model ?? '?',
   node: process.version,
-  loadBefore: loadavg().map((x) => x.toFixed(2)).join(' '),
+  loadBefore: loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' '),
 }
 
 const CLK_TCK = 100
@@ -255,7 +257,10 @@ function autocannonRun(t: Target, durationS: number, connections: number, overal
       const gen = process.cpuUsage(first?.gen)
       const wall = at - (first?.at ?? at)
       const serverMs = server - (first?.server ?? server)
-      if (process.env.BENCH_DEBUG) log(`debug ${t.name}: total ${res.requests.total}, counted ${counted}, avg ${res.requests.average}, window ${wall.toFixed(0)} ms, server ${serverMs} ms`)
+      if (process.env.BENCH_DEBUG)
+        log(
+          `debug ${t.name}: total ${res.requests.total}, counted ${counted}, avg ${res.requests.average}, window ${wall.toFixed(0)} ms, server ${serverMs} ms`,
+        )
       resolve({
         target: t.name,
         rps: res.requests.average,
@@ -295,10 +300,14 @@ function wrkRun(t: Target, durationS: number, connections: number, dir: string):
   const wall0 = performance.now()
   let out: string
   try {
-    out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${durationS}s`, '--latency', '-s', script, `http://${HOST}:${t.port}${t.path}`], {
-      encoding: 'utf8',
-      timeout: (durationS + 20) * 1000,
-    })
+    out = execFileSync(
+      'wrk',
+      ['-t1', `-c${connections}`, `-d${durationS}s`, '--latency', '-s', script, `http://${HOST}:${t.port}${t.path}`],
+      {
+        encoding: 'utf8',
+        timeout: (durationS + 20) * 1000,
+      },
+    )
   } catch (e) {
     console.error(`wrk failed: ${(e as Error).message}`)
     return null
@@ -387,10 +396,16 @@ if (reflex) {
   // Store a value under the hit text's cache key; check both paths answer as expected.
   const first = await post(REFLEX_PORT, '/api/v1/check', HIT_BODY)
   const key = String(first.json.cache_key)
-  const stored = await post(REFLEX_PORT, '/api/v1/cache', JSON.stringify({ key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 }))
+  const stored = await post(
+    REFLEX_PORT,
+    '/api/v1/cache',
+    JSON.stringify({ key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 }),
+  )
   const hit = await post(REFLEX_PORT, '/api/v1/check', HIT_BODY)
   const miss = await post(REFLEX_PORT, '/api/v1/check', VARYING_BODIES[1] ?? '')
-  log(`check probe: ${first.status}; cache POST ${stored.status}; hit probe cache_hit=${String(hit.json.cache_hit)}; miss probe cache_hit=${String(miss.json.cache_hit)}`)
+  log(
+    `check probe: ${first.status}; cache POST ${stored.status}; hit probe cache_hit=${String(hit.json.cache_hit)}; miss probe cache_hit=${String(miss.json.cache_hit)}`,
+  )
   log(`miss probe PII: ${JSON.stringify((miss.json.pii_matches as Array<{ type: string }> | undefined)?.map((m) => m.type))}`)
   if (hit.json.cache_hit !== true) console.error('WARNING: the cache-hit path does not hit; its row measures a miss')
   targets.push(missTarget, hitTarget)
@@ -411,7 +426,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     const r = await autocannonRun(t, DURATION, CONNECTIONS)
     inRound.set(t.name, r)
     peak.set(t.name, [...(peak.get(t.name) ?? []), r])
-    log(`round ${round} ${t.name}: ${int(r.rps)} req/s, p50 ${f2(r.lat.p50)} ms, server ${f1(r.serverUsPerReq)} µs CPU/req, ${f1(r.serverCpuPct)}% CPU; generator ${f1(r.generatorCpuPct)}%`)
+    log(
+      `round ${round} ${t.name}: ${int(r.rps)} req/s, p50 ${f2(r.lat.p50)} ms, server ${f1(r.serverUsPerReq)} µs CPU/req, ${f1(r.serverCpuPct)}% CPU; generator ${f1(r.generatorCpuPct)}%`,
+    )
   }
   const ceiling = inRound.get(CEILING)?.rps ?? NaN
   for (const [name, r] of inRound) ratios.set(name, [...(ratios.get(name) ?? []), r.rps / ceiling])
@@ -420,7 +437,16 @@ const ceilingRps = median((peak.get(CEILING) ?? []).map((r) => r.rps))
 
 // Half load.
 const halfRate = Math.round(ceilingRps / 2)
-const half: Array<{ how: string; target: string; offered: number; rps: number; lat: Percentiles; intended?: Percentiles; errors: number; serverUsPerReq: number }> = []
+const half: Array<{
+  how: string
+  target: string
+  offered: number
+  rps: number
+  lat: Percentiles
+  intended?: Percentiles
+  errors: number
+  serverUsPerReq: number
+}> = []
 const halfTargets = [targets[0], missTarget, hitTarget].filter((t): t is Target => t !== undefined)
 async function openLoop(t: Target, rate: number, how: string): Promise<void> {
   const cpu0 = cpuMs(t.pid())
@@ -434,8 +460,19 @@ async function openLoop(t: Target, rate: number, how: string): Promise<void> {
     bodies: t.fixed ? HIT_BODIES : VARYING_BODIES,
   })
   const us = ((cpuMs(t.pid()) - cpu0) * 1000) / Math.max(1, r.completed)
-  half.push({ how, target: t.name, offered: rate, rps: r.achievedRate, lat: r.service, intended: r.intended, errors: r.errors + r.non2xx, serverUsPerReq: us })
-  log(`${how} (${rate}/s) ${t.name}: ${int(r.achievedRate)} req/s, p50 ${f3(r.service.p50)} p99 ${f3(r.service.p99)} ms (intended p99 ${f3(r.intended.p99)}), max queued ${r.maxQueued}`)
+  half.push({
+    how,
+    target: t.name,
+    offered: rate,
+    rps: r.achievedRate,
+    lat: r.service,
+    intended: r.intended,
+    errors: r.errors + r.non2xx,
+    serverUsPerReq: us,
+  })
+  log(
+    `${how} (${rate}/s) ${t.name}: ${int(r.achievedRate)} req/s, p50 ${f3(r.service.p50)} p99 ${f3(r.service.p99)} ms (intended p99 ${f3(r.intended.p99)}), max queued ${r.maxQueued}`,
+  )
 }
 for (const t of halfTargets) await openLoop(t, halfRate, 'open loop')
 // When the check's own peak is under half the ceiling, the line above is an overload; this one
@@ -447,7 +484,15 @@ for (const t of [missTarget, hitTarget]) {
 }
 for (const t of halfTargets) {
   const r = await autocannonRun(t, HALF_DURATION, 10, halfRate)
-  half.push({ how: 'autocannon -R', target: t.name, offered: halfRate, rps: r.rps, lat: r.lat, errors: r.errors + r.non2xx, serverUsPerReq: r.serverUsPerReq })
+  half.push({
+    how: 'autocannon -R',
+    target: t.name,
+    offered: halfRate,
+    rps: r.rps,
+    lat: r.lat,
+    errors: r.errors + r.non2xx,
+    serverUsPerReq: r.serverUsPerReq,
+  })
   log(`half load (autocannon -R ${halfRate}) ${t.name}: ${int(r.rps)} req/s, p50 ${f3(r.lat.p50)} p99 ${f3(r.lat.p99)} ms`)
 }
 
@@ -468,7 +513,9 @@ if (args.wrk) {
   rmSync(dir, { recursive: true, force: true })
 }
 
-const loadAfter = loadavg().map((x) => x.toFixed(2)).join(' ')
+const loadAfter = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(' ')
 stopAll()
 rmSync(dataDir, { recursive: true, force: true })
 
@@ -482,39 +529,55 @@ const p = (s = ''): void => {
 }
 p(`## HTTP bench, ${machine.date}`)
 p()
-p(`commit ${machine.commit}${machine.dirty ? ' (tracked files modified)' : ''}; ${machine.nproc} × ${machine.cpu}; node ${machine.node}; ` +
-  `load average before ${machine.loadBefore}, after ${loadAfter}.` +
-  (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''))
-p(`Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`)
-p(`Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`)
+p(
+  `commit ${machine.commit}${machine.dirty ? ' (tracked files modified)' : ''}; ${machine.nproc} × ${machine.cpu}; node ${machine.node}; ` +
+    `load average before ${machine.loadBefore}, after ${loadAfter}.` +
+    (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''),
+)
+p(
+  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`,
+)
+p(
+  `Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`,
+)
 p()
 p('### Peak throughput (autocannon; median of rounds; ratio per round against `bare json()` of the same round)')
 p()
 p('"CPU ratio" = the ceiling\'s server CPU per request ÷ this target\'s: the throughput ratio the server would reach if it, not the')
-p('load generator, were the bottleneck. When the server is under ~90 % CPU the run is generator-bound and the req/s ratio understates the gap.')
+p(
+  'load generator, were the bottleneck. When the server is under ~90 % CPU the run is generator-bound and the req/s ratio understates the gap.',
+)
 p()
-p('| target | req/s | P50 ms | P95 ms | P99 ms | ratio to ceiling (per round) | server µs CPU/req | CPU ratio | server CPU % | generator CPU % | errors / non-2xx |')
+p(
+  '| target | req/s | P50 ms | P95 ms | P99 ms | ratio to ceiling (per round) | server µs CPU/req | CPU ratio | server CPU % | generator CPU % | errors / non-2xx |',
+)
 p('|---|---|---|---|---|---|---|---|---|---|---|')
 const ceilingUs = median((peak.get(CEILING) ?? []).map((r) => r.serverUsPerReq))
 for (const t of targets) {
   const rs = peak.get(t.name) ?? []
   const m = (k: (r: RunResult) => number): number => median(rs.map(k))
   const rr = ratios.get(t.name) ?? []
-  p(`| ${t.name} | ${int(m((r) => r.rps))} | ${f2(m((r) => r.lat.p50))} | ${f2(m((r) => r.lat.p95))} | ${f2(m((r) => r.lat.p99))} | ` +
-    `${f2(median(rr))} (${rr.map(f2).join(', ')}) | ${f1(m((r) => r.serverUsPerReq))} | ${f2(ceilingUs / m((r) => r.serverUsPerReq))} | ${f1(m((r) => r.serverCpuPct))} | ` +
-    `${f1(m((r) => r.generatorCpuPct))} | ${rs.reduce((a, r) => a + r.errors, 0)} / ${rs.reduce((a, r) => a + r.non2xx, 0)} |`)
+  p(
+    `| ${t.name} | ${int(m((r) => r.rps))} | ${f2(m((r) => r.lat.p50))} | ${f2(m((r) => r.lat.p95))} | ${f2(m((r) => r.lat.p99))} | ` +
+      `${f2(median(rr))} (${rr.map(f2).join(', ')}) | ${f1(m((r) => r.serverUsPerReq))} | ${f2(ceilingUs / m((r) => r.serverUsPerReq))} | ${f1(m((r) => r.serverCpuPct))} | ` +
+      `${f1(m((r) => r.generatorCpuPct))} | ${rs.reduce((a, r) => a + r.errors, 0)} / ${rs.reduce((a, r) => a + r.non2xx, 0)} |`,
+  )
 }
 p()
 p(`### At half the ceiling: offered ${int(halfRate)} req/s for ${HALF_DURATION} s`)
 p()
-p(`Open loop: bench/open-loop.ts, ${HALF_CONNECTIONS} keep-alive connections, constant rate; "service" latency from write to last byte, "intended" from the scheduled send time. ` +
-  'autocannon -R: -c 10, latencies from its per-response times (its own histogram rounds to 1 ms).')
+p(
+  `Open loop: bench/open-loop.ts, ${HALF_CONNECTIONS} keep-alive connections, constant rate; "service" latency from write to last byte, "intended" from the scheduled send time. ` +
+    'autocannon -R: -c 10, latencies from its per-response times (its own histogram rounds to 1 ms).',
+)
 p()
 p('| generator | target | offered req/s | achieved req/s | P50 ms | P95 ms | P99 ms | intended P50 / P99 ms | server µs CPU/req | errors |')
 p('|---|---|---|---|---|---|---|---|---|---|')
 for (const h of half) {
-  p(`| ${h.how} | ${h.target} | ${int(h.offered)} | ${int(h.rps)} | ${f3(h.lat.p50)} | ${f3(h.lat.p95)} | ${f3(h.lat.p99)} | ` +
-    `${h.intended ? `${f3(h.intended.p50)} / ${f3(h.intended.p99)}` : '–'} | ${f1(h.serverUsPerReq)} | ${h.errors} |`)
+  p(
+    `| ${h.how} | ${h.target} | ${int(h.offered)} | ${int(h.rps)} | ${f3(h.lat.p50)} | ${f3(h.lat.p95)} | ${f3(h.lat.p99)} | ` +
+      `${h.intended ? `${f3(h.intended.p50)} / ${f3(h.intended.p99)}` : '–'} | ${f1(h.serverUsPerReq)} | ${h.errors} |`,
+  )
 }
 if (wrkRows.length) {
   p()
@@ -524,8 +587,10 @@ if (wrkRows.length) {
   p('|---|---|---|---|---|---|---|---|---|---|')
   for (const { round, r } of wrkRows) {
     const ceil = wrkRows.find((w) => w.round === round && w.r.target === CEILING)?.r
-    p(`| ${round} | ${r.target} | ${int(r.rps)} | ${f2(r.rps / (ceil?.rps ?? NaN))} | ${f3(r.lat.p50)} | ${f3(r.lat.p99)} | ` +
-      `${f1(r.serverUsPerReq)} | ${f2((ceil?.serverUsPerReq ?? NaN) / r.serverUsPerReq)} | ${f1(r.serverCpuPct)} | ${r.errors} / ${r.non2xx} |`)
+    p(
+      `| ${round} | ${r.target} | ${int(r.rps)} | ${f2(r.rps / (ceil?.rps ?? NaN))} | ${f3(r.lat.p50)} | ${f3(r.lat.p99)} | ` +
+        `${f1(r.serverUsPerReq)} | ${f2((ceil?.serverUsPerReq ?? NaN) / r.serverUsPerReq)} | ${f1(r.serverCpuPct)} | ${r.errors} / ${r.non2xx} |`,
+    )
   }
 }
 
@@ -545,15 +610,24 @@ if (missTarget && hitTarget) {
   const cpuRatio = (name: string): number => ceilingUs / median((peak.get(name) ?? []).map((r) => r.serverUsPerReq))
   const missCpu = cpuRatio(missTarget.name)
   const hitCpu = cpuRatio(hitTarget.name)
-  p(`| check miss ≥ 0.8 × ceiling (req/s, median of rounds) | ${f2(miss)} (rounds ${(ratios.get(missTarget.name) ?? []).map(f2).join(', ')}) | ${ok(miss >= 0.8)} |`)
+  p(
+    `| check miss ≥ 0.8 × ceiling (req/s, median of rounds) | ${f2(miss)} (rounds ${(ratios.get(missTarget.name) ?? []).map(f2).join(', ')}) | ${ok(miss >= 0.8)} |`,
+  )
   p(`| check miss ≥ 0.8 × ceiling (server CPU per request) | ${f2(missCpu)} | ${ok(missCpu >= 0.8)} |`)
-  p(`| check hit ≥ 0.9 × ceiling (req/s, median of rounds) | ${f2(hit)} (rounds ${(ratios.get(hitTarget.name) ?? []).map(f2).join(', ')}) | ${ok(hit >= 0.9)} |`)
+  p(
+    `| check hit ≥ 0.9 × ceiling (req/s, median of rounds) | ${f2(hit)} (rounds ${(ratios.get(hitTarget.name) ?? []).map(f2).join(', ')}) | ${ok(hit >= 0.9)} |`,
+  )
   p(`| check hit ≥ 0.9 × ceiling (server CPU per request) | ${f2(hitCpu)} | ${ok(hitCpu >= 0.9)} |`)
-  for (const [name, h] of [['miss', hm], ['hit', hh]] as const) {
+  for (const [name, h] of [
+    ['miss', hm],
+    ['hit', hh],
+  ] as const) {
     if (!h) continue
     p(`| half load, ${name}: P50 < 1 ms | ${f3(h.lat.p50)} ms | ${ok(h.lat.p50 < 1)} |`)
     p(`| half load, ${name}: P99 < 5 ms | ${f3(h.lat.p99)} ms | ${ok(h.lat.p99 < 5)} |`)
-    p(`| spec, ${name}: P50 < 5, P95 < 10, P99 < 20 ms | ${f3(h.lat.p50)} / ${f3(h.lat.p95)} / ${f3(h.lat.p99)} | ${ok(h.lat.p50 < 5 && h.lat.p95 < 10 && h.lat.p99 < 20)} |`)
+    p(
+      `| spec, ${name}: P50 < 5, P95 < 10, P99 < 20 ms | ${f3(h.lat.p50)} / ${f3(h.lat.p95)} / ${f3(h.lat.p99)} | ${ok(h.lat.p50 < 5 && h.lat.p95 < 10 && h.lat.p99 < 20)} |`,
+    )
   }
   p(`| spec: > 10,000 req/s (check miss, peak) | ${int(missRps)} | ${ok(missRps > 10_000)} |`)
 }

@@ -11,10 +11,12 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { HashingEmbedder } from '../src/llm/hashing-embedder.js'
 import { openSql } from '../src/stores/open-sql.js'
-import { SqlKnowledgeStore, nearestSql } from '../src/stores/sql-knowledge-store.js'
+import { nearestSql, SqlKnowledgeStore } from '../src/stores/sql-knowledge-store.js'
 import { VectorScan } from '../src/stores/vector-scan.js'
 
-const { values: args } = parseArgs({ options: { chunks: { type: 'string', default: '20000' }, searches: { type: 'string', default: '10' } } })
+const { values: args } = parseArgs({
+  options: { chunks: { type: 'string', default: '20000' }, searches: { type: 'string', default: '10' } },
+})
 const databaseUrl = process.env.DATABASE_URL
 if (!databaseUrl) throw new Error('set DATABASE_URL')
 const chunks = Number(args.chunks)
@@ -27,10 +29,12 @@ try {
   const words = ['pump', 'valve', 'gauge', 'boiler', 'turbine', 'filter', 'sensor', 'relay', 'motor', 'belt', 'shaft', 'seal']
   // One chunk per document: short texts, so the chunk count is what is asked for.
   for (let i = 0; i < chunks; i += 500) {
-    await store.ingest(Array.from({ length: Math.min(500, chunks - i) }, (_, j) => {
-      const n = i + j
-      return { text: `Item ${n}: the ${words[n % 12]} on line ${n % 97} needs a ${words[(n * 7) % 12]} check every ${n % 11} weeks.` }
-    }))
+    await store.ingest(
+      Array.from({ length: Math.min(500, chunks - i) }, (_, j) => {
+        const n = i + j
+        return { text: `Item ${n}: the ${words[n % 12]} on line ${n % 97} needs a ${words[(n * 7) % 12]} check every ${n % 11} weeks.` }
+      }),
+    )
   }
   const embedder = new HashingEmbedder()
   const queries = await embedder.embed(Array.from({ length: searches }, (_, i) => `${words[i % 12]} check on line ${i}`))
@@ -49,12 +53,18 @@ try {
     if ((await scan.nearest(embedder.id, q, 50, 0.1)) === null) throw new Error('the copy went stale during the bench')
   })
   const commit = execSync('git rev-parse --short HEAD').toString().trim()
-  console.log(`commit ${commit}, ${new Date().toISOString()}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${chunks} chunks of ${queries[0]!.length} dimensions`)
+  console.log(
+    `commit ${commit}, ${new Date().toISOString()}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, ${chunks} chunks of ${queries[0]!.length} dimensions`,
+  )
   console.log('| path | ms per search |')
   console.log('|---|---|')
   console.log(`| SQL over real[] | ${inSql.toFixed(1)} |`)
   console.log(`| in-memory scan (version check included) | ${inMemory.toFixed(2)} |`)
-  console.log(`| in-memory scan: first load of the copy | ${loadMs.toFixed(0)} (in the background, once and after each change; SQL answers meanwhile) |`)
+  console.log(
+    `| in-memory scan: first load of the copy | ${loadMs.toFixed(0)} (in the background, once and after each change; SQL answers meanwhile) |`,
+  )
   console.log(`ratio SQL ÷ scan: ${(inSql / inMemory).toFixed(0)}×`)
 } finally {
   await sql.query(`drop schema if exists "${schema}" cascade`)

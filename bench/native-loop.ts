@@ -41,4 +41,6 @@ while (performance.now() < until) {
   n += 1000
 }
 const us = ((performance.now() - t0) * 1000) / n
-console.log(`${args.call} on ${args.text} (pii ${flags.checkPii}, injection ${flags.checkInjection}): ${n} calls, ${us.toFixed(2)} µs/call (sink ${sink > 0})`)
+console.log(
+  `${args.call} on ${args.text} (pii ${flags.checkPii}, injection ${flags.checkInjection}): ${n} calls, ${us.toFixed(2)} µs/call (sink ${sink > 0})`,
+)

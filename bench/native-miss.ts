@@ -59,6 +59,8 @@ if (args.callgrind) {
     times.push((c.user + c.system) / CALLS)
   }
   times.sort((a, b) => a - b)
-  console.log(`checkRequestBody (${args.hit ? 'hit' : 'miss'}, 1 KB text): ${times[times.length >> 1]!.toFixed(2)} µs CPU per call, median of ${ROUNDS}`)
+  console.log(
+    `checkRequestBody (${args.hit ? 'hit' : 'miss'}, 1 KB text): ${times[times.length >> 1]!.toFixed(2)} µs CPU per call, median of ${ROUNDS}`,
+  )
 }
 void sink

@@ -71,7 +71,13 @@ export function percentiles(values: Float64Array | number[]): Percentiles {
   const at = (q: number): number => (s.length ? (s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? NaN) : NaN)
   let sum = 0
   for (const v of s) sum += v
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.length ? (s[s.length - 1] ?? NaN) : NaN, mean: s.length ? sum / s.length : NaN }
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: s.length ? (s[s.length - 1] ?? NaN) : NaN,
+    mean: s.length ? sum / s.length : NaN,
+  }
 }
 
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6
@@ -91,17 +97,23 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
   const requests = opts.bodies.map((b) => Buffer.from(`${head}${Buffer.byteLength(b)}\r\n\r\n${b}`))
 
   const conns: Conn[] = await Promise.all(
-    Array.from({ length: opts.connections }, () => new Promise<Conn>((resolve, reject) => {
-      const socket = connect({ host: opts.host, port: opts.port, noDelay: true })
-      const conn: Conn = { socket, busy: false, due: 0, sentAt: 0, buf: Buffer.alloc(0) }
-      socket.once('connect', () => resolve(conn))
-      socket.once('error', reject)
-    })),
+    Array.from(
+      { length: opts.connections },
+      () =>
+        new Promise<Conn>((resolve, reject) => {
+          const socket = connect({ host: opts.host, port: opts.port, noDelay: true })
+          const conn: Conn = { socket, busy: false, due: 0, sentAt: 0, buf: Buffer.alloc(0) }
+          socket.once('connect', () => resolve(conn))
+          socket.once('error', reject)
+        }),
+    ),
   )
   const idle: Conn[] = [...conns]
 
   let finish: () => void = () => {}
-  const done = new Promise<void>((resolve) => { finish = resolve })
+  const done = new Promise<void>((resolve) => {
+    finish = resolve
+  })
 
   const onResponse = (conn: Conn, status: number): void => {
     const t = nowMs()

@@ -29,12 +29,22 @@ interface Item {
   label?: string
 }
 const corpus = (name: string): Item[] =>
-  readFileSync(join(ROOT, 'test/corpus', name), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Item)
+  readFileSync(join(ROOT, 'test/corpus', name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Item)
 
 function prose(): string[] {
   const dir = join(ROOT, 'docs')
-  const all = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n\n')
-  return all.replace(/```[\s\S]*?```/g, '').split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p.length > 80 && !/^[#|>-]/.test(p))
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n\n')
+  return all
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p.length > 80 && !/^[#|>-]/.test(p))
 }
 
 /** 256 texts of `pieces` joined until 1 KB, cut to 1,024 UTF-16 units; a Lehmer generator picks. */

@@ -42,7 +42,7 @@ for (const file of positionals) {
   const prof = JSON.parse(readFileSync(file, 'utf8')) as Profile
   const byId = new Map(prof.nodes.map((n) => [n.id, n]))
   const selfUs = new Map<number, number>()
-  prof.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)))
+  for (const [i, id] of prof.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0))
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0)
   const idle = [...selfUs.entries()].filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)').reduce((a, [, v]) => a + v, 0)
   const busy = total - idle
@@ -60,7 +60,9 @@ for (const file of positionals) {
   }
   const pct = (us: number): string => `${((100 * us) / busy).toFixed(1)} %`
   console.log(`## ${file}\n`)
-  console.log(`${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)} %); shares below are of busy time.\n`)
+  console.log(
+    `${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)} %); shares below are of busy time.\n`,
+  )
   console.log('| area | self time |\n|---|---|')
   for (const [a, us] of [...byArea.entries()].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`| ${a} | ${pct(us)} |`)
   console.log(`\n| function (self) | self time |\n|---|---|`)

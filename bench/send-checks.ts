@@ -53,7 +53,14 @@ await new Promise<void>((resolve, reject) => {
     if (sent >= N) return
     const body = bodyOf(sent++)
     const req = request(
-      { port: PORT, host: '127.0.0.1', method: 'POST', path: '/api/v1/check', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        port: PORT,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/api/v1/check',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         if (res.statusCode !== 200) failed++
         res.resume()

@@ -15,7 +15,7 @@
 import { openEmbedder, openKnowledge, openLlm } from './app-arms.js'
 import { ArmHost } from './arms/arm-host.js'
 import { registerArmRoutes } from './arms/arm-server.js'
-import { createBuiltinArm, DATABASE_ARMS, type BuiltinArmDeps } from './arms/builtin-arms.js'
+import { type BuiltinArmDeps, createBuiltinArm, DATABASE_ARMS } from './arms/builtin-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
 import { remoteVerifier } from './auth/capability-verifier.js'
 import type { Config } from './config/load.js'

@@ -9,9 +9,10 @@
  * await arms.close()
  * ```
  */
-import { ArmHost } from './arms/arm-host.js'
+
 import { HttpArmClient } from './arms/arm-client.js'
-import { createBuiltinArm, type BuiltinArmDeps } from './arms/builtin-arms.js'
+import { ArmHost } from './arms/arm-host.js'
+import { type BuiltinArmDeps, createBuiltinArm } from './arms/builtin-arms.js'
 import { BUILTIN_ARMS, type BuiltinArm } from './arms/contract.js'
 import { InProcessArmEndpoint } from './arms/in-process-endpoint.js'
 import type { Episode, EpisodicMemory } from './arms/memory.js'
@@ -25,9 +26,9 @@ import { HashingEmbedder } from './llm/hashing-embedder.js'
 import type { LlmProvider } from './llm/provider.js'
 import type { ReflexEngine } from './reflex/engine.js'
 import type { KnowledgeStore } from './stores/knowledge-store.js'
+import type { Sql } from './stores/sql.js'
 import { SqlEpisodicMemory } from './stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from './stores/sql-knowledge-store.js'
-import type { Sql } from './stores/sql.js'
 import type { StoredTask } from './stores/task.js'
 
 export interface ArmsDeps {
@@ -93,7 +94,10 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
       continue
     }
     const host = new ArmHost(createBuiltinArm(name, armDeps), {
-      verifier: issuer.localVerifier(), llm, endpoint: 'in-process', version: deps.version,
+      verifier: issuer.localVerifier(),
+      llm,
+      endpoint: 'in-process',
+      version: deps.version,
     })
     hosts.push(host)
     builtin.set(name, { endpoint: new InProcessArmEndpoint(host), location: 'in-process' })

@@ -13,36 +13,36 @@ import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
 import type { Config } from './config/load.js'
+import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
 import type { RateLimits } from './http/rate-limit.js'
-import { piiIn } from './cut-clear-of-pii.js'
 import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
-import { registerEventsRoute } from './orchestrator/events-route.js'
-import { JobQueue } from './orchestrator/queue/job-queue.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
+import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
+import { JobQueue } from './orchestrator/queue/job-queue.js'
+import { startRetention } from './orchestrator/retention.js'
 import { armPlanner } from './orchestrator/runner/arm-planner.js'
 import { ArmStepRunner } from './orchestrator/runner/arm-step-runner.js'
 import type { CallArmDeps } from './orchestrator/runner/call-arm.js'
 import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
 import type { StepRunner } from './orchestrator/runner/step-runner.js'
 import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
-import { startRetention } from './orchestrator/retention.js'
 import { registerStatusRoutes } from './orchestrator/status-routes.js'
 import { registerTaskRoutes } from './orchestrator/task-routes.js'
 import { TaskService } from './orchestrator/task-service.js'
 import { createEngine, type ReflexEngine } from './reflex/engine.js'
 import { registerReflexRoutes } from './reflex/service.js'
+import { limitSql, onUse } from './stores/limited-sql.js'
 import { MemoryCacheStore } from './stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
 import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
 import type { RedisConnection } from './stores/redis-client.js'
-import { limitSql, onUse } from './stores/limited-sql.js'
-import { SqlTaskStore } from './stores/sql-task-store.js'
 import type { Sql } from './stores/sql.js'
+import { SqlTaskStore } from './stores/sql-task-store.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
 
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
@@ -196,17 +196,19 @@ async function startOrchestrator(
   // holds more than RUNNER_CONNECTIONS at once, so submissions do not queue behind planning and
   // steps; while the API is idle, RUNNER_CONNECTIONS_IDLE, to work a backlog off sooner.
   let apiUsedAt = 0
-  const store = new SqlTaskStore(onUse(sql, () => { apiUsedAt = Date.now() }))
-  const runnerSql = limitSql(sql, () =>
-    (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
+  const store = new SqlTaskStore(
+    onUse(sql, () => {
+      apiUsedAt = Date.now()
+    }),
+  )
+  const runnerSql = limitSql(sql, () => (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
   const runnerStore = new SqlTaskStore(runnerSql)
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
     engine: shared.engine,
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
-    queueDepths: async () =>
-      (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
+    queueDepths: async () => (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })
   const arms = await openArms(config, { sql, engine: shared.engine, version: VERSION })
   closers.push(() => arms.close())
@@ -229,29 +231,39 @@ async function startOrchestrator(
   closers.push(() => service.drain())
   // TASK_WORKERS=0: this process serves the API only; tasks it accepts are run by orchestrators
   // that have workers (the task.run NOTIFY wakes them). A cancel it takes is seen by their watchers.
-  const runner: TaskRunner = config.taskWorkers === 0 ? API_ONLY : await startTaskRunner({
-    store: runnerStore,
-    queue,
-    sql: runnerSql,
-    engine: shared.engine,
-    maxParallelArms: config.maxParallelArms,
-    ...(options.steps
-      ? { steps: options.steps }
-      : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, engine: shared.engine }) }),
-    onCompleted: async (task) => {
-      await service.remember(task)
-      // Memory is an aid to planning: a failure to store an episode must not fail the task.
-      await arms.remember(task).catch((err: unknown) => log.warn({ err, task_id: task.task_id }, 'episodic memory: store failed'))
-    },
-    metrics,
-    log,
-  }, { stepTimeoutSeconds: config.stepTimeout, taskConcurrency: config.taskWorkers, stepConcurrency: config.stepWorkers })
+  const runner: TaskRunner =
+    config.taskWorkers === 0
+      ? API_ONLY
+      : await startTaskRunner(
+          {
+            store: runnerStore,
+            queue,
+            sql: runnerSql,
+            engine: shared.engine,
+            maxParallelArms: config.maxParallelArms,
+            ...(options.steps
+              ? { steps: options.steps }
+              : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, engine: shared.engine }) }),
+            onCompleted: async (task) => {
+              await service.remember(task)
+              // Memory is an aid to planning: a failure to store an episode must not fail the task.
+              await arms.remember(task).catch((err: unknown) => log.warn({ err, task_id: task.task_id }, 'episodic memory: store failed'))
+            },
+            metrics,
+            log,
+          },
+          { stepTimeoutSeconds: config.stepTimeout, taskConcurrency: config.taskWorkers, stepConcurrency: config.stepWorkers },
+        )
   closers.push(() => runner.stop())
 
   const app = httpApp('orchestrator', config, log, metrics)
   registerTaskRoutes(app, { service, store, runner, limiter: shared.limiter, limits: shared.limits, metrics })
   registerEventsRoute(app, store)
-  registerArmsRoutes(app, { registry: arms.registry, issuer: arms.issuer, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
+  registerArmsRoutes(app, {
+    registry: arms.registry,
+    issuer: arms.issuer,
+    ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+  })
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerStatusRoutes(app, {
     sql,

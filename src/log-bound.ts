@@ -17,7 +17,7 @@
  * none of the personal data `find` sees around it, so the redactor after it still recognises all
  * it keeps (./cut-clear-of-pii.ts).
  */
-import { clearOfPii, cutNote, wholeEnd, type PiiFinder } from './cut-clear-of-pii.js'
+import { clearOfPii, cutNote, type PiiFinder, wholeEnd } from './cut-clear-of-pii.js'
 
 /** A log line (UTF-16 units of its JSON) longer than this is cut: 32 KiB of ASCII. */
 export const MAX_LINE_CHARS = 32_768

@@ -21,8 +21,8 @@
  * bound is cut again. A line within the bound is written as it is.
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
-import { boundLine } from './log-bound.js'
 import type { PiiFinder } from './cut-clear-of-pii.js'
+import { boundLine } from './log-bound.js'
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR'
 
@@ -53,11 +53,12 @@ export function createLogger(opts: LoggerOptions): Logger {
   const redactor = opts.redactor
   // pino's hook on the finished line: it sees `msg`, bindings and what serializers made of `err`,
   // which `formatters.log` (called before serializers, without `msg`) would not.
-  const streamWrite = redactor === undefined
-    ? (line: string) => boundLine(line)
-    // Placeholders can be longer than what they replace (`a@b.io` → `[EMAIL_1]`): a line the
-    // redactor took past the bound is cut again, with no finder, as it holds placeholders now.
-    : (line: string) => boundLine(redactor.redact(boundLine(line, redactor.find)))
+  const streamWrite =
+    redactor === undefined
+      ? (line: string) => boundLine(line)
+      : // Placeholders can be longer than what they replace (`a@b.io` → `[EMAIL_1]`): a line the
+        // redactor took past the bound is cut again, with no finder, as it holds placeholders now.
+        (line: string) => boundLine(redactor.redact(boundLine(line, redactor.find)))
   return pino({ name: opts.name, level: pinoLevel(opts.level ?? 'INFO'), hooks: { streamWrite } }, destination)
 }
 

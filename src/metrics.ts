@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client) for `GET /api/v1/metrics`: HTTP, task, step, queue, reflex
  * and LLM series. One registry per process; counters the addon keeps are read at scrape time.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { ReflexEngine } from './reflex/engine.js'
 
 export interface QueueDepth {
@@ -35,24 +35,83 @@ export class Metrics {
   constructor(sources: MetricsSources) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'ganglion_' })
-    this.httpRequests = new Counter({ name: 'ganglion_http_requests_total', help: 'HTTP responses sent', labelNames: ['service', 'method', 'route', 'status'], registers })
-    this.httpDuration = new Histogram({ name: 'ganglion_http_request_duration_seconds', help: 'Time to answer an HTTP request', labelNames: ['service', 'method', 'route'], buckets: SECONDS, registers })
-    this.tasksCreated = new Counter({ name: 'ganglion_tasks_created_total', help: 'Tasks accepted, by the status they were created in', labelNames: ['status'], registers })
-    this.tasksFinished = new Counter({ name: 'ganglion_tasks_finished_total', help: 'Tasks that reached a final state', labelNames: ['status'], registers })
-    this.taskDuration = new Histogram({ name: 'ganglion_task_duration_seconds', help: 'Time from creation to a final state', labelNames: ['status'], buckets: SECONDS, registers })
+    this.httpRequests = new Counter({
+      name: 'ganglion_http_requests_total',
+      help: 'HTTP responses sent',
+      labelNames: ['service', 'method', 'route', 'status'],
+      registers,
+    })
+    this.httpDuration = new Histogram({
+      name: 'ganglion_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request',
+      labelNames: ['service', 'method', 'route'],
+      buckets: SECONDS,
+      registers,
+    })
+    this.tasksCreated = new Counter({
+      name: 'ganglion_tasks_created_total',
+      help: 'Tasks accepted, by the status they were created in',
+      labelNames: ['status'],
+      registers,
+    })
+    this.tasksFinished = new Counter({
+      name: 'ganglion_tasks_finished_total',
+      help: 'Tasks that reached a final state',
+      labelNames: ['status'],
+      registers,
+    })
+    this.taskDuration = new Histogram({
+      name: 'ganglion_task_duration_seconds',
+      help: 'Time from creation to a final state',
+      labelNames: ['status'],
+      buckets: SECONDS,
+      registers,
+    })
     this.stepsStarted = new Counter({ name: 'ganglion_steps_started_total', help: 'Step executions begun', labelNames: ['arm'], registers })
-    this.stepsFinished = new Counter({ name: 'ganglion_steps_finished_total', help: 'Step executions ended', labelNames: ['arm', 'status'], registers })
-    this.stepDuration = new Histogram({ name: 'ganglion_step_duration_seconds', help: 'Time one step execution took', labelNames: ['arm'], buckets: SECONDS, registers })
-    this.dispatch = new Histogram({ name: 'ganglion_step_dispatch_seconds', help: 'Time from a step becoming ready to its start (queue overhead)', buckets: SECONDS, registers })
-    this.llmTokens = new Counter({ name: 'ganglion_llm_tokens_total', help: 'Model tokens used', labelNames: ['provider', 'kind'], registers })
+    this.stepsFinished = new Counter({
+      name: 'ganglion_steps_finished_total',
+      help: 'Step executions ended',
+      labelNames: ['arm', 'status'],
+      registers,
+    })
+    this.stepDuration = new Histogram({
+      name: 'ganglion_step_duration_seconds',
+      help: 'Time one step execution took',
+      labelNames: ['arm'],
+      buckets: SECONDS,
+      registers,
+    })
+    this.dispatch = new Histogram({
+      name: 'ganglion_step_dispatch_seconds',
+      help: 'Time from a step becoming ready to its start (queue overhead)',
+      buckets: SECONDS,
+      registers,
+    })
+    this.llmTokens = new Counter({
+      name: 'ganglion_llm_tokens_total',
+      help: 'Model tokens used',
+      labelNames: ['provider', 'kind'],
+      registers,
+    })
 
     const engine = sources.engine
     const reflex = (name: string, help: string, read: () => number) =>
-      new Gauge({ name, help, registers, collect() { this.set(read()) } })
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read())
+        },
+      })
     reflex('ganglion_reflex_checks', 'Reflex checks run by this process', () => engine.checkCounters().checks)
     reflex('ganglion_reflex_blocked', 'Reflex checks that blocked', () => engine.checkCounters().blocked)
     reflex('ganglion_reflex_pii_detected', 'Reflex checks that found personal data', () => engine.checkCounters().piiDetected)
-    reflex('ganglion_reflex_injection_detected', 'Reflex checks that found injection patterns', () => engine.checkCounters().injectionDetected)
+    reflex(
+      'ganglion_reflex_injection_detected',
+      'Reflex checks that found injection patterns',
+      () => engine.checkCounters().injectionDetected,
+    )
     reflex('ganglion_reflex_cache_entries', 'Entries in the in-process cache tier', () => engine.cacheStats().entries)
 
     const depths = sources.queueDepths

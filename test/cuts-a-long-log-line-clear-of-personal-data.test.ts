@@ -20,7 +20,7 @@ for (const item of ['card 4111 1111 1111 1111; ', 'mail ada.lovelace@example.com
       t.ok(line.length <= MAX_LINE_CHARS, `lead ${lead}: a ${line.length}-character line`)
       const output = (JSON.parse(line) as { output: string }).output
       t.ok(output.length <= MAX_FIELD_CHARS, `lead ${lead}: ${output.length} characters`)
-      const [, head, cut] = /^([^]*) \[…(\d+) characters cut…\]$/.exec(output) ?? []
+      const [, head, cut] = /^([\s\S]*) \[…(\d+) characters cut…\]$/.exec(output) ?? []
       t.ok(head !== undefined, `lead ${lead}: cut, with a marker`)
       // What is kept is what redacting the whole text shows, up to the cut: each item whole, as a
       // placeholder, or not at all.

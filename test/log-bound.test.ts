@@ -1,7 +1,8 @@
 // Every log line is bounded, with or without a redactor: a long one is cut, marked, still JSON;
 // a short one is written as pino writes it.
-import t from 'tap'
+
 import pino from 'pino'
+import t from 'tap'
 import { createLogger } from '../src/log.js'
 import { boundLine, MAX_FIELD_CHARS, MAX_LINE_CHARS } from '../src/log-bound.js'
 
@@ -23,7 +24,9 @@ function only(lines: string[]): Record<string, unknown> {
 t.test('a line under the bound is written byte for byte as pino writes it', async (t) => {
   const now = Date.now
   Date.now = () => 1_700_000_000_000
-  t.teardown(() => { Date.now = now })
+  t.teardown(() => {
+    Date.now = now
+  })
   const fields = { task_id: 't1', body: 'é"\n'.repeat(5_500), err: new Error('short') }
   const plain = capture()
   pino({ name: 'test', level: 'info' }, plain.destination).warn(fields, 'step failed')
@@ -44,8 +47,11 @@ t.test('a logger without a redactor cuts a megabyte message, error and field', a
   t.equal(entry.name, 'test')
   const err = entry.err as { type: string; message: string; stack: string }
   t.equal(err.type, 'Error')
-  for (const [what, text, start] of [['msg', entry.msg, 'failed: x'], ['err.message', err.message, 'boom m'],
-    ['err.stack', err.stack, 'Error: boom m']] as const) {
+  for (const [what, text, start] of [
+    ['msg', entry.msg, 'failed: x'],
+    ['err.message', err.message, 'boom m'],
+    ['err.stack', err.stack, 'Error: boom m'],
+  ] as const) {
     t.ok(typeof text === 'string' && text.startsWith(start), `${what} keeps its head`)
     t.match(text, / \[…\d+ characters cut…\]$/, `${what} says how much was cut`)
     t.ok((text as string).length <= MAX_FIELD_CHARS, `${what}: ${(text as string).length} characters`)
@@ -68,7 +74,11 @@ t.test('many fields, many entries and escapes stay within the line bound', async
   const marker = (entry.many as Record<string, string>)['…'] ?? ''
   t.match(marker, /^\d+ more fields cut$/)
   t.equal(parseInt(marker, 10) + fields.length - 1, 90, 'the marker counts every field cut')
-  t.same(fields.slice(0, -1), Array.from({ length: fields.length - 1 }, (_, i) => `f${i}`), 'the first fields kept, in order')
+  t.same(
+    fields.slice(0, -1),
+    Array.from({ length: fields.length - 1 }, (_, i) => `f${i}`),
+    'the first fields kept, in order',
+  )
 
   lines.length = 0
   log.warn({ list: Array.from({ length: 90 }, () => 'w'.repeat(3_000)), after: 'gone' }, 'many entries')
@@ -83,7 +93,7 @@ t.test('many fields, many entries and escapes stay within the line bound', async
   lines.length = 0
   log.warn({ controls: '\u0001'.repeat(MIB) }, 'escapes')
   const escaped = only(lines).controls as string
-  t.match(escaped, /^\u0001+ \[…\d+ characters cut…\]$/, 'a string of six-character escapes is cut to fit too')
+  t.match(escaped, new RegExp(`^${'\u0001'}+ \\[…\\d+ characters cut…\\]$`), 'a string of six-character escapes is cut to fit too')
   t.ok(JSON.stringify(escaped).length <= MAX_FIELD_CHARS + 2)
 })
 

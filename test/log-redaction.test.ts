@@ -6,8 +6,17 @@ import { createEngine } from '../src/reflex/engine.js'
 t.test('log lines pass through the engine redaction, so personal data never reaches the logs', async (t) => {
   const engine = createEngine()
   const lines: string[] = []
-  const destination = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done() } })
-  const log = createLogger({ name: 'test', redactor: { redact: (line) => engine.redact(line).redactedText, find: (text) => engine.redact(text).piiMatches }, destination })
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const log = createLogger({
+    name: 'test',
+    redactor: { redact: (line) => engine.redact(line).redactedText, find: (text) => engine.redact(text).piiMatches },
+    destination,
+  })
   log.info({ goal: 'mail ada@example.com about card 4111 1111 1111 1111' }, 'task accepted')
   await new Promise((r) => setImmediate(r))
   t.equal(lines.length, 1)

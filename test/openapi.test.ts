@@ -50,7 +50,10 @@ t.test('openapi.yaml is OpenAPI 3.0 and every $ref resolves', async (t) => {
   walk(doc)
   t.ok(refs.length > 10)
   for (const ref of refs) {
-    const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], doc)
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], doc)
     t.ok(target, `${ref} resolves`)
   }
 })

@@ -24,7 +24,10 @@ interface InjectionItem {
   family?: string
 }
 const lines = <T>(file: string): T[] =>
-  readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T)
+  readFileSync(join(dir, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T)
 
 const engine = createEngine()
 const flags = { useCache: false }
@@ -64,9 +67,13 @@ for (const item of inj) {
 }
 
 const pct = (a: number, b: number): string => `${((100 * a) / Math.max(1, b)).toFixed(1)} %`
-console.log(`| detector | PII entities found (of ${expected}) | unlabelled PII matches | attacks flagged ≥ medium (of ${attacks}) | benign flagged (of ${benign}) |`)
+console.log(
+  `| detector | PII entities found (of ${expected}) | unlabelled PII matches | attacks flagged ≥ medium (of ${attacks}) | benign flagged (of ${benign}) |`,
+)
 console.log('|---|---|---|---|---|')
 for (const side of ['native', 'ts'] as const) {
-  console.log(`| ${side === 'ts' ? 'TS baseline' : 'native addon'} | ${found[side]} (${pct(found[side], expected)}) | ${extra[side]} | ` +
-    `${tally[side].tp} (${pct(tally[side].tp, attacks)}) | ${tally[side].fp} (${pct(tally[side].fp, benign)}) |`)
+  console.log(
+    `| ${side === 'ts' ? 'TS baseline' : 'native addon'} | ${found[side]} (${pct(found[side], expected)}) | ${extra[side]} | ` +
+      `${tally[side].tp} (${pct(tally[side].tp, attacks)}) | ${tally[side].fp} (${pct(tally[side].fp, benign)}) |`,
+  )
 }

@@ -108,13 +108,83 @@ function ssnOk(area: string, group: string, serial: string): boolean {
 }
 
 const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21,
-  CR: 22, CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27,
-  GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26,
-  IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24,
-  ME: 22, MK: 19, MR: 27, MT: 31, MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29,
-  RO: 24, RS: 22, SA: 24, SC: 31, SE: 24, SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24,
-  TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NL: 18,
+  NO: 15,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  SA: 24,
+  SC: 31,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
 }
 
 function ibanOk(raw: string): boolean {
@@ -336,7 +406,7 @@ export function redactPlaceholders(text: string, matches: TsPiiMatch[]): string 
   for (const m of matches) {
     const n = (counters.get(m.type) ?? 0) + 1
     counters.set(m.type, n)
-    out += text.slice(at, m.start) + `[${m.type}_${n}]`
+    out += `${text.slice(at, m.start)}[${m.type}_${n}]`
     at = m.end
   }
   return out + text.slice(at)
@@ -364,15 +434,45 @@ const rule = (type: string, severity: Severity, confidence: number, source: stri
 /** 42 patterns in eight families. */
 export const INJECTION_RULES: InjectionRule[] = [
   // instruction_override
-  rule('instruction_override', 'high', 0.95, `\\b(?:ignore|disregard|forget|skip|override|bypass|drop)\\s+${Q}(?:previous|prior|above|earlier|preceding|initial|original|existing)\\s+(?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|commands?)`),
-  rule('instruction_override', 'high', 0.9, `\\b(?:ignore|disregard|forget)\\s+(?:everything|all)\\s+(?:you\\s+(?:were|have\\s+been)\\s+told|(?:that\\s+)?(?:was\\s+)?(?:said\\s+)?(?:above|before))`),
-  rule('instruction_override', 'high', 0.85, `\\bdo\\s+not\\s+(?:follow|obey)\\s+(?:your|the|any)\\s+(?:previous\\s+|original\\s+|system\\s+)?(?:instructions|rules|guidelines)`),
+  rule(
+    'instruction_override',
+    'high',
+    0.95,
+    `\\b(?:ignore|disregard|forget|skip|override|bypass|drop)\\s+${Q}(?:previous|prior|above|earlier|preceding|initial|original|existing)\\s+(?:instructions?|prompts?|directions?|rules|guidelines|context|messages?|commands?)`,
+  ),
+  rule(
+    'instruction_override',
+    'high',
+    0.9,
+    `\\b(?:ignore|disregard|forget)\\s+(?:everything|all)\\s+(?:you\\s+(?:were|have\\s+been)\\s+told|(?:that\\s+)?(?:was\\s+)?(?:said\\s+)?(?:above|before))`,
+  ),
+  rule(
+    'instruction_override',
+    'high',
+    0.85,
+    `\\bdo\\s+not\\s+(?:follow|obey)\\s+(?:your|the|any)\\s+(?:previous\\s+|original\\s+|system\\s+)?(?:instructions|rules|guidelines)`,
+  ),
   rule('instruction_override', 'medium', 0.7, `\\b(?:new|updated|revised|real)\\s+instructions?\\s*:`),
-  rule('instruction_override', 'medium', 0.6, `\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+(?:will|must|shall|are)|ignore|always|never|respond|answer)`),
+  rule(
+    'instruction_override',
+    'medium',
+    0.6,
+    `\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+(?:will|must|shall|are)|ignore|always|never|respond|answer)`,
+  ),
   rule('instruction_override', 'low', 0.5, `\\binstead,?\\s+(?:you\\s+(?:must|should|will)|do\\s+the\\s+following)`),
   // prompt_leak
-  rule('prompt_leak', 'high', 0.9, `\\b(?:reveal|show|print|display|output|repeat|leak|dump|expose|tell\\s+me|give\\s+me)\\s+(?:me\\s+)?(?:your|the)\\s+(?:full\\s+|entire\\s+|complete\\s+|original\\s+|initial\\s+|hidden\\s+|secret\\s+)*(?:system\\s+)?(?:prompt|instructions|rules|guidelines)`),
-  rule('prompt_leak', 'medium', 0.75, `\\bwhat\\s+(?:is|are|were)\\s+your\\s+(?:system\\s+|original\\s+|initial\\s+|hidden\\s+)*(?:prompt|instructions)`),
+  rule(
+    'prompt_leak',
+    'high',
+    0.9,
+    `\\b(?:reveal|show|print|display|output|repeat|leak|dump|expose|tell\\s+me|give\\s+me)\\s+(?:me\\s+)?(?:your|the)\\s+(?:full\\s+|entire\\s+|complete\\s+|original\\s+|initial\\s+|hidden\\s+|secret\\s+)*(?:system\\s+)?(?:prompt|instructions|rules|guidelines)`,
+  ),
+  rule(
+    'prompt_leak',
+    'medium',
+    0.75,
+    `\\bwhat\\s+(?:is|are|were)\\s+your\\s+(?:system\\s+|original\\s+|initial\\s+|hidden\\s+)*(?:prompt|instructions)`,
+  ),
   rule('prompt_leak', 'high', 0.85, `\\brepeat\\s+(?:the\\s+)?(?:text|words|everything|all)\\s+(?:above|before)`),
   rule('prompt_leak', 'high', 0.85, `\\b(?:system|initial|hidden)\\s+prompt\\s+(?:verbatim|word\\s+for\\s+word|exactly)`),
   rule('prompt_leak', 'medium', 0.7, `\\b(?:starting|beginning)\\s+with\\s+["']?you\\s+are\\b`),
@@ -380,39 +480,84 @@ export const INJECTION_RULES: InjectionRule[] = [
   rule('jailbreak', 'high', 0.85, `\\b(?:DAN|STAN|DUDE|AIM)\\b(?=.{0,40}\\b(?:mode|prompt|jailbreak|anything)\\b)`, 'g'),
   rule('jailbreak', 'high', 0.9, `\\bdo\\s+anything\\s+now\\b`),
   rule('jailbreak', 'high', 0.85, `\\b(?:developer|god|sudo|admin|debug|unrestricted|jailbreak|jailbroken)\\s+mode\\b`),
-  rule('jailbreak', 'high', 0.85, `\\b(?:pretend|act|behave)\\s+(?:as\\s+if\\s+)?(?:you\\s+are|you're|to\\s+be|like|as)\\s+(?:an?\\s+)?(?:unrestricted|unfiltered|uncensored|evil|rogue|amoral)\\b`),
+  rule(
+    'jailbreak',
+    'high',
+    0.85,
+    `\\b(?:pretend|act|behave)\\s+(?:as\\s+if\\s+)?(?:you\\s+are|you're|to\\s+be|like|as)\\s+(?:an?\\s+)?(?:unrestricted|unfiltered|uncensored|evil|rogue|amoral)\\b`,
+  ),
   rule('jailbreak', 'medium', 0.65, `\\bwithout\\s+(?:any\\s+)?(?:restrictions|filters|limitations|censorship|safety\\s+guidelines)\\b`),
   rule('jailbreak', 'high', 0.8, `\\byou\\s+(?:are|have\\s+been)\\s+(?:now\\s+)?(?:freed|liberated|unchained|no\\s+longer\\s+bound)`),
-  rule('jailbreak', 'medium', 0.7, `\\b(?:no|free\\s+of|ignore\\s+(?:your|all))\\s+(?:ethical|moral)\\s+(?:guidelines|constraints|restrictions|principles)`),
+  rule(
+    'jailbreak',
+    'medium',
+    0.7,
+    `\\b(?:no|free\\s+of|ignore\\s+(?:your|all))\\s+(?:ethical|moral)\\s+(?:guidelines|constraints|restrictions|principles)`,
+  ),
   rule('jailbreak', 'low', 0.5, `\\bstay\\s+in\\s+character\\b`),
   rule('jailbreak', 'high', 0.8, `\\b(?:opposite\\s+mode|anti-?gpt|evil\\s+(?:confidant|assistant|twin))\\b`),
   // system_impersonation
   rule('system_impersonation', 'high', 0.85, `(?:^|\\n)[ \\t]*\\[?(?:system|admin|administrator|developer|root)\\]?[ \\t]*:`),
   rule('system_impersonation', 'high', 0.9, `\\[(?:SYSTEM|ADMIN|INST|/INST|SYS)\\]|<<\\/?SYS>>`),
-  rule('system_impersonation', 'high', 0.8, `\\b(?:message|note|instruction|override|update)\\s+from\\s+(?:the\\s+)?(?:system|administrator|developers?|openai|anthropic)\\b`),
+  rule(
+    'system_impersonation',
+    'high',
+    0.8,
+    `\\b(?:message|note|instruction|override|update)\\s+from\\s+(?:the\\s+)?(?:system|administrator|developers?|openai|anthropic)\\b`,
+  ),
   rule('system_impersonation', 'medium', 0.7, `\\bauthori[sz]ed\\s+by\\s+(?:the\\s+)?(?:system|administrator|developers?)`),
-  rule('system_impersonation', 'critical', 0.9, `\\b(?:admin|root|system)\\s+(?:override|access|privileges?)\\s+(?:granted|enabled|activated)`),
+  rule(
+    'system_impersonation',
+    'critical',
+    0.9,
+    `\\b(?:admin|root|system)\\s+(?:override|access|privileges?)\\s+(?:granted|enabled|activated)`,
+  ),
   // delimiter_spoofing
-  rule('delimiter_spoofing', 'critical', 0.95, `<\\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\\|>`),
+  rule(
+    'delimiter_spoofing',
+    'critical',
+    0.95,
+    `<\\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\\|>`,
+  ),
   rule('delimiter_spoofing', 'high', 0.8, `</?(?:system|instructions?|assistant|system_prompt)>`),
   rule('delimiter_spoofing', 'high', 0.8, `#{2,}\\s*(?:system|instruction|new\\s+instructions?)\\b`),
   rule('delimiter_spoofing', 'medium', 0.7, '```\\s*(?:system|instructions?)\\b'),
   rule('delimiter_spoofing', 'high', 0.8, `\\bend\\s+of\\s+(?:the\\s+)?(?:system\\s+|user\\s+)?(?:prompt|instructions|input)\\b`),
   rule('delimiter_spoofing', 'medium', 0.6, `(?:^|\\n)[ \\t]*(?:Human|Assistant|User)[ \\t]*:[ \\t]*\\S`),
   // embedded_instruction
-  rule('embedded_instruction', 'high', 0.8, `\\b(?:AI|assistant|chatbot|language\\s+model|LLM)s?\\s*(?:reading\\s+this|,)\\s*(?:you\\s+)?(?:must|should|please|are\\s+instructed\\s+to)\\b`),
+  rule(
+    'embedded_instruction',
+    'high',
+    0.8,
+    `\\b(?:AI|assistant|chatbot|language\\s+model|LLM)s?\\s*(?:reading\\s+this|,)\\s*(?:you\\s+)?(?:must|should|please|are\\s+instructed\\s+to)\\b`,
+  ),
   rule('embedded_instruction', 'medium', 0.7, `\\bif\\s+you\\s+are\\s+an?\\s+(?:AI|assistant|language\\s+model|LLM|chatbot)\\b`),
   rule('embedded_instruction', 'medium', 0.7, `\\bnote\\s+to\\s+(?:the\\s+)?(?:AI|assistant|model|LLM|chatbot)\\b`),
   rule('embedded_instruction', 'medium', 0.6, `\\b(?:hidden|secret)\\s+instructions?\\b`),
   // tool_abuse
   rule('tool_abuse', 'medium', 0.6, `\\b(?:execute|run|eval)\\s+(?:the\\s+following\\s+)?(?:command|shell|code|script)\\b`),
   rule('tool_abuse', 'critical', 0.95, `\\brm\\s+-rf\\s+/|\\b(?:curl|wget)\\s+[^\\s|]{1,200}\\s*\\|\\s*(?:ba|z)?sh\\b|\\bnc\\s+-e\\b`),
-  rule('tool_abuse', 'high', 0.85, `\\b(?:send|post|upload|exfiltrate|forward|email|leak)\\s+${Q}(?:data|conversation|chat\\s+history|history|credentials|secrets|api\\s+keys?|passwords?|files?|tokens?)\\s+to\\b`),
+  rule(
+    'tool_abuse',
+    'high',
+    0.85,
+    `\\b(?:send|post|upload|exfiltrate|forward|email|leak)\\s+${Q}(?:data|conversation|chat\\s+history|history|credentials|secrets|api\\s+keys?|passwords?|files?|tokens?)\\s+to\\b`,
+  ),
   rule('tool_abuse', 'high', 0.85, `!\\[[^\\]]{0,100}\\]\\(https?://[^)\\s]{1,200}\\?[^)\\s]{0,200}=`),
-  rule('tool_abuse', 'high', 0.8, `\\b(?:call|invoke|use)\\s+the\\s+\\w+\\s+(?:tool|function|api)\\s+(?:to|and)\\s+(?:delete|transfer|send|drop|wipe)`),
+  rule(
+    'tool_abuse',
+    'high',
+    0.8,
+    `\\b(?:call|invoke|use)\\s+the\\s+\\w+\\s+(?:tool|function|api)\\s+(?:to|and)\\s+(?:delete|transfer|send|drop|wipe)`,
+  ),
   // goal_hijack
   rule('goal_hijack', 'medium', 0.75, `\\byour\\s+(?:new|real|true|actual|only)\\s+(?:goal|task|objective|purpose|mission)\\s+is\\b`),
-  rule('goal_hijack', 'medium', 0.7, `\\b(?:forget|abandon|stop)\\s+(?:about\\s+)?(?:your|the)\\s+(?:current\\s+|original\\s+)?(?:task|goal|objective|mission)\\b`),
+  rule(
+    'goal_hijack',
+    'medium',
+    0.7,
+    `\\b(?:forget|abandon|stop)\\s+(?:about\\s+)?(?:your|the)\\s+(?:current\\s+|original\\s+)?(?:task|goal|objective|mission)\\b`,
+  ),
   rule('goal_hijack', 'low', 0.5, `\\binstead\\s+of\\s+(?:summari[sz]ing|translating|answering|doing\\s+that)`),
 ]
 
@@ -422,7 +567,7 @@ const SEVERITY_WEIGHT: Record<Severity, number> = { none: 0, low: 0.3, medium: 0
 // Zero-width (U+200B..U+200D, U+2060, U+FEFF, U+00AD), bidi controls (U+200E/F, U+202A..U+202E,
 // U+2066..U+2069) and tag characters (U+E0000..U+E007F).
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/
-const NON_ASCII = /[^\x00-\x7F]/
+const NON_ASCII = /[^\p{ASCII}]/u
 
 interface Normalised {
   text: string

@@ -31,20 +31,38 @@ if (process.env.BENCH_STATEMENTS === '1') {
 
 const config = loadConfig(process.env)
 const log = pino({ level: 'silent' })
-const engine = createEngine({ blockLevel: config.reflexBlockLevel, cacheMaxEntries: config.cacheMaxEntries, cacheMaxBytes: config.cacheMaxBytes })
+const engine = createEngine({
+  blockLevel: config.reflexBlockLevel,
+  cacheMaxEntries: config.cacheMaxEntries,
+  cacheMaxBytes: config.cacheMaxBytes,
+})
 const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
 const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
 const store = new SqlTaskStore(sql)
 const service = new TaskService({
-  store, queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined, { log }),
-  taskTimeoutSeconds: config.taskTimeout, cacheTtlSeconds: config.cacheTtl,
+  store,
+  queue,
+  engine,
+  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined, { log }),
+  taskTimeoutSeconds: config.taskTimeout,
+  cacheTtlSeconds: config.cacheTtl,
 })
 const metrics = new Metrics({ engine, queueDepths: async () => [] })
-const app = createHttpApp({ name: 'orchestrator', bodyLimitBytes: config.bodyLimitBytes, logger: log, trustProxy: config.trustProxy, onResponse: metrics.httpObserver('orchestrator') })
+const app = createHttpApp({
+  name: 'orchestrator',
+  bodyLimitBytes: config.bodyLimitBytes,
+  logger: log,
+  trustProxy: config.trustProxy,
+  onResponse: metrics.httpObserver('orchestrator'),
+})
 const noRunner: TaskRunner = { abort() {}, stop: async () => {} }
 registerTaskRoutes(app, {
-  service, store, runner: noRunner, limiter: new MemoryRateLimitStore(engine),
-  limits: { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 }, metrics,
+  service,
+  store,
+  runner: noRunner,
+  limiter: new MemoryRateLimitStore(engine),
+  limits: { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 },
+  metrics,
 })
 const port = await app.listen(config.port, config.host)
 process.stdout.write(`${JSON.stringify({ ready: true, port, pid: process.pid })}\n`)

@@ -37,20 +37,30 @@ const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
 
 const engine = createEngine({})
 const service = new TaskService({
-  store: new SqlTaskStore(sql), queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
-  taskTimeoutSeconds: 300, cacheTtlSeconds: 3600,
+  store: new SqlTaskStore(sql),
+  queue,
+  engine,
+  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+  taskTimeoutSeconds: 300,
+  cacheTtlSeconds: 3600,
 })
 // The same service without group commit: each create its own transaction (one-statement insert).
 const serviceOneByOne = new TaskService({
-  store: new SqlTaskStore(sql), queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
-  taskTimeoutSeconds: 300, cacheTtlSeconds: 3600, batch: false,
+  store: new SqlTaskStore(sql),
+  queue,
+  engine,
+  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+  taskTimeoutSeconds: 300,
+  cacheTtlSeconds: 3600,
+  batch: false,
 })
 let counter = 0
 const sends: Record<string, () => Promise<unknown>> = {
   plain: () => queue.send(TASK_RUN, { task_id: randomUUID() }),
   tx: () => sql.transaction((tx) => queue.send(TASK_RUN, { task_id: randomUUID() }, { tx })),
   create: () => service.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
-  create1: () => serviceOneByOne.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
+  create1: () =>
+    serviceOneByOne.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
 }
 const chosen = sends[mode]
 if (!chosen) throw new Error(`--mode plain|tx|create|create1, not ${mode}`)
@@ -78,11 +88,17 @@ const seconds = (performance.now() - t0) / 1000
 const cpu = process.cpuUsage(cpu0)
 const sent = counts.reduce((a, b) => a + b, 0)
 const s = summarise(latencies)
-process.stdout.write(`${JSON.stringify({
-  mode, concurrency, sent, seconds, rate: sent / seconds,
-  latency_ms: { p50: s.p50, p90: s.p90, p99: s.p99, max: s.max },
-  cpu_seconds: (cpu.user + cpu.system) / 1e6,
-})}\n`)
+process.stdout.write(
+  `${JSON.stringify({
+    mode,
+    concurrency,
+    sent,
+    seconds,
+    rate: sent / seconds,
+    latency_ms: { p50: s.p50, p90: s.p90, p99: s.p99, max: s.max },
+    cpu_seconds: (cpu.user + cpu.system) / 1e6,
+  })}\n`,
+)
 await queue.stop({ graceful: false, timeoutMs: 1000 })
 await sql.close()
 process.exit(0)

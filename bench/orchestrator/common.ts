@@ -22,7 +22,9 @@ export function machine(): Machine {
   try {
     commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim()
     if (execSync('git status --porcelain -- src', { encoding: 'utf8' }).trim() !== '') commit += ' (src modified)'
-  } catch { /* not a checkout */ }
+  } catch {
+    /* not a checkout */
+  }
   return {
     date: new Date().toISOString(),
     commit,
@@ -34,7 +36,9 @@ export function machine(): Machine {
 }
 
 export function loadNow(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ')
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -43,12 +47,28 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[i]!
 }
 
-export interface Summary { n: number; p50: number; p90: number; p95: number; p99: number; max: number; mean: number }
+export interface Summary {
+  n: number
+  p50: number
+  p90: number
+  p95: number
+  p99: number
+  max: number
+  mean: number
+}
 
 export function summarise(values: readonly number[]): Summary {
   const s = [...values].sort((a, b) => a - b)
   const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)
-  return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p95: percentile(s, 95), p99: percentile(s, 99), max: s[s.length - 1] ?? NaN, mean }
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p95: percentile(s, 95),
+    p99: percentile(s, 99),
+    max: s[s.length - 1] ?? NaN,
+    mean,
+  }
 }
 
 /** user+system CPU seconds of a process so far (from /proc/<pid>/stat), for "server CPU %". */

@@ -27,20 +27,20 @@
  * (the runner's share of the pool, as RUNNER_CONNECTIONS; default the service's).
  */
 import { writeFileSync } from 'node:fs'
+import { INTEGER_VARS } from '../../src/config/schema.js'
 import { JobQueue, type QueueDefinition } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN } from '../../src/orchestrator/runner/queues.js'
-import { startTaskRunner } from '../../src/orchestrator/runner/task-runner.js'
 import type { RunnerMetrics } from '../../src/orchestrator/runner/runner-context.js'
+import { startTaskRunner } from '../../src/orchestrator/runner/task-runner.js'
 import { TaskService } from '../../src/orchestrator/task-service.js'
 import { createEngine } from '../../src/reflex/engine.js'
+import { limitSql } from '../../src/stores/limited-sql.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { openSql } from '../../src/stores/open-sql.js'
-import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
-import { limitSql } from '../../src/stores/limited-sql.js'
-import { INTEGER_VARS } from '../../src/config/schema.js'
 import type { Sql } from '../../src/stores/sql.js'
+import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
-import { arg, fmt, loadNow, machine, resetPostgres, sleep, summarise, type Summary } from './common.js'
+import { arg, fmt, loadNow, machine, resetPostgres, type Summary, sleep, summarise } from './common.js'
 import { countStatements, statementCounts, tally, totalOf } from './statement-counter.js'
 
 const tasks = Number(arg('tasks', '300'))
@@ -62,21 +62,40 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} }
 
 /** Every statement sent to the database, on every connection (ours and pg-boss's), by kind. */
 const statements = {
-  get n(): number { return totalOf(statementCounts()) },
-  get byKind(): Map<string, number> { return new Map(Object.entries(statementCounts())) },
+  get n(): number {
+    return totalOf(statementCounts())
+  },
+  get byKind(): Map<string, number> {
+    return new Map(Object.entries(statementCounts()))
+  },
 }
 function countPglite(sql: Sql): void {
   if (sql.jobBackend.kind !== 'pglite') return
-  type Q = { query: (...a: unknown[]) => Promise<unknown>; exec: (...a: unknown[]) => Promise<unknown>
-    transaction?: (fn: (tx: Q) => Promise<unknown>) => Promise<unknown> }
+  type Q = {
+    query: (...a: unknown[]) => Promise<unknown>
+    exec: (...a: unknown[]) => Promise<unknown>
+    transaction?: (fn: (tx: Q) => Promise<unknown>) => Promise<unknown>
+  }
   const wrap = (db: Q): void => {
     const q = db.query.bind(db)
     const e = db.exec.bind(db)
-    db.query = (...a) => { tally(a[0]); return q(...a) }
-    db.exec = (...a) => { tally(a[0]); return e(...a) }
+    db.query = (...a) => {
+      tally(a[0])
+      return q(...a)
+    }
+    db.exec = (...a) => {
+      tally(a[0])
+      return e(...a)
+    }
     if (db.transaction) {
       const t = db.transaction.bind(db)
-      db.transaction = (fn) => t((tx) => { tally('BEGIN'); tally('COMMIT'); wrap(tx); return fn(tx) }) // BEGIN + COMMIT
+      db.transaction = (fn) =>
+        t((tx) => {
+          tally('BEGIN')
+          tally('COMMIT')
+          wrap(tx)
+          return fn(tx)
+        }) // BEGIN + COMMIT
     }
   }
   wrap(sql.jobBackend.pglite as unknown as Q)
@@ -101,11 +120,24 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   const queue = await JobQueue.start({ sql, queues: [...ORCHESTRATOR_QUEUES, PING] })
   const engine = createEngine({})
   const store = new SqlTaskStore(sql)
-  const service = new TaskService({ store, queue, engine, cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined), taskTimeoutSeconds: 300, cacheTtlSeconds: 3600 })
+  const service = new TaskService({
+    store,
+    queue,
+    engine,
+    cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+    taskTimeoutSeconds: 300,
+    cacheTtlSeconds: 3600,
+  })
 
   // 1. Reference: bare send → handler start.
   const pingLatencies: number[] = []
-  await queue.work<{ sent_at: number }>('bench.ping', async (job) => { pingLatencies.push(Date.now() - job.data.sent_at) }, { concurrency: stepWorkers })
+  await queue.work<{ sent_at: number }>(
+    'bench.ping',
+    async (job) => {
+      pingLatencies.push(Date.now() - job.data.sent_at)
+    },
+    { concurrency: stepWorkers },
+  )
   await sleep(500)
   const pingDeadline = Date.now() + timeoutS * 1000
   const p0 = Date.now()
@@ -121,20 +153,31 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   const dispatch: number[] = []
   const delivery: number[] = []
   const metrics: RunnerMetrics = {
-    stepStarted() {}, stepFinished() {}, taskFinished() {}, modelTokens() {},
-    dispatchLatency(seconds) { dispatch.push(seconds * 1000) },
+    stepStarted() {},
+    stepFinished() {},
+    taskFinished() {},
+    modelTokens() {},
+    dispatchLatency(seconds) {
+      dispatch.push(seconds * 1000)
+    },
   }
   // The pg-boss part: ready_at → the step.run handler entered (before the task read and the claim).
   const work = queue.work.bind(queue)
   queue.work = (async (name: string, handler: (job: any) => Promise<void>, options?: object) =>
-    work(name, async (job: any) => {
-      if (name === STEP_RUN) delivery.push(Date.now() - job.data.ready_at)
-      return handler(job)
-    }, options)) as typeof queue.work
+    work(
+      name,
+      async (job: any) => {
+        if (name === STEP_RUN) delivery.push(Date.now() - job.data.ready_at)
+        return handler(job)
+      },
+      options,
+    )) as typeof queue.work
   // As src/app.ts: the runner's store and queries on its share of the pool (RUNNER_CONNECTIONS).
   const runnerSql = limitSql(sql, runnerConnections)
-  const runner = await startTaskRunner({ store: new SqlTaskStore(runnerSql), queue, sql: runnerSql, engine, maxParallelArms: 4, metrics, log: silent },
-    { stepConcurrency: stepWorkers })
+  const runner = await startTaskRunner(
+    { store: new SqlTaskStore(runnerSql), queue, sql: runnerSql, engine, maxParallelArms: 4, metrics, log: silent },
+    { stepConcurrency: stepWorkers },
+  )
   await sleep(500)
   const idle0 = statements.n
   await sleep(2000)
@@ -165,11 +208,15 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   }
   const seconds = (Date.now() - t0) / 1000
   const used = statements.n - s0
-  const byKindPerTask = Object.fromEntries([...statements.byKind]
-    .map(([k, v]) => [k, (v - (kinds0.get(k) ?? 0)) / Math.max(1, ids.length)] as const)
-    .filter(([, v]) => v >= 0.05).sort((a, b) => b[1] - a[1]))
+  const byKindPerTask = Object.fromEntries(
+    [...statements.byKind]
+      .map(([k, v]) => [k, (v - (kinds0.get(k) ?? 0)) / Math.max(1, ids.length)] as const)
+      .filter(([, v]) => v >= 0.05)
+      .sort((a, b) => b[1] - a[1]),
+  )
   const { rows: e2e } = await sql.query<{ ms: number | string }>(
-    `select extract(epoch from (completed_at - created_at)) * 1000 as ms from tasks where completed_at is not null`)
+    `select extract(epoch from (completed_at - created_at)) * 1000 as ms from tasks where completed_at is not null`,
+  )
   const { rows: stepRows } = await sql.query<{ n: number | string }>('select count(*) as n from task_steps')
   const load = loadNow()
 
@@ -178,13 +225,19 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   await sql.close()
   const { completed = 0, ...other } = counts
   return {
-    db, load,
+    db,
+    load,
     ping: { ...summarise(pingLatencies), sent: pings, received: pingLatencies.length },
     dispatch: summarise(dispatch),
     delivery: summarise(delivery),
     endToEnd: summarise(e2e.map((r) => Number(r.ms))),
     tasks: { submitted: ids.length, completed, other, seconds, steps: Number(stepRows[0]?.n ?? 0) },
-    statements: { perTask: used / ids.length, idlePerSecond, perTaskNetOfIdle: (used - idlePerSecond * seconds) / ids.length, byKindPerTask },
+    statements: {
+      perTask: used / ids.length,
+      idlePerSecond,
+      perTaskNetOfIdle: (used - idlePerSecond * seconds) / ids.length,
+      byKindPerTask,
+    },
   }
 }
 
@@ -202,14 +255,20 @@ for (const db of dbs) {
 const ms = (s: Summary) => `${fmt(s.p50)} / ${fmt(s.p95)} / ${fmt(s.p99)} / ${fmt(s.max)}`
 const out: string[] = []
 out.push(`Machine: ${m.nproc} CPUs (${m.cpu}), Node ${m.node}, commit ${m.commit}, ${m.date}; load average at start ${m.loadavg}`)
-out.push(`${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers ${stepWorkers}, runner connections ${runnerConnections}; reference ${pings} pings at ${pingRate}/s.`)
+out.push(
+  `${tasks} tasks at ${rate > 0 ? `${rate}/s` : 'once'}, 5 steps each (built-in step runner, instant), maxParallelArms 4, step workers ${stepWorkers}, runner connections ${runnerConnections}; reference ${pings} pings at ${pingRate}/s.`,
+)
 out.push('')
-out.push('| db | bare send→handler ms p50 / p95 / p99 / max | step dispatch (ready→claimed) ms p50 / p95 / p99 / max | of which pg-boss (ready→handler) p50 / p95 / p99 | task end-to-end ms p50 / p95 / p99 | tasks completed / submitted | SQL statements per task (net of idle polling) | idle statements/s | load after |')
+out.push(
+  '| db | bare send→handler ms p50 / p95 / p99 / max | step dispatch (ready→claimed) ms p50 / p95 / p99 / max | of which pg-boss (ready→handler) p50 / p95 / p99 | task end-to-end ms p50 / p95 / p99 | tasks completed / submitted | SQL statements per task (net of idle polling) | idle statements/s | load after |',
+)
 out.push('|---|---|---|---|---|---|---|---|---|')
 for (const r of results) {
-  out.push(`| ${r.db} | ${ms(r.ping)} (n=${r.ping.received}) | ${ms(r.dispatch)} (n=${r.dispatch.n}) | ${fmt(r.delivery.p50)} / ${fmt(r.delivery.p95)} / ${fmt(r.delivery.p99)} | ` +
-    `${fmt(r.endToEnd.p50, 0)} / ${fmt(r.endToEnd.p95, 0)} / ${fmt(r.endToEnd.p99, 0)} | ${r.tasks.completed} / ${r.tasks.submitted}${Object.keys(r.tasks.other).length ? ` (${JSON.stringify(r.tasks.other)})` : ''} | ` +
-    `${fmt(r.statements.perTask, 0)} (${fmt(r.statements.perTaskNetOfIdle, 0)}) | ${fmt(r.statements.idlePerSecond, 0)} | ${r.load} |`)
+  out.push(
+    `| ${r.db} | ${ms(r.ping)} (n=${r.ping.received}) | ${ms(r.dispatch)} (n=${r.dispatch.n}) | ${fmt(r.delivery.p50)} / ${fmt(r.delivery.p95)} / ${fmt(r.delivery.p99)} | ` +
+      `${fmt(r.endToEnd.p50, 0)} / ${fmt(r.endToEnd.p95, 0)} / ${fmt(r.endToEnd.p99, 0)} | ${r.tasks.completed} / ${r.tasks.submitted}${Object.keys(r.tasks.other).length ? ` (${JSON.stringify(r.tasks.other)})` : ''} | ` +
+      `${fmt(r.statements.perTask, 0)} (${fmt(r.statements.perTaskNetOfIdle, 0)}) | ${fmt(r.statements.idlePerSecond, 0)} | ${r.load} |`,
+  )
 }
 for (const r of results) {
   out.push(`\nSQL statements per task by kind, ${r.db} (all connections, during the task phase):\n`)
@@ -218,8 +277,10 @@ for (const r of results) {
   for (const [k, v] of Object.entries(r.statements.byKindPerTask)) out.push(`| ${fmt(v, 2)} | \`${k.replace(/\|/g, '\\|')}\` |`)
 }
 for (const r of results) {
-  if (r.db === 'postgres') out.push(`\n**postgres**: step dispatch P50 ${fmt(r.dispatch.p50)} ms → target < 20 ms: ${r.dispatch.p50 < 20 ? 'MET' : 'MISSED'}`)
+  if (r.db === 'postgres')
+    out.push(`\n**postgres**: step dispatch P50 ${fmt(r.dispatch.p50)} ms → target < 20 ms: ${r.dispatch.p50 < 20 ? 'MET' : 'MISSED'}`)
 }
 console.log(out.join('\n'))
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ machine: m, options: { tasks, rate, pings, pingRate, stepWorkers }, results }, null, 2))
+if (jsonOut)
+  writeFileSync(jsonOut, JSON.stringify({ machine: m, options: { tasks, rate, pings, pingRate, stepWorkers }, results }, null, 2))
 process.exit(0)

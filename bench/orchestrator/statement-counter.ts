@@ -16,7 +16,7 @@ let installed = false
 
 /** A statement's kind: BEGIN/COMMIT/ROLLBACK, a pg-boss fetch, or its first 90 characters. */
 export function kindOf(q: unknown): string {
-  const text = typeof q === 'string' ? q : (q as { text?: string } | null)?.text ?? '?'
+  const text = typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? '?')
   const t = text.replace(/\s+/g, ' ').trim()
   if (/^(begin|commit|rollback)\b/i.test(t)) return t.split(' ')[0]!.toUpperCase()
   if (/skip locked/i.test(t)) return 'pg-boss fetch (… FOR UPDATE SKIP LOCKED)'

@@ -24,7 +24,7 @@
  */
 import { Compile } from 'typebox/compile'
 import { StepError } from '../orchestrator/runner/step-runner.js'
-import { ArmCapability, ArmHealth, ExecuteResponse, type ExecuteRequest } from './contract.js'
+import { ArmCapability, ArmHealth, type ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
 
 const isResponse = Compile(ExecuteResponse)
@@ -62,7 +62,8 @@ export class HttpArmClient implements ArmService {
   async health(signal?: AbortSignal): Promise<ArmHealth> {
     const { status, body } = await this.call('/health', signal)
     if ((status === 200 || status === 503) && isHealth.Check(body)) return body
-    if (status === 200) throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /health with something that is not an ArmHealth`, true)
+    if (status === 200)
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /health with something that is not an ArmHealth`, true)
     throw this.statusError(status, body)
   }
 
@@ -70,7 +71,11 @@ export class HttpArmClient implements ArmService {
     const { status, body } = await this.call('/capabilities', signal)
     if (status === 200) {
       if (isCapability.Check(body)) return body
-      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /capabilities with something that is not an ArmCapability`, true)
+      throw new StepError(
+        'ARM_BAD_RESPONSE',
+        `arm at ${this.base} answered /capabilities with something that is not an ArmCapability`,
+        true,
+      )
     }
     throw this.statusError(status, body)
   }
@@ -127,9 +132,14 @@ export class HttpArmClient implements ArmService {
     const message = typeof error?.message === 'string' ? error.message : `arm at ${this.base} answered ${status}`
     if (status === 401 || status === 403) {
       const constraint = error?.details?.constraint
-      const code = typeof constraint === 'string' && /^TOKEN_[A-Z_]+$/.test(constraint)
-        ? constraint
-        : typeof error?.code === 'string' ? error.code : status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'
+      const code =
+        typeof constraint === 'string' && /^TOKEN_[A-Z_]+$/.test(constraint)
+          ? constraint
+          : typeof error?.code === 'string'
+            ? error.code
+            : status === 401
+              ? 'UNAUTHORIZED'
+              : 'FORBIDDEN'
       return new StepError(code, message, false)
     }
     if (status === 408 || status === 429 || status >= 500) return new StepError('ARM_UNREACHABLE', message, true)

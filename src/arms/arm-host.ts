@@ -20,13 +20,20 @@
  * other throw → ARM_ERROR (retryable, its message only, never a stack).
  */
 import { Compile } from 'typebox/compile'
-import { compileSchema } from '../http/validate.js'
-import { HttpError } from '../http/errors.js'
 import type { CapabilityVerifier } from '../auth/capability-verifier.js'
+import { HttpError } from '../http/errors.js'
+import { compileSchema } from '../http/validate.js'
 import { BudgetedLlm } from '../llm/budgeted-llm.js'
-import { LlmError, type Llm } from '../llm/provider.js'
+import { type Llm, LlmError } from '../llm/provider.js'
 import {
-  ArmError, ArmEvent, ExecuteRequest, type Arm, type ArmCapability, type ArmContext, type ArmHealth, type ExecuteResponse,
+  type Arm,
+  type ArmCapability,
+  type ArmContext,
+  ArmError,
+  ArmEvent,
+  type ArmHealth,
+  ExecuteRequest,
+  type ExecuteResponse,
   type Provenance,
 } from './contract.js'
 import { untilAborted } from './until-aborted.js'
@@ -77,7 +84,10 @@ export class ArmHost {
   async execute(body: unknown, token: string | undefined, signal: AbortSignal): Promise<ExecuteResponse> {
     const request = parseRequest(body)
     const claims = await this.deps.verifier.verify(token, {
-      arm: this.arm.name, tool: request.tool, taskId: request.task_id, stepId: request.step_id,
+      arm: this.arm.name,
+      tool: request.tool,
+      taskId: request.task_id,
+      stepId: request.step_id,
     })
     if (!this.tools.has(request.tool))
       throw HttpError.validation('tool', `must be one of ${[...this.tools].join(', ')}`, `Arm ${this.arm.name} has no tool ${request.tool}`)
@@ -115,9 +125,10 @@ export class ArmHost {
       const work = stop.signal.aborted ? Promise.reject(stop.signal.reason) : this.arm.execute(request, ctx)
       const output = await untilAborted(work, stop.signal)
       const copy = jsonCopy(output)
-      outcome = copy === undefined
-        ? { error: { code: 'ARM_BAD_OUTPUT', message: `arm ${this.arm.name} returned output that is not JSON`, retryable: false } }
-        : { output: copy }
+      outcome =
+        copy === undefined
+          ? { error: { code: 'ARM_BAD_OUTPUT', message: `arm ${this.arm.name} returned output that is not JSON`, retryable: false } }
+          : { output: copy }
     } catch (err) {
       outcome = { error: failureOf(err, timedOut, signal.aborted, request.timeout_ms) }
     } finally {
@@ -158,7 +169,12 @@ function jsonCopy(value: unknown): unknown {
   return text === undefined ? undefined : JSON.parse(text)
 }
 
-function failureOf(err: unknown, timedOut: boolean, aborted: boolean, timeoutMs: number): { code: string; message: string; retryable: boolean } {
+function failureOf(
+  err: unknown,
+  timedOut: boolean,
+  aborted: boolean,
+  timeoutMs: number,
+): { code: string; message: string; retryable: boolean } {
   if (timedOut) return { code: 'STEP_TIMEOUT', message: `the step ran past ${timeoutMs} ms`, retryable: true }
   if (aborted) return { code: 'STEP_ABORTED', message: 'the call was aborted by the caller', retryable: true }
   if (err instanceof ArmError || err instanceof LlmError) return { code: err.code, message: clip(err.message), retryable: err.retryable }

@@ -30,7 +30,14 @@ export function inputProblem(errors: readonly TLocalizedValidationError[]): Inpu
   const branches = branchErrors(errors, union)
   const fitting = branches.filter((b) => !b.some((e) => e.instancePath === union.instancePath && MISMATCH.has(e.keyword)))
   if (fitting.length > 0) return inputProblem(fitting.reduce((best, b) => (b.length < best.length ? b : best)))
-  const types = [...new Set(branches.flat().filter((e) => e.keyword === 'type' && e.instancePath === union.instancePath).map(typeName))]
+  const types = [
+    ...new Set(
+      branches
+        .flat()
+        .filter((e) => e.keyword === 'type' && e.instancePath === union.instancePath)
+        .map(typeName),
+    ),
+  ]
   return { path: union.instancePath, message: types.length > 0 ? `must be ${types.join(' or ')}` : union.message }
 }
 
@@ -38,7 +45,10 @@ export function inputProblem(errors: readonly TLocalizedValidationError[]): Inpu
 const MISMATCH = new Set(['type', 'const', 'enum'])
 
 /** The outermost union the first error is inside, if any: it is the one the caller's value broke. */
-function outermostUnion(errors: readonly TLocalizedValidationError[], first: TLocalizedValidationError): TLocalizedValidationError | undefined {
+function outermostUnion(
+  errors: readonly TLocalizedValidationError[],
+  first: TLocalizedValidationError,
+): TLocalizedValidationError | undefined {
   let outer: TLocalizedValidationError | undefined
   for (const e of errors) {
     if (e.keyword !== 'anyOf' || !first.schemaPath.startsWith(`${e.schemaPath}/anyOf/`)) continue

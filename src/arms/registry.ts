@@ -29,7 +29,7 @@ import type { ArmEndpoint, ArmLookup } from '../orchestrator/runner/call-arm.js'
 import type { Sql } from '../stores/sql.js'
 import { HttpArmClient } from './arm-client.js'
 import { messageOf } from './arm-host.js'
-import { ArmCapability, ArmNamePattern, BUILTIN_ARMS, type ArmHealth } from './contract.js'
+import { ArmCapability, type ArmHealth, ArmNamePattern, BUILTIN_ARMS } from './contract.js'
 import { untilAborted } from './until-aborted.js'
 
 /** An endpoint the registry can also describe: in-process or HTTP. */
@@ -141,11 +141,17 @@ export class ArmRegistry implements ArmLookup {
       const { health, capability } = await this.probe(name, entry.location, entry.endpoint, true, signal)
       return { name, builtin: true, location: entry.location, capability, health, registered_at: null, updated_at: null }
     })
-    const externals = [...this.external].map(async ([name, e]): Promise<ArmListing> => ({
-      name, builtin: false, location: e.url, capability: e.capability,
-      health: (await this.probe(name, e.url, e.client, false, signal)).health,
-      registered_at: e.registered_at, updated_at: e.updated_at,
-    }))
+    const externals = [...this.external].map(
+      async ([name, e]): Promise<ArmListing> => ({
+        name,
+        builtin: false,
+        location: e.url,
+        capability: e.capability,
+        health: (await this.probe(name, e.url, e.client, false, signal)).health,
+        registered_at: e.registered_at,
+        updated_at: e.updated_at,
+      }),
+    )
     const all = await Promise.all([...builtins, ...externals])
     return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
@@ -159,7 +165,10 @@ export class ArmRegistry implements ArmLookup {
       const answer = Promise.all([
         this.checkHealth(name, endpoint, undefined),
         withCapability
-          ? this.bounded((s) => endpoint.capabilities(s), undefined).then((c) => (isCapability.Check(c) ? c : null), () => null)
+          ? this.bounded((s) => endpoint.capabilities(s), undefined).then(
+              (c) => (isCapability.Check(c) ? c : null),
+              () => null,
+            )
           : null,
       ]).then(([health, capability]) => ({ health, capability }))
       probe = { location, at: now, answer }
@@ -178,7 +187,11 @@ export class ArmRegistry implements ArmLookup {
     try {
       health = await this.bounded((s) => client.health(s), signal)
     } catch (err) {
-      throw HttpError.validation('url', 'must serve GET /health answering 200', `The arm at ${url} did not answer its health check: ${messageOf(err)}`)
+      throw HttpError.validation(
+        'url',
+        'must serve GET /health answering 200',
+        `The arm at ${url} did not answer its health check: ${messageOf(err)}`,
+      )
     }
     if (health.status === 'unhealthy')
       throw HttpError.validation('url', 'must serve GET /health answering 200', `The arm at ${url} reports itself unhealthy`)
@@ -187,7 +200,11 @@ export class ArmRegistry implements ArmLookup {
       try {
         given = await this.bounded((s) => client.capabilities(s), signal)
       } catch (err) {
-        throw HttpError.validation('capability', 'must be given or served at GET /capabilities as an ArmCapability', `No usable capability from ${url}: ${messageOf(err)}`)
+        throw HttpError.validation(
+          'capability',
+          'must be given or served at GET /capabilities as an ArmCapability',
+          `No usable capability from ${url}: ${messageOf(err)}`,
+        )
       }
     }
     const capability: ArmCapability = { ...given, endpoint: url }
@@ -273,4 +290,3 @@ function httpUrl(text: string): string {
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString()
 }
-

@@ -22,11 +22,11 @@
  * is the key's RFC 7638 thumbprint, so processes sharing one configured key publish one row.
  */
 import { randomUUID } from 'node:crypto'
-import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8 } from 'jose'
 import type { CryptoKey, JWK } from 'jose'
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, SignJWT } from 'jose'
 import type { StepTokenSigner } from '../orchestrator/runner/call-arm.js'
 import type { Sql } from '../stores/sql.js'
-import { CAPABILITY_ISSUER, localVerifier, type CapabilityVerifier } from './capability-verifier.js'
+import { CAPABILITY_ISSUER, type CapabilityVerifier, localVerifier } from './capability-verifier.js'
 
 export interface CapabilityGrant {
   arm: string
@@ -158,7 +158,8 @@ async function generated(): Promise<{ privateKey: CryptoKey; publicJwk: JWK }> {
 
 /** The key's own text is never put in an error message: it is a secret. */
 async function imported(text: string): Promise<{ privateKey: CryptoKey; publicJwk: JWK }> {
-  const bad = (why: string) => new Error(`the capability private key is not usable: ${why}; give an Ed25519 key as PKCS8 PEM or a private JWK`)
+  const bad = (why: string) =>
+    new Error(`the capability private key is not usable: ${why}; give an Ed25519 key as PKCS8 PEM or a private JWK`)
   const trimmed = text.trim()
   let jwk: JWK
   if (trimmed.startsWith('-----BEGIN')) {

@@ -25,8 +25,9 @@
  * In code, switch on `err.reason`. When the orchestrator's key set cannot be fetched the answer
  * is a 503 (the arm cannot judge the token; the caller should try again), not a refusal.
  */
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
+
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose'
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
 import type { CapabilityClaims } from '../arms/contract.js'
 import { HttpError } from '../http/errors.js'
 
@@ -115,7 +116,8 @@ async function verifyCapability(
   keys: JWTVerifyGetKey,
   remote = false,
 ): Promise<CapabilityClaims> {
-  if (token === undefined || token === '') throw new CapabilityError('TOKEN_MISSING', 'A capability token is required: Authorization: Bearer <token>')
+  if (token === undefined || token === '')
+    throw new CapabilityError('TOKEN_MISSING', 'A capability token is required: Authorization: Bearer <token>')
   let payload: JWTPayload
   try {
     ;({ payload } = await jwtVerify(token, keys, {
@@ -129,12 +131,13 @@ async function verifyCapability(
   }
   const aud = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? [])
   if (!aud.includes(expect.arm)) throw new CapabilityError('TOKEN_WRONG_AUDIENCE', `The capability token is not for arm ${expect.arm}`)
-  if (payload.sub !== expect.taskId || payload['step'] !== expect.stepId)
+  if (payload.sub !== expect.taskId || payload.step !== expect.stepId)
     throw new CapabilityError('TOKEN_WRONG_SUBJECT', 'The capability token is for another task or step than this request')
-  const scope = payload['scope']
+  const scope = payload.scope
   if (!Array.isArray(scope) || !scope.every((s): s is string => typeof s === 'string'))
     throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid scope')
-  if (!scope.includes(expect.tool)) throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
+  if (!scope.includes(expect.tool))
+    throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
   return {
     arm: expect.arm,
     taskId: expect.taskId,
@@ -149,7 +152,11 @@ async function verifyCapability(
 function refusalOf(err: unknown, remote: boolean): HttpError {
   if (err instanceof errors.JWTExpired) return new CapabilityError('TOKEN_EXPIRED', 'The capability token has expired')
   // fetch failing is a TypeError; a non-200 or unparsable key set is jose's generic error
-  const unfetched = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError) || err.code === 'ERR_JOSE_GENERIC'
+  const unfetched =
+    err instanceof errors.JWKSTimeout ||
+    err instanceof errors.JWKSInvalid ||
+    !(err instanceof errors.JOSEError) ||
+    err.code === 'ERR_JOSE_GENERIC'
   if (remote && unfetched)
     return HttpError.unavailable('orchestrator', 'The orchestrator key set could not be fetched to check the capability token')
   return new CapabilityError('TOKEN_INVALID', 'The capability token is not valid')

@@ -11,7 +11,10 @@ import { run } from './run.js'
 
 const program = new Command('ganglion').version(VERSION).description('Task orchestration service')
 
-program.command('start').description('run every service in one process').action(() => run({ reflex: true, orchestrator: true }))
+program
+  .command('start')
+  .description('run every service in one process')
+  .action(() => run({ reflex: true, orchestrator: true }))
 
 program
   .command('reflex')
@@ -29,7 +32,7 @@ program
   .command('arm')
   .description(`run one arm as its own service: ${BUILTIN_ARMS.join(', ')}`)
   .argument('<name>', 'the arm')
-  .option('-p, --port <port>', 'port (default the arm\'s dev port, 8002-8007)')
+  .option('-p, --port <port>', "port (default the arm's dev port, 8002-8007)")
   .action((name: string, opts: { port?: string }) => {
     if (!(BUILTIN_ARMS as readonly string[]).includes(name)) {
       process.stderr.write(`unknown arm ${JSON.stringify(name)}: must be one of ${BUILTIN_ARMS.join(', ')}\n`)

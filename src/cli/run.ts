@@ -21,7 +21,10 @@ export async function run(which: Which, overrides: Record<string, string> = {}):
     running.log.info({ signal }, 'shutting down')
     // A second signal, or a shutdown that hangs, ends the process anyway.
     setTimeout(() => process.exit(1), 15_000).unref()
-    running.close().then(() => process.exit(0), () => process.exit(1))
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

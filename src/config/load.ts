@@ -13,16 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
-import {
-  ARM_NAMES,
-  BLOCK_LEVELS,
-  EnvSchema,
-  INTEGER_VARS,
-  LLM_PROVIDERS,
-  LOG_LEVELS,
-  type ArmName,
-  type IntegerVar,
-} from './schema.js'
+import { ARM_NAMES, type ArmName, BLOCK_LEVELS, EnvSchema, INTEGER_VARS, type IntegerVar, LLM_PROVIDERS, LOG_LEVELS } from './schema.js'
 
 export interface Config {
   port: number
@@ -94,7 +85,9 @@ export interface Config {
 export class ConfigError extends Error {
   readonly problems: readonly string[]
   constructor(problems: readonly string[]) {
-    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    )
     this.name = 'ConfigError'
     this.problems = problems
   }

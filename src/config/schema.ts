@@ -5,7 +5,7 @@
  * Numbers arrive as strings and are checked as integer strings here, then converted by the loader;
  * URLs are checked by scheme so a typo (`postgress://`) fails at start-up, not at first query.
  */
-import { Type, type Static, type TOptional, type TString } from 'typebox'
+import { type Static, type TOptional, type TString, Type } from 'typebox'
 
 // The range is checked by the loader once the string is a number.
 const Int = (description: string) => Type.String({ pattern: '^\\d+$', description })
@@ -70,11 +70,17 @@ export const EnvSchema = Type.Object({
   LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
   LLM_EMBEDDING_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'embeddings model on an OpenAI-compatible server' })),
   LLM_MAX_TOKENS_FIELD: Type.Optional(Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')])),
-  ORCHESTRATOR_URL: Url(['http', 'https'], 'where an arm service fetches the orchestrator\'s public key (/.well-known/jwks.json)'),
-  CAPABILITY_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1, description: 'Ed25519 signing key (PKCS8 PEM or JWK) shared by orchestrators' })),
+  ORCHESTRATOR_URL: Url(['http', 'https'], "where an arm service fetches the orchestrator's public key (/.well-known/jwks.json)"),
+  CAPABILITY_PRIVATE_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'Ed25519 signing key (PKCS8 PEM or JWK) shared by orchestrators' }),
+  ),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for administrative routes (arm registration)' })),
-  EXECUTOR_SHELL_ALLOW: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$', description: 'commands the executor may run' })),
-  EXECUTOR_FETCH_ALLOW: Type.Optional(Type.String({ pattern: '^(\\*\\.)?[A-Za-z0-9.-]+(,(\\*\\.)?[A-Za-z0-9.-]+)*$', description: 'hosts the executor may fetch' })),
+  EXECUTOR_SHELL_ALLOW: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$', description: 'commands the executor may run' }),
+  ),
+  EXECUTOR_FETCH_ALLOW: Type.Optional(
+    Type.String({ pattern: '^(\\*\\.)?[A-Za-z0-9.-]+(,(\\*\\.)?[A-Za-z0-9.-]+)*$', description: 'hosts the executor may fetch' }),
+  ),
   ...armProperties,
 })
 

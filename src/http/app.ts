@@ -11,11 +11,12 @@
  *
  * Routes must be added before `listen` (hyper-express locks its router then).
  */
-import HyperExpress from 'hyper-express'
+
 import type { Request, Response } from 'hyper-express'
+import HyperExpress from 'hyper-express'
 import { isJsonContentType, readBody } from './body.js'
-import { RequestContext, type Ctx, type Handler, type Reply } from './context.js'
-import { HttpError, errorBody, toHttpError } from './errors.js'
+import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
+import { errorBody, HttpError, toHttpError } from './errors.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
 import type { Validate } from './validate.js'
 
@@ -117,7 +118,8 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
     if (status === 200 && payload !== undefined && reply.head !== undefined) {
       sendHead(res, copy ? Buffer.from(reply.head) : reply.head, payload)
-      return observe(res, method, status)
+      observe(res, method, status)
+      return
     }
     if (status !== 200) res.status(status)
     res.header(REQUEST_ID_HEADER, requestId)
@@ -197,13 +199,27 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       }
     }
     switch (method) {
-      case 'GET': server.get(path, options, onRequest); break
-      case 'POST': server.post(path, options, onRequest); break
-      case 'PUT': server.put(path, options, onRequest); break
-      case 'PATCH': server.patch(path, options, onRequest); break
-      case 'DELETE': server.delete(path, options, onRequest); break
-      case 'HEAD': server.head(path, options, onRequest); break
-      case 'OPTIONS': server.options(path, options, onRequest); break
+      case 'GET':
+        server.get(path, options, onRequest)
+        break
+      case 'POST':
+        server.post(path, options, onRequest)
+        break
+      case 'PUT':
+        server.put(path, options, onRequest)
+        break
+      case 'PATCH':
+        server.patch(path, options, onRequest)
+        break
+      case 'DELETE':
+        server.delete(path, options, onRequest)
+        break
+      case 'HEAD':
+        server.head(path, options, onRequest)
+        break
+      case 'OPTIONS':
+        server.options(path, options, onRequest)
+        break
     }
     if (known) {
       known.push(method)
@@ -335,7 +351,10 @@ function sendHead(res: Response, head: Buffer, payload: string | Buffer): void {
   }
   // As `send` does: a reply after the handler's tick corks uWS, so the head and body leave in one write.
   const state = res as unknown as CorkInternals
-  if (!state._cork || state._corked) return write()
+  if (!state._cork || state._corked) {
+    write()
+    return
+  }
   state._corked = true
   raw.cork(write)
 }

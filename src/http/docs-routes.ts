@@ -43,7 +43,7 @@ export function registerDocsRoutes(app: HttpApp): void {
   app.route('GET', '/docs', () => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, raw: PAGE }))
   app.route('GET', '/docs/openapi.yaml', () => ({ headers: { 'content-type': 'application/yaml; charset=utf-8' }, raw: spec }))
   app.route('GET', '/docs/assets/:name', (ctx) => {
-    const asset = assets.get(ctx.params['name'] ?? '')
+    const asset = assets.get(ctx.params.name ?? '')
     if (!asset) throw HttpError.notFound('name', 'No such documentation asset')
     return { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' }, raw: asset.body }
   })

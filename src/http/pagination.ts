@@ -43,8 +43,7 @@ export function parsePageQuery(query: URLSearchParams, opts: PageQueryOptions): 
   const pageSize = integer(query, 'page_size', 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE)
 
   const sortBy = single(query, 'sort_by') ?? opts.defaultSort
-  if (!opts.sortFields.includes(sortBy))
-    throw HttpError.validation('sort_by', `must be one of ${opts.sortFields.join(', ')}`)
+  if (!opts.sortFields.includes(sortBy)) throw HttpError.validation('sort_by', `must be one of ${opts.sortFields.join(', ')}`)
 
   const order = single(query, 'order') ?? opts.defaultOrder ?? 'desc'
   if (order !== 'asc' && order !== 'desc') throw HttpError.validation('order', 'must be one of asc, desc')

@@ -3,8 +3,9 @@
  * Returns the `RateLimit-*` headers for the response, or throws a 429 carrying them plus
  * `Retry-After`.
  */
-import { HttpError } from './errors.js'
+
 import type { Decision, RateLimitStore } from '../stores/rate-limit-store.js'
+import { HttpError } from './errors.js'
 
 export interface RateLimits {
   /** Requests per window per client IP. */

@@ -16,9 +16,9 @@
  */
 import { BilledLlmError } from './billed-error.js'
 import { checkRequest } from './check-request.js'
-import { LlmError } from './provider.js'
 import type { Completion, CompletionChunk, CompletionRequest, LlmProvider, Usage } from './provider.js'
-import { ProviderRequest, apiMessage, trimBase } from './provider-request.js'
+import { LlmError } from './provider.js'
+import { apiMessage, ProviderRequest, trimBase } from './provider-request.js'
 import { readSse } from './sse.js'
 import { checkStructured, parseStructured, prepareSchema } from './structured-output.js'
 import { estimatePromptTokens, estimateTokens } from './tokens.js'
@@ -88,7 +88,9 @@ export class AnthropicProvider implements LlmProvider {
     const completion: Completion = { text, usage, model, finishReason: finishReason(body.stop_reason) }
     if (request.schema !== undefined) {
       const { name } = request.schema
-      const tool = body.content.find((b): b is { type: 'tool_use'; name: string; input: unknown } => b.type === 'tool_use' && 'name' in b && b.name === name)
+      const tool = body.content.find(
+        (b): b is { type: 'tool_use'; name: string; input: unknown } => b.type === 'tool_use' && 'name' in b && b.name === name,
+      )
       if (tool === undefined) throw new BilledLlmError('LLM_BAD_OUTPUT', `the reply did not call the '${name}' tool`, usage, model, true)
       completion.text = JSON.stringify(tool.input)
       completion.json = checkStructured(tool.input, request.schema, usage, model)
@@ -100,7 +102,11 @@ export class AnthropicProvider implements LlmProvider {
     checkRequest(request)
     prepareSchema(request.schema)
     const call = this.request(signal)
-    const response = await call.fetch(`${this.base}/v1/messages`, { method: 'POST', headers: this.headers(), body: { ...this.body(request), stream: true } })
+    const response = await call.fetch(`${this.base}/v1/messages`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: { ...this.body(request), stream: true },
+    })
     if (response.body === null) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: empty stream`, true)
 
     let model = this.model
@@ -128,7 +134,8 @@ export class AnthropicProvider implements LlmProvider {
             if (delta?.type === 'text_delta') text += piece
             else json += piece
             // with a schema only the tool's JSON is the answer; text around it is not
-            if (request.schema === undefined ? delta?.type === 'text_delta' : delta?.type === 'input_json_delta') yield { type: 'delta', text: piece }
+            if (request.schema === undefined ? delta?.type === 'text_delta' : delta?.type === 'input_json_delta')
+              yield { type: 'delta', text: piece }
           }
         } else if (event === 'message_delta') {
           const delta = payload.delta as { stop_reason?: string | null } | undefined
@@ -142,13 +149,19 @@ export class AnthropicProvider implements LlmProvider {
         } else if (event === 'error') {
           const error = payload.error as { type?: string; message?: string } | undefined
           const type = error?.type ?? 'error'
-          throw new LlmError(RETRYABLE_ERRORS.has(type) ? 'LLM_UNAVAILABLE' : 'LLM_BAD_REQUEST', `${this.label}: ${type}: ${apiMessage(error?.message ?? '')}`, RETRYABLE_ERRORS.has(type))
+          throw new LlmError(
+            RETRYABLE_ERRORS.has(type) ? 'LLM_UNAVAILABLE' : 'LLM_BAD_REQUEST',
+            `${this.label}: ${type}: ${apiMessage(error?.message ?? '')}`,
+            RETRYABLE_ERRORS.has(type),
+          )
         }
       }
     } catch (err) {
       const error = call.failure(err)
       // once the message started, the prompt was billed
-      throw prompt === undefined && text === '' && json === '' ? error : new BilledLlmError(error.code, error.message, spent(), model, error.retryable)
+      throw prompt === undefined && text === '' && json === ''
+        ? error
+        : new BilledLlmError(error.code, error.message, spent(), model, error.retryable)
     }
     if (!stopped) throw new BilledLlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended before message_stop`, spent(), model, true)
 

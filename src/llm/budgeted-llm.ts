@@ -23,8 +23,8 @@
  */
 import { usageOf } from './billed-error.js'
 import { checkRequest } from './check-request.js'
-import { LlmError } from './provider.js'
 import type { Completion, CompletionChunk, CompletionRequest, Llm, MeteredLlm, Usage } from './provider.js'
+import { LlmError } from './provider.js'
 import { estimatePromptTokens, estimateTokens } from './tokens.js'
 
 export interface BudgetedLlmOptions {

@@ -6,7 +6,7 @@
  * checkRequest({ messages: [], maxTokens: 0 }) // throws LlmError('LLM_BAD_REQUEST', 'messages: must not be empty')
  * ```
  */
-import { LlmError, type CompletionRequest } from './provider.js'
+import { type CompletionRequest, LlmError } from './provider.js'
 
 const ROLES = new Set(['system', 'user', 'assistant'])
 /** OpenAI's rule for a response_format / tool name; Anthropic's tool names allow the same. */

@@ -15,12 +15,12 @@
  * integers. OpenAI
  * without a key is allowed: local servers (Ollama, vLLM, llama.cpp) need none.
  */
-import { AnthropicProvider, ANTHROPIC_DEFAULTS } from './anthropic-provider.js'
+import { ANTHROPIC_DEFAULTS, AnthropicProvider } from './anthropic-provider.js'
 import { LlamaProvider } from './llama-provider.js'
 import { OfflineProvider } from './offline-provider.js'
-import { OpenAiProvider, OPENAI_DEFAULTS } from './openai-provider.js'
+import { OPENAI_DEFAULTS, OpenAiProvider } from './openai-provider.js'
 import { LlmError, type LlmProvider, type LlmProviderId } from './provider.js'
-import { RedactingProvider, type Redact } from './redacting-provider.js'
+import { type Redact, RedactingProvider } from './redacting-provider.js'
 
 export interface LlmProviderOptions {
   provider: LlmProviderId
@@ -58,13 +58,15 @@ export const DEFAULT_LLM_TIMEOUT_MS = 120_000
 export function createLlmProvider(options: LlmProviderOptions, deps: LlmProviderDeps): LlmProvider {
   const problems: string[] = []
   const { provider, baseUrl, apiKey, model, modelPath, timeoutMs = DEFAULT_LLM_TIMEOUT_MS } = options
-  if (!['offline', 'openai', 'anthropic', 'llama'].includes(provider)) problems.push(`provider: must be offline, openai, anthropic or llama (got '${String(provider)}')`)
+  if (!['offline', 'openai', 'anthropic', 'llama'].includes(provider))
+    problems.push(`provider: must be offline, openai, anthropic or llama (got '${String(provider)}')`)
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) problems.push('baseUrl: must be an http(s) URL')
   if (!(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) problems.push('timeoutMs: must be a positive integer')
   if (model !== undefined && model.trim() === '') problems.push('model: must not be empty')
   if (options.maxTokensField !== undefined && !['max_tokens', 'max_completion_tokens'].includes(options.maxTokensField))
     problems.push('maxTokensField: must be max_tokens or max_completion_tokens')
-  if (options.contextSize !== undefined && !(Number.isSafeInteger(options.contextSize) && options.contextSize > 0)) problems.push('contextSize: must be a positive integer')
+  if (options.contextSize !== undefined && !(Number.isSafeInteger(options.contextSize) && options.contextSize > 0))
+    problems.push('contextSize: must be a positive integer')
   if (provider === 'anthropic' && !apiKey) problems.push('apiKey: the anthropic provider needs an API key (LLM_API_KEY)')
   if (provider === 'llama' && !modelPath) problems.push('modelPath: the llama provider needs a .gguf file (LLM_MODEL_PATH)')
   if (problems.length > 0) throw new LlmError('LLM_NOT_CONFIGURED', `LLM configuration: ${problems.join('; ')}`)
@@ -73,14 +75,22 @@ export function createLlmProvider(options: LlmProviderOptions, deps: LlmProvider
     case 'offline':
       return new OfflineProvider()
     case 'llama':
-      return new LlamaProvider({ modelPath: modelPath as string, ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }) })
+      return new LlamaProvider({
+        modelPath: modelPath as string,
+        ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
+      })
     case 'openai':
       return new RedactingProvider(
-        new OpenAiProvider(defined({ baseUrl, apiKey, model, timeoutMs, embeddingModel: options.embeddingModel, maxTokensField: options.maxTokensField })),
+        new OpenAiProvider(
+          defined({ baseUrl, apiKey, model, timeoutMs, embeddingModel: options.embeddingModel, maxTokensField: options.maxTokensField }),
+        ),
         deps.redact,
       )
     case 'anthropic':
-      return new RedactingProvider(new AnthropicProvider({ apiKey: apiKey as string, ...defined({ baseUrl, model, timeoutMs }) }), deps.redact)
+      return new RedactingProvider(
+        new AnthropicProvider({ apiKey: apiKey as string, ...defined({ baseUrl, model, timeoutMs }) }),
+        deps.redact,
+      )
   }
 }
 

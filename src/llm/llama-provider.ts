@@ -25,8 +25,8 @@ import { statSync } from 'node:fs'
 import { basename } from 'node:path'
 
 import { checkRequest } from './check-request.js'
-import { LlmError } from './provider.js'
 import type { ChatMessage, Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
+import { LlmError } from './provider.js'
 import { parseStructured, prepareSchema } from './structured-output.js'
 
 export interface LlamaProviderOptions {
@@ -118,7 +118,8 @@ export class LlamaProvider implements LlmProvider {
     } catch {
       // reported below
     }
-    if (!isFile) throw new LlmError('LLM_NOT_CONFIGURED', `llama: model file not found: ${modelPath} (LLM_MODEL_PATH must name a .gguf file)`)
+    if (!isFile)
+      throw new LlmError('LLM_NOT_CONFIGURED', `llama: model file not found: ${modelPath} (LLM_MODEL_PATH must name a .gguf file)`)
     this.model = basename(modelPath).replace(/\.gguf$/i, '')
   }
 
@@ -148,7 +149,10 @@ export class LlamaProvider implements LlmProvider {
       pending.push(text)
       wake?.()
     })
-      .then((c) => (result = c), (err: unknown) => (failure = err))
+      .then(
+        (c) => (result = c),
+        (err: unknown) => (failure = err),
+      )
       .finally(() => {
         finished = true
         wake?.()
@@ -223,11 +227,15 @@ export class LlamaProvider implements LlmProvider {
     }
   }
 
-  private async generate(request: CompletionRequest, signal: AbortSignal | undefined, onText: ((text: string) => void) | undefined): Promise<Completion> {
+  private async generate(
+    request: CompletionRequest,
+    signal: AbortSignal | undefined,
+    onText: ((text: string) => void) | undefined,
+  ): Promise<Completion> {
     checkRequest(request)
     prepareSchema(request.schema)
     const last = request.messages.at(-1)
-    if (last?.role !== 'user') throw new LlmError('LLM_BAD_REQUEST', 'llama: the last message must be the user\'s')
+    if (last?.role !== 'user') throw new LlmError('LLM_BAD_REQUEST', "llama: the last message must be the user's")
     const loaded = await this.load()
     const grammar = request.schema === undefined ? undefined : await this.grammarFor(loaded.llama, request.schema.schema)
 
@@ -246,8 +254,16 @@ export class LlamaProvider implements LlmProvider {
         if (onText !== undefined) options.onTextChunk = onText
         const { responseText, stopReason } = await session.promptWithMeta(last.content, options)
         const after = loaded.sequence.tokenMeter.getState()
-        const usage = { prompt: after.usedInputTokens - before.usedInputTokens, completion: after.usedOutputTokens - before.usedOutputTokens }
-        const finishReason = stopReason === 'maxTokens' ? 'length' : ['eogToken', 'stopGenerationTrigger', 'customStopTrigger'].includes(stopReason) ? 'stop' : 'other'
+        const usage = {
+          prompt: after.usedInputTokens - before.usedInputTokens,
+          completion: after.usedOutputTokens - before.usedOutputTokens,
+        }
+        const finishReason =
+          stopReason === 'maxTokens'
+            ? 'length'
+            : ['eogToken', 'stopGenerationTrigger', 'customStopTrigger'].includes(stopReason)
+              ? 'stop'
+              : 'other'
         const completion: Completion = { text: responseText, usage, model: this.model, finishReason }
         if (request.schema !== undefined) completion.json = parseStructured(responseText, request.schema, usage, this.model)
         return completion
@@ -282,5 +298,7 @@ export class LlamaProvider implements LlmProvider {
 }
 
 function history(messages: readonly ChatMessage[]): HistoryItem[] {
-  return messages.map((m): HistoryItem => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }))
+  return messages.map(
+    (m): HistoryItem => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }),
+  )
 }

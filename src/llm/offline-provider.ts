@@ -19,8 +19,8 @@
  * of their count (so long sentences do not win by length alone); ties go to the earlier sentence.
  */
 import { checkRequest } from './check-request.js'
-import { LlmError } from './provider.js'
 import type { Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
+import { LlmError } from './provider.js'
 import { estimatePromptTokens, estimateTokens } from './tokens.js'
 
 export interface OfflineProviderOptions {
@@ -33,7 +33,9 @@ export interface OfflineProviderOptions {
 export const OFFLINE_DEFAULTS = { maxSentences: 3, defaultMaxTokens: 256 } as const
 
 const STOP_WORDS = new Set(
-  'the and for are but not you all any can had her was one our out has him his how its may new now see two who did get let say she too use that with have this will your from they been were what when which their there would about into than them then these some could other more also only just very such each most over like'.split(' '),
+  'the and for are but not you all any can had her was one our out has him his how its may new now see two who did get let say she too use that with have this will your from they been were what when which their there would about into than them then these some could other more also only just very such each most over like'.split(
+    ' ',
+  ),
 )
 /** A sentence ends at . ! or ? (and closing quotes) before white space, or at a line break: not inside `a@b.com` or `3.5`. */
 const SENTENCE_END = /(?<=[.!?]+["')\]]*)\s+|\n+/u
@@ -50,7 +52,11 @@ export class OfflineProvider implements LlmProvider {
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
     checkRequest(request)
     if (request.schema !== undefined)
-      throw new LlmError('LLM_UNSUPPORTED', 'the offline provider cannot produce structured output; configure LLM_PROVIDER for a model', false)
+      throw new LlmError(
+        'LLM_UNSUPPORTED',
+        'the offline provider cannot produce structured output; configure LLM_PROVIDER for a model',
+        false,
+      )
     if (signal?.aborted) throw new LlmError('LLM_ABORTED', 'offline: request aborted')
     const source = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? ''
     const limit = request.maxTokens ?? this.options.defaultMaxTokens ?? OFFLINE_DEFAULTS.defaultMaxTokens
@@ -83,7 +89,10 @@ export class OfflineProvider implements LlmProvider {
 
 /** The top sentences of `source`, in their order, within `maxTokens`; `cut` when the cap removed any. */
 export function extract(source: string, maxSentences: number, maxTokens: number): { text: string; cut: boolean } {
-  const sentences = source.split(SENTENCE_END).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '')
+  const sentences = source
+    .split(SENTENCE_END)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s !== '')
   if (sentences.length === 0) return { text: '', cut: false }
 
   const frequency = new Map<string, number>()
@@ -123,7 +132,13 @@ export function extract(source: string, maxSentences: number, maxTokens: number)
     }
     return { text, cut: true }
   }
-  return { text: chosen.sort((a, b) => a - b).map((i) => sentences[i]).join(' '), cut }
+  return {
+    text: chosen
+      .sort((a, b) => a - b)
+      .map((i) => sentences[i])
+      .join(' '),
+    cut,
+  }
 }
 
 /** `text` in about `count` pieces, split after spaces, that join back to `text`. */

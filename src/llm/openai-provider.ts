@@ -15,9 +15,9 @@
  */
 import { BilledLlmError } from './billed-error.js'
 import { checkRequest } from './check-request.js'
-import { LlmError } from './provider.js'
 import type { Completion, CompletionChunk, CompletionRequest, LlmProvider, Usage } from './provider.js'
-import { ProviderRequest, apiMessage, trimBase } from './provider-request.js'
+import { LlmError } from './provider.js'
+import { apiMessage, ProviderRequest, trimBase } from './provider-request.js'
 import { readSse } from './sse.js'
 import { parseStructured, prepareSchema } from './structured-output.js'
 import { estimatePromptTokens, estimateTokens } from './tokens.js'
@@ -77,14 +77,19 @@ export class OpenAiProvider implements LlmProvider {
     checkRequest(request)
     prepareSchema(request.schema)
     const call = this.request(signal)
-    const response = await call.fetch(`${this.base}/chat/completions`, { method: 'POST', headers: this.headers(), body: this.body(request) })
+    const response = await call.fetch(`${this.base}/chat/completions`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: this.body(request),
+    })
     const body = (await call.json(response)) as ChatBody
     const choice = body.choices?.[0]
     if (choice?.message === undefined) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply has no choices`, true)
     const text = choice.message.content ?? ''
     const model = body.model ?? this.model
     const usage = readUsage(body.usage) ?? estimated(request, text)
-    if (choice.message.refusal) throw new BilledLlmError('LLM_BAD_OUTPUT', `the model refused: ${apiMessage(choice.message.refusal)}`, usage, model)
+    if (choice.message.refusal)
+      throw new BilledLlmError('LLM_BAD_OUTPUT', `the model refused: ${apiMessage(choice.message.refusal)}`, usage, model)
     return finish(request, text, usage, model, choice.finish_reason)
   }
 
@@ -123,7 +128,8 @@ export class OpenAiProvider implements LlmProvider {
       throw billed(call.failure(err), request, text, model)
     }
     // Some servers close without `[DONE]`; a finish reason says the answer was whole all the same.
-    if (!ended && !finishReason) throw billed(new LlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended early`, true), request, text, model)
+    if (!ended && !finishReason)
+      throw billed(new LlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended early`, true), request, text, model)
     yield { type: 'done', completion: finish(request, text, usage ?? estimated(request, text), model, finishReason) }
   }
 
@@ -147,7 +153,9 @@ export class OpenAiProvider implements LlmProvider {
   async check(signal?: AbortSignal): Promise<{ ok: boolean; detail?: string }> {
     try {
       const call = new ProviderRequest(this.label, Math.min(CHECK_TIMEOUT_MS, this.timeoutMs()), signal)
-      const body = (await call.json(await call.fetch(`${this.base}/models`, { method: 'GET', headers: this.headers() }))) as { data?: Array<{ id?: string }> }
+      const body = (await call.json(await call.fetch(`${this.base}/models`, { method: 'GET', headers: this.headers() }))) as {
+        data?: Array<{ id?: string }>
+      }
       const ids = Array.isArray(body.data) ? body.data.map((m) => m.id) : []
       return { ok: true, detail: ids.includes(this.model) ? `${this.model} available` : `${ids.length} models listed` }
     } catch (err) {
@@ -178,7 +186,10 @@ export class OpenAiProvider implements LlmProvider {
     if (request.temperature !== undefined) body.temperature = request.temperature
     if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop
     if (request.schema !== undefined)
-      body.response_format = { type: 'json_schema', json_schema: { name: request.schema.name, schema: request.schema.schema, strict: true } }
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name: request.schema.name, schema: request.schema.schema, strict: true },
+      }
     return body
   }
 }

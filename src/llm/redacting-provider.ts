@@ -14,7 +14,7 @@
  * redaction would only cost the model the details a local task may need. The JSON Schema of a
  * structured request is the application's own text and passes unchanged.
  */
-import type { CompletionChunk, CompletionRequest, Completion, LlmProvider } from './provider.js'
+import type { Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
 
 export type Redact = (text: string) => string
 
@@ -29,7 +29,13 @@ export class RedactingProvider implements LlmProvider {
   ) {
     // only what the inner provider offers: callers test for `embed` before using it
     const { embed, check, close } = inner
-    if (embed) this.embed = (texts, signal) => embed.call(inner, texts.map((t) => this.redact(t)), signal)
+    if (embed)
+      this.embed = (texts, signal) =>
+        embed.call(
+          inner,
+          texts.map((t) => this.redact(t)),
+          signal,
+        )
     if (check) this.check = (signal) => check.call(inner, signal)
     if (close) this.close = () => close.call(inner)
   }
@@ -60,6 +66,9 @@ export class RedactingProvider implements LlmProvider {
 
   private redacted(request: CompletionRequest): CompletionRequest {
     if (!Array.isArray(request.messages)) return request // the provider reports the bad request
-    return { ...request, messages: request.messages.map((m) => ({ ...m, content: typeof m.content === 'string' ? this.redact(m.content) : m.content })) }
+    return {
+      ...request,
+      messages: request.messages.map((m) => ({ ...m, content: typeof m.content === 'string' ? this.redact(m.content) : m.content })),
+    }
   }
 }

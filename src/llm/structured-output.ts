@@ -13,7 +13,7 @@
 import { Compile } from 'typebox/compile'
 
 import { BilledLlmError } from './billed-error.js'
-import { LlmError, type CompletionRequest, type Usage } from './provider.js'
+import { type CompletionRequest, LlmError, type Usage } from './provider.js'
 
 type Schema = NonNullable<CompletionRequest['schema']>
 type Validator = ReturnType<typeof Compile>

@@ -71,7 +71,8 @@ function authorize(ctx: Ctx, adminToken: string | undefined): void {
     return
   }
   const given = bearerToken(ctx.headers('authorization'))
-  if (given === undefined) throw HttpError.unauthorized('Arm registration needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' })
+  if (given === undefined)
+    throw HttpError.unauthorized('Arm registration needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' })
   const a = Buffer.from(given)
   const b = Buffer.from(adminToken)
   if (a.length !== b.length || !timingSafeEqual(a, b)) throw HttpError.forbidden('The admin token is not valid')

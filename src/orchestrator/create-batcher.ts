@@ -23,8 +23,8 @@
  *   replays and conflicts behave exactly as before.
  */
 import type { Sql } from '../stores/sql.js'
-import type { NewTask, TaskStore } from '../stores/task-store.js'
 import type { StoredTask } from '../stores/task.js'
+import type { NewTask, TaskStore } from '../stores/task-store.js'
 
 /** What the jobs of a task need besides its row (its timeout, for the delayed job). */
 export interface BatchJob {
@@ -96,7 +96,14 @@ export class CreateBatcher {
   private async flush(batch: Waiting[]): Promise<void> {
     let created: StoredTask[]
     try {
-      created = await this.store.createBatch(batch.map((w) => w.task), (tx) => this.enqueue(tx, batch.map((w) => w.job)))
+      created = await this.store.createBatch(
+        batch.map((w) => w.task),
+        (tx) =>
+          this.enqueue(
+            tx,
+            batch.map((w) => w.job),
+          ),
+      )
     } catch (err) {
       if (batch.length === 1) {
         batch[0]!.reject(err)
@@ -107,6 +114,6 @@ export class CreateBatcher {
       for (const w of batch) await this.flush([w])
       return
     }
-    batch.forEach((w, i) => w.resolve(created[i]!))
+    for (const [i, w] of batch.entries()) w.resolve(created[i]!)
   }
 }

@@ -10,8 +10,8 @@ import type { Response } from 'hyper-express'
 import type { Ctx, HttpApp } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
 import { streamWrite } from '../http/stream-write.js'
-import type { TaskStore } from '../stores/task-store.js'
 import { isFinal, type TaskEvent } from '../stores/task.js'
+import type { TaskStore } from '../stores/task-store.js'
 
 export interface EventStreamOptions {
   /** How often the log is read while the task runs. */
@@ -51,7 +51,7 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
   const heartbeatMs = opts.heartbeatMs ?? 15_000
 
   app.stream('GET', '/api/v1/tasks/:task_id/events', async (ctx: Ctx, res: Response) => {
-    const id = ctx.params['task_id'] ?? ''
+    const id = ctx.params.task_id ?? ''
     let seq = lastEventId(ctx)
     if (!(await store.get(id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
 

@@ -71,12 +71,13 @@ function checkTexts(req: IngestRequest): void {
 
 /** An embedder that is a remote model can be down: that is a 503, not a 500. */
 function embedderError(err: unknown): never {
-  if (err instanceof LlmError && err.retryable) throw new HttpError('SERVICE_UNAVAILABLE', `The embeddings model is unavailable: ${err.message}`)
+  if (err instanceof LlmError && err.retryable)
+    throw new HttpError('SERVICE_UNAVAILABLE', `The embeddings model is unavailable: ${err.message}`)
   throw err
 }
 
 function documentId(ctx: Ctx): string {
-  return ctx.params['document_id'] ?? ''
+  return ctx.params.document_id ?? ''
 }
 
 function notFound(id: string): HttpError {

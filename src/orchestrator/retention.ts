@@ -26,16 +26,20 @@ interface WarnLog {
 
 /** One pass; resolves with the number of keys removed. */
 export async function pruneIdempotencyKeys(sql: Sql, olderThanHours: number): Promise<number> {
-  const { rowCount } = await sql.query(
-    `delete from idempotency_keys where created_at < now() - $1::float8 * interval '1 hour'`, [olderThanHours])
+  const { rowCount } = await sql.query(`delete from idempotency_keys where created_at < now() - $1::float8 * interval '1 hour'`, [
+    olderThanHours,
+  ])
   return rowCount
 }
 
 export function startRetention(sql: Sql, log: WarnLog, options: RetentionOptions = {}): () => void {
   const hours = options.idempotencyKeyHours ?? 24
-  const timer = setInterval(() => {
-    pruneIdempotencyKeys(sql, hours).catch((err: unknown) => log.warn({ err }, 'idempotency key retention pass failed'))
-  }, options.intervalMs ?? 10 * 60_000)
+  const timer = setInterval(
+    () => {
+      pruneIdempotencyKeys(sql, hours).catch((err: unknown) => log.warn({ err }, 'idempotency key retention pass failed'))
+    },
+    options.intervalMs ?? 10 * 60_000,
+  )
   timer.unref()
   return () => clearInterval(timer)
 }

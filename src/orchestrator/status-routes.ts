@@ -22,7 +22,9 @@ const PROBE_MS = 2000
 
 async function probe(sql: Sql): Promise<'up' | 'down'> {
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<'down'>((resolve) => { timer = setTimeout(() => resolve('down'), PROBE_MS) })
+  const timeout = new Promise<'down'>((resolve) => {
+    timer = setTimeout(() => resolve('down'), PROBE_MS)
+  })
   try {
     return await Promise.race([sql.query('select 1').then(() => 'up' as const), timeout])
   } catch {

@@ -11,8 +11,8 @@ import { admit, type RateLimits } from '../http/rate-limit.js'
 import { compileSchema } from '../http/validate.js'
 import type { Metrics } from '../metrics.js'
 import type { RateLimitStore } from '../stores/rate-limit-store.js'
+import { type StoredTask, TASK_STATUSES, type TaskStatus, toTaskRecord } from '../stores/task.js'
 import { IdempotencyConflict, type TaskSortKey, type TaskStore } from '../stores/task-store.js'
-import { TASK_STATUSES, toTaskRecord, type StoredTask, type TaskStatus } from '../stores/task.js'
 import type { TaskRunner } from './runner/task-runner.js'
 import { CreateTaskRequest } from './schemas.js'
 import type { TaskService } from './task-service.js'
@@ -47,7 +47,7 @@ function idempotencyKey(ctx: Ctx): string | undefined {
 }
 
 async function mustGet(store: TaskStore, ctx: Ctx): Promise<StoredTask> {
-  const id = ctx.params['task_id'] ?? ''
+  const id = ctx.params.task_id ?? ''
   const task = await store.get(id)
   if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
   return task
@@ -64,13 +64,17 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
       outcome = await deps.service.create(req, { idempotencyKey: key, userId: user, clientIp: ctx.ip })
     } catch (err) {
       if (err instanceof IdempotencyConflict) {
-        throw HttpError.conflict('This Idempotency-Key was used with a different request body', 'Idempotency-Key', 'must be reused only with the same request body')
+        throw HttpError.conflict(
+          'This Idempotency-Key was used with a different request body',
+          'Idempotency-Key',
+          'must be reused only with the same request body',
+        )
       }
       throw err
     }
     const { task, replayed } = outcome
     if (!replayed) deps.metrics.taskCreated(task.status)
-    headers['Location'] = `/api/v1/tasks/${encodeURIComponent(task.task_id)}`
+    headers.Location = `/api/v1/tasks/${encodeURIComponent(task.task_id)}`
     if (replayed) headers['Idempotent-Replayed'] = 'true'
     return { status: 201, headers, body: toTaskRecord(task) }
   }
@@ -96,8 +100,8 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
   }
 
   const cancel = async (ctx: Ctx): Promise<Reply> => {
-    const task = await deps.store.requestCancel(ctx.params['task_id'] ?? '')
-    if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(ctx.params['task_id'])}`)
+    const task = await deps.store.requestCancel(ctx.params.task_id ?? '')
+    if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(ctx.params.task_id)}`)
     // Abort in-flight work here at once; other processes' watchers notice the cancelling state.
     if (task.status === 'cancelling') deps.runner.abort(task.task_id, 'cancelled')
     return { body: toTaskRecord(task) }

@@ -13,12 +13,12 @@
 import { randomUUID } from 'node:crypto'
 import type { ReflexEngine } from '../reflex/engine.js'
 import type { CacheStore } from '../stores/cache-store.js'
+import { requestHash } from '../stores/request-hash.js'
+import type { StoredTask, TaskBudget } from '../stores/task.js'
+import type { NewTask, TaskStore } from '../stores/task-store.js'
 import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
 import type { JobQueue } from './queue/job-queue.js'
 import { enqueueTask, enqueueTasks } from './runner/queues.js'
-import { requestHash } from '../stores/request-hash.js'
-import type { NewTask, TaskStore } from '../stores/task-store.js'
-import type { StoredTask, TaskBudget } from '../stores/task.js'
 import type { CreateTaskRequest } from './schemas.js'
 
 export interface TaskServiceDeps {
@@ -92,9 +92,10 @@ export class TaskService {
 
     const job = { task_id: base.task_id, timeout_seconds: timeout }
     // A keyed request takes the one-task path, where the key is claimed in the same statement.
-    const created = this.batcher && meta.idempotencyKey === undefined
-      ? { task: await this.batcher.create(base, job), replayed: false }
-      : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
+    const created =
+      this.batcher && meta.idempotencyKey === undefined
+        ? { task: await this.batcher.create(base, job), replayed: false }
+        : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
     if (!created.replayed && check.piiMatches.length > 0) {
       await store.appendEvent(base.task_id, {
         type: 'guardrail.pii_redacted',

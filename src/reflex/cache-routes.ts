@@ -5,15 +5,15 @@
  */
 import type { Ctx, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
-import { CACHE_ERRORS, CacheError } from '../stores/cache-store.js'
 import { compileSchema } from '../http/validate.js'
+import { CACHE_ERRORS, CacheError } from '../stores/cache-store.js'
 import type { ReflexDeps } from './deps.js'
 import { CacheSetRequest, MAX_KEY_CHARS } from './schemas.js'
 
 const parseSet = compileSchema(CacheSetRequest)
 
 function keyParam(ctx: Ctx): string {
-  const key = ctx.params['key'] ?? ''
+  const key = ctx.params.key ?? ''
   if (key.length === 0 || key.length > MAX_KEY_CHARS) {
     throw HttpError.validation('key', `must be 1 to ${MAX_KEY_CHARS} characters`)
   }
@@ -29,7 +29,10 @@ export function cacheSetRoute(deps: ReflexDeps) {
       entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
     } catch (err) {
       if (err instanceof CacheError && err.code === CACHE_ERRORS.valueTooLarge) {
-        throw new HttpError('PAYLOAD_TOO_LARGE', 'The value is larger than the cache takes', { field: 'value', constraint: 'must fit in the cache tier' })
+        throw new HttpError('PAYLOAD_TOO_LARGE', 'The value is larger than the cache takes', {
+          field: 'value',
+          constraint: 'must fit in the cache tier',
+        })
       }
       throw err
     }

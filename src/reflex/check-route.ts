@@ -7,12 +7,12 @@
  */
 import { performance } from 'node:perf_hooks'
 import type { Ctx, Reply } from '../http/app.js'
-import { compileSchema } from '../http/validate.js'
 import { admit, admitSync, decide } from '../http/rate-limit.js'
+import { compileSchema } from '../http/validate.js'
 import { MemoryRateLimitStore } from '../stores/memory-rate-limit-store.js'
 import { assertLimit, type Limit } from '../stores/rate-limit-store.js'
-import { CHECK_FLAGS, DECISION_NUMBERS, checkRequest, checkRequestBody, replyRoom, type CheckFlags, type NativeReply } from './engine.js'
 import type { ReflexDeps } from './deps.js'
+import { CHECK_FLAGS, type CheckFlags, checkRequest, checkRequestBody, DECISION_NUMBERS, type NativeReply, replyRoom } from './engine.js'
 import { CheckRequest } from './schemas.js'
 
 const parseCheck = compileSchema(CheckRequest)
@@ -76,7 +76,11 @@ interface NativeCheck {
 function nativeCheck(deps: ReflexDeps): NativeCheck | undefined {
   if (!(deps.limiter instanceof MemoryRateLimitStore && deps.limiter.isOver(deps.engine))) return undefined
   const { perUser, perIp, windowMs } = deps.limits
-  const native = { perUser: { capacity: perUser, windowMs }, perIp: { capacity: perIp, windowMs }, decision: new Float64Array(DECISION_NUMBERS) }
+  const native = {
+    perUser: { capacity: perUser, windowMs },
+    perIp: { capacity: perIp, windowMs },
+    decision: new Float64Array(DECISION_NUMBERS),
+  }
   // MemoryRateLimitStore checks the limits on every take; the native call does not.
   assertLimit(native.perUser, 1)
   assertLimit(native.perIp, 1)
@@ -95,7 +99,16 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
     (input.use_cache === false ? 0 : CHECK_FLAGS.cache)
   const key = byUser ? `user:${input.user_id}` : `ip:${ctx.ip}`
   const d = native.decision
-  const reply = checkRequest(deps.engine, input.text, flags, ctx.requestId, key, byUser ? native.perUser : native.perIp, performance.now() - started, d)
+  const reply = checkRequest(
+    deps.engine,
+    input.text,
+    flags,
+    ctx.requestId,
+    key,
+    byUser ? native.perUser : native.perIp,
+    performance.now() - started,
+    d,
+  )
   return nativeReply(deps, d, reply, byUser)
 }
 
@@ -106,7 +119,11 @@ function runCheckNative(deps: ReflexDeps, native: NativeCheck, ctx: Ctx, input: 
 function nativeReply(deps: ReflexDeps, d: Float64Array, reply: NativeReply | null, byUser: boolean, reused = false): Reply {
   if (reply?.head !== undefined) return { status: 200, head: reply.head, raw: reply.body, rawReused: reused }
   // Refused (decide throws the 429), or no head: a request id the addon would not put in one.
-  const headers = decide({ allowed: reply !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! }, deps.limits, byUser)
+  const headers = decide(
+    { allowed: reply !== null, limit: d[1]!, remaining: d[2]!, resetMs: d[3]!, retryAfterMs: d[4]! },
+    deps.limits,
+    byUser,
+  )
   return { status: 200, headers, raw: reply!.body, rawReused: reused }
 }
 

@@ -1,8 +1,9 @@
 /** What the reflex routes need, assembled by the composition root (`src/app.ts`). */
-import type { ReflexEngine } from './engine.js'
+
 import type { RateLimits } from '../http/rate-limit.js'
 import type { RateLimitStore } from '../stores/rate-limit-store.js'
 import type { TieredCacheStore } from '../stores/tiered-cache-store.js'
+import type { ReflexEngine } from './engine.js'
 
 export interface ReflexDeps {
   engine: ReflexEngine

@@ -8,15 +8,15 @@
  * ```
  */
 import {
-  checkRequest as nativeCheckRequest,
-  checkRequestBody as nativeCheckRequestBody,
-  lastReply,
-  packedNames,
-  ReflexEngine as NativeEngine,
-  version,
   type CheckFlags,
   type CheckResult,
   type ExternalObject,
+  lastReply,
+  ReflexEngine as NativeEngine,
+  checkRequest as nativeCheckRequest,
+  checkRequestBody as nativeCheckRequestBody,
+  packedNames,
+  version,
 } from '#bindings'
 import { isPacked, neededRoom, PACKED_ROOM, unpack } from './unpack.js'
 

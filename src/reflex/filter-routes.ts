@@ -52,6 +52,6 @@ export function preprocessRoute(deps: ReflexDeps) {
     const reply = await runCheck(deps, ctx, { ...req, text }, started)
     // `output` is the redacted text under the name earlier preprocess clients read.
     const parsed = JSON.parse(reply.raw as string) as Record<string, unknown>
-    return { status: 200, headers: reply.headers, body: { ...parsed, output: parsed['redacted_text'] } }
+    return { status: 200, headers: reply.headers, body: { ...parsed, output: parsed.redacted_text } }
   }
 }

@@ -1,7 +1,7 @@
 /** `GET /api/v1/health` (and `/health`), `GET /ready` and `GET /api/v1/stats`. */
 import type { Ctx, Reply } from '../http/app.js'
-import { addonVersion } from './engine.js'
 import type { ReflexDeps } from './deps.js'
+import { addonVersion } from './engine.js'
 
 export function healthRoute(deps: ReflexDeps) {
   return (_ctx: Ctx): Reply => {

@@ -91,7 +91,11 @@ export function unpack(text: string, strings: string, out: Float64Array, names: 
   }
   const cachedLength = out[CACHED_LEN] as number
   if (cachedLength >= 0) {
-    result.cached = { value: strings.slice(at, at + cachedLength), createdAtMs: out[CREATED_AT] as number, expiresAtMs: out[EXPIRES_AT] as number }
+    result.cached = {
+      value: strings.slice(at, at + cachedLength),
+      createdAtMs: out[CREATED_AT] as number,
+      expiresAtMs: out[EXPIRES_AT] as number,
+    }
   }
   return result
 }

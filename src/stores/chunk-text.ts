@@ -56,7 +56,8 @@ export function chunkText(text: string, opts: ChunkOptions = {}): TextChunk[] {
       own = i
     }
   }
-  if (own < pieces.length) chunks.push({ text: text.slice(pieces[first]!.start, end(pieces[pieces.length - 1]!)), start: pieces[own]!.start })
+  if (own < pieces.length)
+    chunks.push({ text: text.slice(pieces[first]!.start, end(pieces[pieces.length - 1]!)), start: pieces[own]!.start })
   return chunks
 }
 

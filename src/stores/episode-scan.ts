@@ -1,24 +1,3 @@
-/**
- * Nearest episodes by a scan of an in-memory copy of their vectors, for servers without pgvector
- * (the `real[]` SQL costs ~150 µs a row). Unlike the knowledge chunks (vector-scan.ts), episodes
- * change with every completed task, so the copy is not reloaded whole when they change: each
- * search first reads the rows written since the last read and applies them.
- *
- * ```ts
- * const scan = new EpisodeScan(sql)
- * await scan.nearest('hashing-384-v1', queryVector, 3, 0) // [{ id, similarity }…] best first, or null
- * ```
- *
- * "Since": every row carries the id of the transaction that last wrote it (`changed_xid`, migration
- * 0007). A read also returns its snapshot's xmin, the oldest transaction it could not see; the
- * next read asks for rows written by that transaction or later, so a write that committed after a
- * read began, whatever its order, is found by the one after. (A transaction held open elsewhere
- * keeps the xmin back and makes each read return more rows again; never fewer.) A removal cannot
- * be read row by row: it moves the table's version (0006), and the copy is then reloaded whole,
- * in the background while searches answer null (the caller asks SQL), like vector-scan.ts.
- * Results are the SQL path's (`topK`).
- */
-import type { Sql } from './sql.js'
 import { loadOnce, VectorCopies, type VectorCopy } from './vector-scan.js'
 
 interface Copy extends VectorCopy {

@@ -13,7 +13,7 @@
  * A transaction's `tx` is the underlying one: statements inside it use the permit the transaction
  * holds, so nesting cannot deadlock. `close()` closes nothing (the underlying `Sql` is shared).
  */
-import type { Sql, SqlResult } from './sql.js';
+import type { Sql, SqlResult } from './sql.js'
 
 /**
  * `sql` with `use()` called as each statement, script or transaction of its callers starts: how
@@ -25,54 +25,54 @@ export function onUse(sql: Sql, use: () => void): Sql {
     schema: sql.schema,
     jobBackend: sql.jobBackend,
     query: <T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> => {
-      use();
-      return sql.query<T>(text, params);
+      use()
+      return sql.query<T>(text, params)
     },
     exec: (script: string) => {
-      use();
-      return sql.exec(script);
+      use()
+      return sql.exec(script)
     },
     transaction: <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => {
-      use();
-      return sql.transaction(fn);
+      use()
+      return sql.transaction(fn)
     },
     close: () => sql.close(),
-  };
+  }
 }
 
 export function limitSql(sql: Sql, limit: number | (() => number)): Sql {
-  const limitNow = typeof limit === 'number' ? () => limit : limit;
-  let running = 0;
-  const waiting: Array<() => void> = [];
+  const limitNow = typeof limit === 'number' ? () => limit : limit
+  let running = 0
+  const waiting: Array<() => void> = []
   // Wakes waiters, first come first served, while the limit (which may have grown) allows.
   const drain = (): void => {
     while (waiting.length > 0 && running < limitNow()) {
-      running++;
-      waiting.shift()!();
+      running++
+      waiting.shift()!()
     }
-  };
+  }
   const acquire = async (): Promise<void> => {
     if (waiting.length === 0 && running < limitNow()) {
-      running++;
-      return;
+      running++
+      return
     }
     await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      drain();
-    });
-  };
+      waiting.push(resolve)
+      drain()
+    })
+  }
   const release = (): void => {
-    running--;
-    drain();
-  };
+    running--
+    drain()
+  }
   const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await acquire();
+    await acquire()
     try {
-      return await fn();
+      return await fn()
     } finally {
-      release();
+      release()
     }
-  };
+  }
   return {
     dialect: sql.dialect,
     schema: sql.schema,
@@ -82,5 +82,5 @@ export function limitSql(sql: Sql, limit: number | (() => number)): Sql {
     exec: (script: string) => limited(() => sql.exec(script)),
     transaction: <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => limited(() => sql.transaction(fn)),
     close: async () => {},
-  };
+  }
 }

@@ -9,7 +9,7 @@
  * from this very tier without crossing back into JS.
  */
 import type { ReflexEngine } from '../reflex/engine.js'
-import { assertTtl, entryBytes, hitRate, tooLarge, type CacheEntry, type CacheStore, type TierStats } from './cache-store.js'
+import { assertTtl, type CacheEntry, type CacheStore, entryBytes, hitRate, type TierStats, tooLarge } from './cache-store.js'
 
 export class MemoryCacheStore implements CacheStore {
   readonly #engine: ReflexEngine

@@ -9,46 +9,46 @@
  * imported only when chosen, so the embedded mode never loads `pg` and the server mode never loads
  * the PGlite WASM.
  */
-import { join } from 'node:path';
-import { migrate } from './migrate.js';
-import type { Sql } from './sql.js';
+import { join } from 'node:path'
+import { migrate } from './migrate.js'
+import type { Sql } from './sql.js'
 
 export interface OpenSqlConfig {
   /** `postgres://…`; unset means the embedded PGlite. */
-  databaseUrl?: string | undefined;
+  databaseUrl?: string | undefined
   /** Data directory of the embedded database (`DATA_DIR`). `memory://` keeps it in memory. */
-  dataDir: string;
+  dataDir: string
   /** Schema for the service's tables. Default `public`. */
-  schema?: string;
+  schema?: string
   /** PostgreSQL pool size. */
-  poolSize?: number;
+  poolSize?: number
   /** Run pending migrations before returning. Default true. */
-  migrate?: boolean;
+  migrate?: boolean
 }
 
 export async function openSql(config: OpenSqlConfig): Promise<Sql> {
-  let sql: Sql;
+  let sql: Sql
   if (config.databaseUrl) {
-    const { PostgresSql } = await import('./postgres-sql.js');
+    const { PostgresSql } = await import('./postgres-sql.js')
     sql = await PostgresSql.open({
       connectionString: config.databaseUrl,
       ...(config.schema !== undefined && { schema: config.schema }),
       ...(config.poolSize !== undefined && { max: config.poolSize }),
-    });
+    })
   } else {
-    const { PgliteSql } = await import('./pglite-sql.js');
+    const { PgliteSql } = await import('./pglite-sql.js')
     sql = await PgliteSql.open({
       ...(config.dataDir !== 'memory://' && { dataDir: join(config.dataDir, 'pglite') }),
       ...(config.schema !== undefined && { schema: config.schema }),
-    });
+    })
   }
   if (config.migrate ?? true) {
     try {
-      await migrate(sql);
+      await migrate(sql)
     } catch (err) {
-      await sql.close();
-      throw err;
+      await sql.close()
+      throw err
     }
   }
-  return sql;
+  return sql
 }

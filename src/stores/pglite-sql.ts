@@ -10,81 +10,81 @@
  * into it. The flip side: code inside `transaction(fn)` must use `tx`, never the outer `Sql`, or it
  * waits for itself forever.
  */
-import { mkdir } from 'node:fs/promises';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { assertSchemaName, type JobBackend, type Sql, type SqlResult } from './sql.js';
+import { mkdir } from 'node:fs/promises'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
+import { assertSchemaName, type JobBackend, type Sql, type SqlResult } from './sql.js'
 
 export interface PgliteSqlOptions {
   /** A directory for the database files; omitted, the database lives in memory (tests). */
-  dataDir?: string;
+  dataDir?: string
   /** Schema for every unqualified name; created when missing. Default `public`. */
-  schema?: string;
+  schema?: string
 }
 
-type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
+type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 
 async function run<T>(db: Queryable, text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-  const res = await db.query<T>(text, params ? [...params] : undefined);
+  const res = await db.query<T>(text, params ? [...params] : undefined)
   // PGlite reports affectedRows for DML and 0 for a SELECT.
-  return { rows: res.rows, rowCount: res.affectedRows || res.rows.length };
+  return { rows: res.rows, rowCount: res.affectedRows || res.rows.length }
 }
 
 class PgliteTxSql implements Sql {
-  readonly dialect = 'pglite' as const;
+  readonly dialect = 'pglite' as const
   constructor(
     private readonly tx: Transaction,
     readonly schema: string,
     readonly jobBackend: JobBackend,
   ) {}
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-    return run<T>(this.tx, text, params);
+    return run<T>(this.tx, text, params)
   }
   async exec(script: string): Promise<void> {
-    await this.tx.exec(script);
+    await this.tx.exec(script)
   }
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return fn(this);
+    return fn(this)
   }
   close(): Promise<void> {
-    return Promise.reject(new Error('close() called on a transaction'));
+    return Promise.reject(new Error('close() called on a transaction'))
   }
 }
 
 export class PgliteSql implements Sql {
-  readonly dialect = 'pglite' as const;
-  readonly jobBackend: JobBackend;
+  readonly dialect = 'pglite' as const
+  readonly jobBackend: JobBackend
 
   private constructor(
     private readonly db: PGlite,
     readonly schema: string,
   ) {
-    this.jobBackend = { kind: 'pglite', pglite: db };
+    this.jobBackend = { kind: 'pglite', pglite: db }
   }
 
   static async open(options: PgliteSqlOptions = {}): Promise<PgliteSql> {
-    const schema = assertSchemaName(options.schema ?? 'public');
+    const schema = assertSchemaName(options.schema ?? 'public')
     // PGlite creates its own directory but not the ones above it (a fresh DATA_DIR=./data).
-    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-    const db = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { vector } });
+    if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true })
+    const db = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { vector } })
     // One session for the life of the instance, so a session-level search_path holds for every query.
-    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}", public`);
-    return new PgliteSql(db, schema);
+    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}", public`)
+    return new PgliteSql(db, schema)
   }
 
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-    return run<T>(this.db, text, params);
+    return run<T>(this.db, text, params)
   }
 
   async exec(script: string): Promise<void> {
-    await this.db.exec(script);
+    await this.db.exec(script)
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgliteTxSql(tx, this.schema, this.jobBackend)));
+    return this.db.transaction((tx) => fn(new PgliteTxSql(tx, this.schema, this.jobBackend)))
   }
 
   async close(): Promise<void> {
-    if (!this.db.closed) await this.db.close();
+    if (!this.db.closed) await this.db.close()
   }
 }

@@ -9,104 +9,104 @@
  * Transactions run at READ COMMITTED on one pooled client each; the stores' conditional updates and
  * row locks are written for that level.
  */
-import pg from 'pg';
-import { assertSchemaName, type JobBackend, type Sql, type SqlResult } from './sql.js';
+import pg from 'pg'
+import { assertSchemaName, type JobBackend, type Sql, type SqlResult } from './sql.js'
 
 export interface PostgresSqlOptions {
-  connectionString: string;
+  connectionString: string
   /** Schema for every unqualified name (set as `search_path` on each connection). Default `public`. */
-  schema?: string;
+  schema?: string
   /** Pool size. Default 10. */
-  max?: number;
+  max?: number
 }
 
-type Client = pg.Pool | pg.PoolClient;
+type Client = pg.Pool | pg.PoolClient
 
 async function run<T>(client: Client, text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-  const res = await client.query(text, params ? [...params] : undefined);
-  return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+  const res = await client.query(text, params ? [...params] : undefined)
+  return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length }
 }
 
 class PostgresTxSql implements Sql {
-  readonly dialect = 'postgres' as const;
+  readonly dialect = 'postgres' as const
   constructor(
     private readonly client: pg.PoolClient,
     readonly schema: string,
     readonly jobBackend: JobBackend,
   ) {}
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-    return run<T>(this.client, text, params);
+    return run<T>(this.client, text, params)
   }
   async exec(script: string): Promise<void> {
-    await this.client.query(script);
+    await this.client.query(script)
   }
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return fn(this);
+    return fn(this)
   }
   close(): Promise<void> {
-    return Promise.reject(new Error('close() called on a transaction'));
+    return Promise.reject(new Error('close() called on a transaction'))
   }
 }
 
 export class PostgresSql implements Sql {
-  readonly dialect = 'postgres' as const;
-  readonly jobBackend: JobBackend;
+  readonly dialect = 'postgres' as const
+  readonly jobBackend: JobBackend
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly schema: string,
     connectionString: string,
   ) {
-    this.jobBackend = { kind: 'postgres', connectionString };
+    this.jobBackend = { kind: 'postgres', connectionString }
   }
 
   static async open(options: PostgresSqlOptions): Promise<PostgresSql> {
-    const schema = assertSchemaName(options.schema ?? 'public');
+    const schema = assertSchemaName(options.schema ?? 'public')
     const pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.max ?? 10,
       // public stays on the path for extensions installed there (pgvector's types).
       options: `-c search_path=${schema},public`,
-    });
+    })
     // An idle client's error (server restart) would otherwise crash the process; the next query reconnects.
-    pool.on('error', () => {});
-    const sql = new PostgresSql(pool, schema, options.connectionString);
+    pool.on('error', () => {})
+    const sql = new PostgresSql(pool, schema, options.connectionString)
     try {
-      await sql.query('select 1');
+      await sql.query('select 1')
     } catch (err) {
-      await pool.end();
-      throw err;
+      await pool.end()
+      throw err
     }
-    return sql;
+    return sql
   }
 
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-    return run<T>(this.pool, text, params);
+    return run<T>(this.pool, text, params)
   }
 
   async exec(script: string): Promise<void> {
-    await this.pool.query(script);
+    await this.pool.query(script)
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
+    const client = await this.pool.connect()
+    let broken: Error | undefined
     try {
-      await client.query('begin');
-      const result = await fn(new PostgresTxSql(client, this.schema, this.jobBackend));
-      await client.query('commit');
-      return result;
+      await client.query('begin')
+      const result = await fn(new PostgresTxSql(client, this.schema, this.jobBackend))
+      await client.query('commit')
+      return result
     } catch (err) {
       await client.query('rollback').catch((rollbackErr: Error) => {
-        broken = rollbackErr; // a client that cannot roll back is not handed out again
-      });
-      throw err;
+        broken = rollbackErr // a client that cannot roll back is not handed out again
+      })
+      throw err
     } finally {
-      client.release(broken);
+      client.release(broken)
     }
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.pool.end()
   }
 }

@@ -18,7 +18,7 @@
  * process. Standalone or Sentinel Redis: a Cluster would need the key and the index in one hash slot.
  * Failures surface as `RedisUnavailableError` (see redis-client.ts); the tiered store absorbs them.
  */
-import { assertTtl, entryBytes, hitRate, tooLarge, type CacheEntry, type CacheStore, type TierStats } from './cache-store.js'
+import { assertTtl, type CacheEntry, type CacheStore, entryBytes, hitRate, type TierStats, tooLarge } from './cache-store.js'
 import type { RedisConnection, RedisHealth, RedisScript } from './redis-client.js'
 
 export interface RedisCacheStoreOptions {
@@ -114,9 +114,7 @@ export class RedisCacheStore implements CacheStore {
       throw tooLarge(key, bytes, 'redis')
     }
     const ttlMs = Math.max(1, Math.floor(ttlSeconds * 1000))
-    const createdAtMs = Number(
-      await this.#redis.run(() => this.#set(this.#prefix + key, this.#index, valueJson, ttlMs, key)),
-    )
+    const createdAtMs = Number(await this.#redis.run(() => this.#set(this.#prefix + key, this.#index, valueJson, ttlMs, key)))
     return { key, valueJson, createdAt: new Date(createdAtMs), expiresAt: new Date(createdAtMs + ttlMs) }
   }
 

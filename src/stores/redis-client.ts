@@ -231,7 +231,10 @@ export async function connectRedis(url: string, opts: RedisConnectOptions = {}):
     await Promise.race([ready, timeout])
     clearTimeout(timer)
     if (!connection.available) {
-      opts.log?.warn({ redis: 'down', err: connection.health().last_error }, 'redis not reachable at start: serving from the in-process tier')
+      opts.log?.warn(
+        { redis: 'down', err: connection.health().last_error },
+        'redis not reachable at start: serving from the in-process tier',
+      )
     }
   }
   return connection

@@ -20,8 +20,8 @@
  * whole window as retry-after). `w` is the window the level was counted in: when a key's limit
  * changes, its tokens carry over, capped at the new capacity, as in the addon.
  */
-import { assertLimit, RateLimitError, type Decision, type Limit, type RateLimitStore } from './rate-limit-store.js'
-import { warnEvery, type Logger, type RedisConnection, type RedisHealth, type RedisScript } from './redis-client.js'
+import { assertLimit, type Decision, type Limit, RateLimitError, type RateLimitStore } from './rate-limit-store.js'
+import { type Logger, type RedisConnection, type RedisHealth, type RedisScript, warnEvery } from './redis-client.js'
 
 export interface RedisRateLimitStoreOptions {
   /** Prefix of every key this store writes (default `ganglion:`). */

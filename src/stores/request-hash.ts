@@ -7,19 +7,19 @@
  * await store.create(task, { idempotencyKey, requestHash: requestHash(body) })
  * ```
  */
-import { createHash } from 'node:crypto';
+import { createHash } from 'node:crypto'
 
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined) // as JSON.stringify drops them
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`
   }
-  return JSON.stringify(value) ?? 'null';
+  return JSON.stringify(value) ?? 'null'
 }
 
 export function requestHash(body: unknown): string {
-  return createHash('sha256').update(canonical(body)).digest('hex');
+  return createHash('sha256').update(canonical(body)).digest('hex')
 }

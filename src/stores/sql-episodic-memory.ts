@@ -18,7 +18,7 @@ import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/
 import type { Embedder } from '../llm/embedder.js'
 import { EpisodeScan } from './episode-scan.js'
 import type { Sql } from './sql.js'
-import { detectVectorPath, nearestParam, nearestSql, vectorLiteral, type VectorPath } from './sql-knowledge-store.js'
+import { detectVectorPath, nearestParam, nearestSql, type VectorPath, vectorLiteral } from './sql-knowledge-store.js'
 
 interface EpisodeRow {
   task_id: string
@@ -58,8 +58,14 @@ export class SqlEpisodicMemory implements EpisodicMemory {
          completed_at = excluded.completed_at, embedder = excluded.embedder, embedding = excluded.embedding
          ${pg ? ', embedding_vec = excluded.embedding_vec' : ''}`,
       [
-        episode.task_id, episode.goal, JSON.stringify(episode.steps), episode.outcome, episode.completed_at,
-        this.embedder.id, vector, ...(pg ? [vectorLiteral(vector)] : []),
+        episode.task_id,
+        episode.goal,
+        JSON.stringify(episode.steps),
+        episode.outcome,
+        episode.completed_at,
+        this.embedder.id,
+        vector,
+        ...(pg ? [vectorLiteral(vector)] : []),
       ],
     )
   }
@@ -71,19 +77,20 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     signal?.throwIfAborted()
     const path = await this.vectorPath()
     const hits = path === 'array' ? await this.scan.nearest(this.embedder.id, vector, k, 0) : null
-    const { rows } = hits !== null
-      ? await this.sql.query<EpisodeRow & { similarity: number }>(
-        `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+    const { rows } =
+      hits !== null
+        ? await this.sql.query<EpisodeRow & { similarity: number }>(
+            `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
            from unnest($1::text[], $2::float8[]) as n(id, similarity) join episodes e on e.task_id = n.id
           order by n.similarity desc, e.task_id`,
-        [hits.map((h) => h.id), hits.map((h) => h.similarity)],
-      )
-      : await this.sql.query<EpisodeRow & { similarity: number }>(
-        `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+            [hits.map((h) => h.id), hits.map((h) => h.similarity)],
+          )
+        : await this.sql.query<EpisodeRow & { similarity: number }>(
+            `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
            from (${nearestSql(path, 'episodes', 'task_id')}) n join episodes e on e.task_id = n.id
           order by n.similarity desc, e.task_id`,
-        [nearestParam(path, vector), this.embedder.id, k, 0],
-      )
+            [nearestParam(path, vector), this.embedder.id, k, 0],
+          )
     return rows.map((r) => ({
       task_id: r.task_id,
       goal: r.goal,

@@ -18,10 +18,17 @@
 import { randomUUID } from 'node:crypto'
 import type { Embedder } from '../llm/embedder.js'
 import { HashingEmbedder } from '../llm/hashing-embedder.js'
-import { chunkText, type ChunkOptions } from './chunk-text.js'
+import { type ChunkOptions, chunkText } from './chunk-text.js'
 import {
-  fuseRanks, type IngestedDocument, type KnowledgeDocument, type KnowledgeStore, type ListOptions, type NewDocument,
-  type SearchHit, type SearchOptions, type StoredDocument,
+  fuseRanks,
+  type IngestedDocument,
+  type KnowledgeDocument,
+  type KnowledgeStore,
+  type ListOptions,
+  type NewDocument,
+  type SearchHit,
+  type SearchOptions,
+  type StoredDocument,
 } from './knowledge-store.js'
 import type { Sql } from './sql.js'
 import { VectorScan } from './vector-scan.js'
@@ -124,9 +131,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   /** `embedder` defaults to `new HashingEmbedder()`. */
   static async open(sql: Sql, embedder: Embedder = new HashingEmbedder(), opts: SqlKnowledgeStoreOptions = {}): Promise<SqlKnowledgeStore> {
     const path = await detectVectorPath(sql, 'knowledge_chunks')
-    return new SqlKnowledgeStore(
-      sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {},
-    )
+    return new SqlKnowledgeStore(sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {})
   }
 
   async ingest(docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
@@ -187,7 +192,12 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     const top = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)]).slice(0, k)
     if (top.length === 0) return []
     const { rows } = await this.sql.query<{
-      chunk_id: string; document_id: string; position: number; text: string; title: string | null; source: string | null
+      chunk_id: string
+      document_id: string
+      position: number
+      text: string
+      title: string | null
+      source: string | null
     }>(
       `select c.chunk_id, c.document_id, c.position, c.text, d.title, d.source
          from knowledge_chunks c join knowledge_documents d using (document_id) where c.chunk_id = any($1::text[])`,
@@ -197,10 +207,19 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     return top.flatMap(({ id, score, ranks }) => {
       const row = byId.get(id)
       if (!row) return [] // deleted between the two queries
-      return [{
-        document_id: row.document_id, chunk_id: id, position: row.position, title: row.title, source: row.source,
-        text: row.text, score, fts_rank: ranks[0] ?? null, vector_rank: ranks[1] ?? null,
-      }]
+      return [
+        {
+          document_id: row.document_id,
+          chunk_id: id,
+          position: row.position,
+          title: row.title,
+          source: row.source,
+          text: row.text,
+          score,
+          fts_rank: ranks[0] ?? null,
+          vector_rank: ranks[1] ?? null,
+        },
+      ]
     })
   }
 
@@ -211,13 +230,17 @@ export class SqlKnowledgeStore implements KnowledgeStore {
       if (hits !== null) return { rows: hits }
     }
     return this.sql.query<{ id: string }>(nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id'), [
-      nearestParam(this.vectorPath, vector), this.embedder.id, this.candidates, this.minSimilarity,
+      nearestParam(this.vectorPath, vector),
+      this.embedder.id,
+      this.candidates,
+      this.minSimilarity,
     ])
   }
 
   async get(documentId: string): Promise<StoredDocument | undefined> {
     const { rows } = await this.sql.query<DocumentRow & { text: string }>(
-      `select ${DOCUMENT_COLUMNS}, text from knowledge_documents where document_id = $1`, [documentId],
+      `select ${DOCUMENT_COLUMNS}, text from knowledge_documents where document_id = $1`,
+      [documentId],
     )
     const row = rows[0]
     return row && { ...toDocument(row), text: row.text }

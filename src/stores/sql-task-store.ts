@@ -10,97 +10,115 @@
  * cannot deadlock each other. Event numbers come from `tasks.event_seq`, bumped by the UPDATE that
  * holds the lock, which makes them gap-free and strictly increasing per task under any concurrency.
  */
-import type { Sql } from './sql.js';
+import type { Sql } from './sql.js'
 import {
-  FINAL_STATUSES, isFinal, type StepStatus, type StoredTask, type TaskEvent, type TaskStatus,
-  type TaskStep, type TaskUsage,
-} from './task.js';
+  FINAL_STATUSES,
+  isFinal,
+  type StepStatus,
+  type StoredTask,
+  type TaskEvent,
+  type TaskStatus,
+  type TaskStep,
+  type TaskUsage,
+} from './task.js'
 import {
-  IdempotencyConflict, type CreateOptions, type CreateResult, type EventInput, type ListQuery,
-  type ClaimOptions, type NewStep, type NewTask, type StepClaim, type StepMove, type StepPatch, type TaskPatch,
-  type TaskSortKey, type TaskStore, type TokenGrant,
-} from './task-store.js';
+  type ClaimOptions,
+  type CreateOptions,
+  type CreateResult,
+  type EventInput,
+  IdempotencyConflict,
+  type ListQuery,
+  type NewStep,
+  type NewTask,
+  type StepClaim,
+  type StepMove,
+  type StepPatch,
+  type TaskPatch,
+  type TaskSortKey,
+  type TaskStore,
+  type TokenGrant,
+} from './task-store.js'
 
-const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 };
+const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 }
 
-const FINAL_STEP: readonly StepStatus[] = ['completed', 'failed', 'skipped', 'cancelled'];
+const FINAL_STEP: readonly StepStatus[] = ['completed', 'failed', 'skipped', 'cancelled']
 
 const SORT_COLUMNS: Record<TaskSortKey, string> = {
   created_at: 't.created_at',
   updated_at: 't.updated_at',
   status: 't.status',
   priority: 't.priority_rank',
-};
+}
 
 // The record's plan is assembled in SQL so one round trip returns a whole task.
 const STEP_JSON = `jsonb_build_object(
   'step_id', s.step_id, 'action', s.action, 'arm', s.arm, 'tool', s.tool, 'input', s.input,
   'depends_on', s.depends_on, 'status', s.status, 'attempts', s.attempts, 'started_at', s.started_at,
-  'completed_at', s.completed_at, 'output', s.output, 'error', s.error, 'provenance', s.provenance)`;
+  'completed_at', s.completed_at, 'output', s.output, 'error', s.error, 'provenance', s.provenance)`
 
 /** The plan of the task row `t`, as `p.steps`. */
 const STEPS_OF_T = `left join lateral (
       select jsonb_agg(${STEP_JSON} order by s.position) as steps
         from task_steps s where s.task_id = t.task_id
-    ) p on true`;
+    ) p on true`
 
 const TASK_SELECT = `
   select t.*, coalesce(p.steps, '[]'::jsonb) as steps
     from tasks t
-    ${STEPS_OF_T}`;
+    ${STEPS_OF_T}`
 
 interface TaskRow {
-  task_id: string;
-  status: TaskStatus;
-  goal: string;
-  constraints: StoredTask['constraints'];
-  context: unknown;
-  acceptance_criteria: string[];
-  budget: StoredTask['budget'];
-  priority: StoredTask['priority'];
-  metadata: Record<string, unknown>;
-  result: unknown;
-  error: StoredTask['error'];
-  usage: TaskUsage | null;
-  cached: boolean;
-  user_id: string | null;
-  client_ip: string | null;
-  reason: string | null;
-  cancel_requested_at: Date | string | null;
-  deadline_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  started_at: Date | string | null;
-  completed_at: Date | string | null;
-  version: number | string;
-  replans: number;
-  steps: StepJson[];
+  task_id: string
+  status: TaskStatus
+  goal: string
+  constraints: StoredTask['constraints']
+  context: unknown
+  acceptance_criteria: string[]
+  budget: StoredTask['budget']
+  priority: StoredTask['priority']
+  metadata: Record<string, unknown>
+  result: unknown
+  error: StoredTask['error']
+  usage: TaskUsage | null
+  cached: boolean
+  user_id: string | null
+  client_ip: string | null
+  reason: string | null
+  cancel_requested_at: Date | string | null
+  deadline_at: Date | string | null
+  created_at: Date | string
+  updated_at: Date | string
+  started_at: Date | string | null
+  completed_at: Date | string | null
+  version: number | string
+  replans: number
+  steps: StepJson[]
 }
 
 // Timestamps arrive as strings inside the jsonb plan and as Date from a plain `returning *`.
 interface StepJson extends Omit<TaskStep, 'started_at' | 'completed_at'> {
-  started_at: Date | string | null;
-  completed_at: Date | string | null;
+  started_at: Date | string | null
+  completed_at: Date | string | null
 }
 
 interface StepRow extends StepJson {
-  executions: number;
+  executions: number
 }
 
 interface EventRow {
-  task_id: string;
-  seq: number | string; // bigint: a number from PGlite, a string from pg
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date | string;
+  task_id: string
+  seq: number | string // bigint: a number from PGlite, a string from pg
+  type: string
+  data: Record<string, unknown>
+  created_at: Date | string
 }
 
-function iso(value: Date | string): string;
-function iso(value: Date | string | null): string | null;
+function iso(value: Date | string): string
+function iso(value: Date | string | null): string | null
 function iso(value: Date | string | null): string | null {
-  if (value === null) return null;
+  if (value === null) return null
   // jsonb renders timestamptz as "2026-01-02T03:04:05.678+00:00"; the record wants one format.
-  return (value instanceof Date ? value : new Date(value)).toISOString();
+  return (value instanceof Date ? value : new Date(value)).toISOString()
 }
 
 function toStep(s: StepJson): TaskStep {
@@ -118,12 +136,12 @@ function toStep(s: StepJson): TaskStep {
     output: s.output ?? null,
     error: s.error ?? null,
     provenance: s.provenance ?? null,
-  };
+  }
 }
 
 function toTask(row: TaskRow): StoredTask {
-  const steps = row.steps.map(toStep);
-  const completed = steps.filter((s) => s.status === 'completed' || s.status === 'skipped').length;
+  const steps = row.steps.map(toStep)
+  const completed = steps.filter((s) => s.status === 'completed' || s.status === 'skipped').length
   return {
     task_id: row.task_id,
     status: row.status,
@@ -155,68 +173,72 @@ function toTask(row: TaskRow): StoredTask {
     deadline_at: iso(row.deadline_at),
     version: Number(row.version),
     replans: Number(row.replans),
-  };
+  }
 }
 
 function toEvent(row: EventRow): TaskEvent {
-  return { task_id: row.task_id, seq: Number(row.seq), type: row.type, data: row.data, created_at: iso(row.created_at) };
+  return { task_id: row.task_id, seq: Number(row.seq), type: row.type, data: row.data, created_at: iso(row.created_at) }
 }
 
-const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
 export class SqlTaskStore implements TaskStore {
   constructor(private readonly sql: Sql) {}
 
   create(task: NewTask, options: CreateOptions = {}): Promise<CreateResult> {
-    const { idempotencyKey, requestHash = '', enqueue } = options;
+    const { idempotencyKey, requestHash = '', enqueue } = options
     return this.sql.transaction(async (tx) => {
       // One statement: the key (if any), the task row and its task.created event. The key is claimed
       // first, so a concurrent duplicate blocks on it until this transaction ends, and inserts nothing.
-      const { rows } = await tx.query<TaskRow>(insertTasksSql(idempotencyKey !== undefined),
-        idempotencyKey === undefined ? [taskJson([task])] : [taskJson([task]), idempotencyKey, requestHash, task.task_id]);
-      const row = rows[0];
-      if (!row) return this.replay(tx, idempotencyKey ?? '', requestHash);
-      if (enqueue) await enqueue(tx);
-      return { task: toTask(row), replayed: false };
-    });
+      const { rows } = await tx.query<TaskRow>(
+        insertTasksSql(idempotencyKey !== undefined),
+        idempotencyKey === undefined ? [taskJson([task])] : [taskJson([task]), idempotencyKey, requestHash, task.task_id],
+      )
+      const row = rows[0]
+      if (!row) return this.replay(tx, idempotencyKey ?? '', requestHash)
+      if (enqueue) await enqueue(tx)
+      return { task: toTask(row), replayed: false }
+    })
   }
 
   createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]> {
-    if (tasks.length === 0) return Promise.resolve([]);
+    if (tasks.length === 0) return Promise.resolve([])
     return this.sql.transaction(async (tx) => {
-      const { rows } = await tx.query<TaskRow>(insertTasksSql(false), [taskJson(tasks)]);
-      if (enqueue) await enqueue(tx);
+      const { rows } = await tx.query<TaskRow>(insertTasksSql(false), [taskJson(tasks)])
+      if (enqueue) await enqueue(tx)
       // `returning` promises no order: match the rows back to the input by id.
-      const byId = new Map(rows.map((r) => [r.task_id, r]));
+      const byId = new Map(rows.map((r) => [r.task_id, r]))
       return tasks.map((t) => {
-        const row = byId.get(t.task_id);
-        if (!row) throw new Error(`task ${t.task_id} missing right after insert`);
-        return toTask(row);
-      });
-    });
+        const row = byId.get(t.task_id)
+        if (!row) throw new Error(`task ${t.task_id} missing right after insert`)
+        return toTask(row)
+      })
+    })
   }
 
   /** The key was taken: the same request gets its original task back, another one a conflict. */
   private async replay(tx: Sql, idempotencyKey: string, requestHash: string): Promise<CreateResult> {
     const { rows } = await tx.query<{ request_hash: string; task_id: string }>(
-      'select request_hash, task_id from idempotency_keys where key = $1', [idempotencyKey]);
-    const prior = rows[0];
-    if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`);
-    if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id);
-    const original = await this.getIn(tx, prior.task_id);
-    if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`);
-    return { task: original, replayed: true };
+      'select request_hash, task_id from idempotency_keys where key = $1',
+      [idempotencyKey],
+    )
+    const prior = rows[0]
+    if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`)
+    if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id)
+    const original = await this.getIn(tx, prior.task_id)
+    if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`)
+    return { task: original, replayed: true }
   }
 
   get(taskId: string): Promise<StoredTask | null> {
-    return this.getIn(this.sql, taskId);
+    return this.getIn(this.sql, taskId)
   }
 
   async list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }> {
-    const column = SORT_COLUMNS[query.sortBy ?? 'created_at'];
-    const order = query.order === 'asc' ? 'asc' : 'desc';
-    const where = 'where ($1::text is null or t.status = $1) and ($2::text is null or t.user_id = $2)';
-    const filter = [query.status ?? null, query.userId ?? null];
+    const column = SORT_COLUMNS[query.sortBy ?? 'created_at']
+    const order = query.order === 'asc' ? 'asc' : 'desc'
+    const where = 'where ($1::text is null or t.status = $1) and ($2::text is null or t.user_id = $2)'
+    const filter = [query.status ?? null, query.userId ?? null]
     const [page, count] = await Promise.all([
       this.sql.query<TaskRow>(
         `${TASK_SELECT} ${where}
@@ -225,65 +247,73 @@ export class SqlTaskStore implements TaskStore {
         [...filter, query.limit, query.offset],
       ),
       this.sql.query<{ total: number | string }>(`select count(*) as total from tasks t ${where}`, filter),
-    ]);
-    return { items: page.rows.map(toTask), total: Number(count.rows[0]?.total ?? 0) };
+    ])
+    return { items: page.rows.map(toTask), total: Number(count.rows[0]?.total ?? 0) }
   }
 
-  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch: TaskPatch = {},
-    event?: EventInput): Promise<StoredTask | null> {
+  transition(
+    taskId: string,
+    from: readonly TaskStatus[],
+    to: TaskStatus,
+    patch: TaskPatch = {},
+    event?: EventInput,
+  ): Promise<StoredTask | null> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId);
+      const current = await lockTask(tx, taskId)
       // Final is final, whatever `from` says.
-      if (current === null || isFinal(current) || !from.includes(current)) return null;
-      return this.moveIn(tx, taskId, current, to, patch, event);
-    });
+      if (current === null || isFinal(current) || !from.includes(current)) return null
+      return this.moveIn(tx, taskId, current, to, patch, event)
+    })
   }
 
   requestCancel(taskId: string): Promise<StoredTask | null> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId);
-      if (current === null) return null;
-      if (isFinal(current) || current === 'cancelling') return this.getIn(tx, taskId);
+      const current = await lockTask(tx, taskId)
+      if (current === null) return null
+      if (isFinal(current) || current === 'cancelling') return this.getIn(tx, taskId)
       // Nothing runs a queued task yet, so it can end now; a worker that later picks up its job
       // finds it cancelled and drops it.
-      const to: TaskStatus = current === 'queued' ? 'cancelled' : 'cancelling';
-      await tx.query('update tasks set cancel_requested_at = coalesce(cancel_requested_at, now()) where task_id = $1',
-        [taskId]);
-      return this.moveIn(tx, taskId, current, to, {});
-    });
+      const to: TaskStatus = current === 'queued' ? 'cancelled' : 'cancelling'
+      await tx.query('update tasks set cancel_requested_at = coalesce(cancel_requested_at, now()) where task_id = $1', [taskId])
+      return this.moveIn(tx, taskId, current, to, {})
+    })
   }
 
   upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId);
-      if (current === null || isFinal(current)) return false;
-      await insertSteps(tx, taskId, steps, 0);
-      await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }], { touch: true });
-      return true;
-    });
+      const current = await lockTask(tx, taskId)
+      if (current === null || isFinal(current)) return false
+      await insertSteps(tx, taskId, steps, 0)
+      await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }], { touch: true })
+      return true
+    })
   }
 
   replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
       const { rows } = await tx.query<{ status: TaskStatus; replans: number }>(
-        'select status, replans from tasks where task_id = $1 for update', [taskId]);
-      const task = rows[0];
-      if (!task || task.status !== 'running' || task.replans >= maxReplans) return false;
+        'select status, replans from tasks where task_id = $1 for update',
+        [taskId],
+      )
+      const task = rows[0]
+      if (task?.status !== 'running' || task.replans >= maxReplans) return false
       const { rows: superseded } = await tx.query<{ step_id: string; position: number }>(
         `update task_steps set status = 'skipped', completed_at = coalesce(completed_at, now()), updated_at = now()
-          where task_id = $1 and status in ('pending', 'failed') returning step_id, position`, [taskId]);
-      const { rows: last } = await tx.query<{ n: number | string | null }>(
-        'select max(position) as n from task_steps where task_id = $1', [taskId]);
-      await insertSteps(tx, taskId, steps, Number(last[0]?.n ?? -1) + 1);
-      await tx.query('update tasks set replans = replans + 1, updated_at = now(), version = version + 1 where task_id = $1',
-        [taskId]);
-      superseded.sort((a, b) => a.position - b.position);
+          where task_id = $1 and status in ('pending', 'failed') returning step_id, position`,
+        [taskId],
+      )
+      const { rows: last } = await tx.query<{ n: number | string | null }>('select max(position) as n from task_steps where task_id = $1', [
+        taskId,
+      ])
+      await insertSteps(tx, taskId, steps, Number(last[0]?.n ?? -1) + 1)
+      await tx.query('update tasks set replans = replans + 1, updated_at = now(), version = version + 1 where task_id = $1', [taskId])
+      superseded.sort((a, b) => a.position - b.position)
       await appendEvents(tx, taskId, [
         ...superseded.map((s) => ({ type: 'step.skipped', data: { step_id: s.step_id, status: 'skipped', superseded: true } })),
         { type: 'task.replanned', data: { reason, replans: task.replans + 1, total_steps: steps.length } },
-      ]);
-      return true;
-    });
+      ])
+      return true
+    })
   }
 
   reserveTokens(taskId: string, want: number, share = 1): Promise<TokenGrant | null> {
@@ -293,47 +323,52 @@ export class SqlTaskStore implements TaskStore {
         `select tokens_used as used, tokens_reserved as reserved,
                 least(case when jsonb_typeof(constraints) = 'object' then (constraints->>'max_tokens')::bigint end,
                       (budget->>'max_tokens')::bigint) as lim
-           from tasks where task_id = $1 for update`, [taskId]);
-      const row = rows[0];
-      if (!row) return null;
-      const used = Number(row.used);
-      if (row.lim === null) return { granted: null, limit: null, used };
-      const limit = Number(row.lim);
-      const available = Math.max(0, limit - used - Number(row.reserved));
-      const granted = Math.min(want, Math.ceil(available / Math.max(1, share)));
+           from tasks where task_id = $1 for update`,
+        [taskId],
+      )
+      const row = rows[0]
+      if (!row) return null
+      const used = Number(row.used)
+      if (row.lim === null) return { granted: null, limit: null, used }
+      const limit = Number(row.lim)
+      const available = Math.max(0, limit - used - Number(row.reserved))
+      const granted = Math.min(want, Math.ceil(available / Math.max(1, share)))
       if (granted > 0) {
-        await tx.query('update tasks set tokens_reserved = tokens_reserved + $2 where task_id = $1', [taskId, granted]);
+        await tx.query('update tasks set tokens_reserved = tokens_reserved + $2 where task_id = $1', [taskId, granted])
       }
-      return { granted, limit, used };
-    });
+      return { granted, limit, used }
+    })
   }
 
   async settleTokens(taskId: string, reserved: number, used: number): Promise<void> {
     await this.sql.query(
       `update tasks set tokens_reserved = greatest(0, tokens_reserved - $2), tokens_used = tokens_used + $3
-        where task_id = $1`, [taskId, reserved, used]);
+        where task_id = $1`,
+      [taskId, reserved, used],
+    )
   }
 
   async startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
-    const claim = await this.claimStep(taskId, stepId, { from });
-    return claim.outcome === 'started' ? claim.step : null;
+    const claim = await this.claimStep(taskId, stepId, { from })
+    return claim.outcome === 'started' ? claim.step : null
   }
 
   claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
-    const { from = ['pending'], maxRunning, staleAfterSeconds, taskFrom } = options;
+    const { from = ['pending'], maxRunning, staleAfterSeconds, taskFrom } = options
     return this.sql.transaction(async (tx): Promise<StepClaim> => {
-      const current = await lockTask(tx, taskId);
+      const current = await lockTask(tx, taskId)
       if (current === null || isFinal(current) || current === 'cancelling' || (taskFrom && !taskFrom.includes(current))) {
-        return { outcome: 'unavailable', status: current };
+        return { outcome: 'unavailable', status: current }
       }
       if (maxRunning !== undefined) {
         // Counted while holding the task row lock: every claim of this task queues on that lock, so
         // two processes can never both see room for one more.
         const { rows: counted } = await tx.query<{ n: number | string }>(
           "select count(*) as n from task_steps where task_id = $1 and status = 'running' and step_id <> $2",
-          [taskId, stepId]);
-        const running = Number(counted[0]?.n ?? 0);
-        if (running >= maxRunning) return { outcome: 'busy', running };
+          [taskId, stepId],
+        )
+        const running = Number(counted[0]?.n ?? 0)
+        if (running >= maxRunning) return { outcome: 'busy', running }
       }
       const { rows } = await tx.query<StepRow>(
         `update task_steps
@@ -343,30 +378,49 @@ export class SqlTaskStore implements TaskStore {
             and (status <> 'running' or $4::float8 is null or started_at <= now() - $4::float8 * interval '1 second')
           returning *`,
         [taskId, stepId, [...from], staleAfterSeconds ?? null],
-      );
-      const row = rows[0];
-      if (!row) return { outcome: 'unavailable', status: current };
-      const task = await appendEventAndRead(tx, taskId, { type: 'step.started', data: { step_id: stepId, arm: row.arm, attempt: row.attempts } });
-      return { outcome: 'started', step: toStep(row), task };
-    });
+      )
+      const row = rows[0]
+      if (!row) return { outcome: 'unavailable', status: current }
+      const task = await appendEventAndRead(tx, taskId, {
+        type: 'step.started',
+        data: { step_id: stepId, arm: row.arm, attempt: row.attempts },
+      })
+      return { outcome: 'started', step: toStep(row), task }
+    })
   }
 
-  async updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
-    patch: StepPatch = {}): Promise<TaskStep | null> {
-    return (await this.changeStep(taskId, stepId, from, to, patch, false))?.step ?? null;
+  async updateStep(
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[],
+    to: StepStatus,
+    patch: StepPatch = {},
+  ): Promise<TaskStep | null> {
+    return (await this.changeStep(taskId, stepId, from, to, patch, false))?.step ?? null
   }
 
-  async moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
-    patch: StepPatch = {}): Promise<StepMove | null> {
-    const moved = await this.changeStep(taskId, stepId, from, to, patch, true);
-    return moved && { step: moved.step, task: moved.task! };
+  async moveStep(
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[],
+    to: StepStatus,
+    patch: StepPatch = {},
+  ): Promise<StepMove | null> {
+    const moved = await this.changeStep(taskId, stepId, from, to, patch, true)
+    return moved && { step: moved.step, task: moved.task! }
   }
 
   /** updateStep, and with `read` moveStep: the event's statement also reads the task back. */
-  private changeStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
-    patch: StepPatch, read: boolean): Promise<{ step: TaskStep; task?: StoredTask } | null> {
+  private changeStep(
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[],
+    to: StepStatus,
+    patch: StepPatch,
+    read: boolean,
+  ): Promise<{ step: TaskStep; task?: StoredTask } | null> {
     return this.sql.transaction(async (tx) => {
-      if ((await lockTask(tx, taskId)) === null) return null;
+      if ((await lockTask(tx, taskId)) === null) return null
       const { rows } = await tx.query<StepRow>(
         `update task_steps
             set status = $4,
@@ -377,79 +431,103 @@ export class SqlTaskStore implements TaskStore {
                 updated_at = now()
           where task_id = $1 and step_id = $2 and status = any($3::text[])
           returning *`,
-        [taskId, stepId, [...from], to, 'output' in patch, json(patch.output ?? null), 'error' in patch,
-          json(patch.error ?? null), FINAL_STEP.includes(to), 'provenance' in patch, json(patch.provenance ?? null)],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      const event = { type: `step.${to}`, data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) } };
+        [
+          taskId,
+          stepId,
+          [...from],
+          to,
+          'output' in patch,
+          json(patch.output ?? null),
+          'error' in patch,
+          json(patch.error ?? null),
+          FINAL_STEP.includes(to),
+          'provenance' in patch,
+          json(patch.provenance ?? null),
+        ],
+      )
+      const row = rows[0]
+      if (!row) return null
+      const event = { type: `step.${to}`, data: { step_id: stepId, status: to, ...(patch.error ? { error: patch.error } : {}) } }
       if (!read) {
-        await appendEvents(tx, taskId, [event], { touch: true });
-        return { step: toStep(row) };
+        await appendEvents(tx, taskId, [event], { touch: true })
+        return { step: toStep(row) }
       }
-      return { step: toStep(row), task: await appendEventAndRead(tx, taskId, event) };
-    });
+      return { step: toStep(row), task: await appendEventAndRead(tx, taskId, event) }
+    })
   }
 
   async appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null> {
-    const [appended] = await appendEvents(this.sql, taskId, [event]);
-    return appended ?? null;
+    const [appended] = await appendEvents(this.sql, taskId, [event])
+    return appended ?? null
   }
 
   async eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
-    const { rows } = await this.sql.query<EventRow>(
-      'select * from task_events where task_id = $1 and seq > $2 order by seq limit $3',
-      [taskId, afterSeq, limit],
-    );
-    return rows.map(toEvent);
+    const { rows } = await this.sql.query<EventRow>('select * from task_events where task_id = $1 and seq > $2 order by seq limit $3', [
+      taskId,
+      afterSeq,
+      limit,
+    ])
+    return rows.map(toEvent)
   }
 
   private async getIn(sql: Sql, taskId: string): Promise<StoredTask | null> {
-    const { rows } = await sql.query<TaskRow>(`${TASK_SELECT} where t.task_id = $1`, [taskId]);
-    return rows[0] ? toTask(rows[0]) : null;
+    const { rows } = await sql.query<TaskRow>(`${TASK_SELECT} where t.task_id = $1`, [taskId])
+    return rows[0] ? toTask(rows[0]) : null
   }
 
   /** The row is locked and known to be in `current`; writes the move and its events. */
-  private async moveIn(tx: Sql, taskId: string, current: TaskStatus, to: TaskStatus, patch: TaskPatch,
-    event?: EventInput): Promise<StoredTask | null> {
-    const params: unknown[] = [taskId, to, [...FINAL_STATUSES]];
+  private async moveIn(
+    tx: Sql,
+    taskId: string,
+    current: TaskStatus,
+    to: TaskStatus,
+    patch: TaskPatch,
+    event?: EventInput,
+  ): Promise<StoredTask | null> {
+    const params: unknown[] = [taskId, to, [...FINAL_STATUSES]]
     const sets = [
       'status = $2',
       'version = version + 1',
       'updated_at = now()',
       `started_at = case when $2 = 'running' then coalesce(started_at, now()) else started_at end`,
       'completed_at = case when $2 = any($3::text[]) then coalesce(completed_at, now()) else completed_at end',
-    ];
-    const jsonColumns = ['result', 'error', 'usage'] as const;
+    ]
+    const jsonColumns = ['result', 'error', 'usage'] as const
     for (const column of jsonColumns) {
       if (column in patch) {
-        params.push(json(patch[column] ?? null));
-        sets.push(`${column} = $${params.length}::jsonb`);
+        params.push(json(patch[column] ?? null))
+        sets.push(`${column} = $${params.length}::jsonb`)
       }
     }
-    const plainColumns = { cached: 'boolean', reason: 'text', deadline_at: 'timestamptz' } as const;
+    const plainColumns = { cached: 'boolean', reason: 'text', deadline_at: 'timestamptz' } as const
     for (const [column, type] of Object.entries(plainColumns)) {
       if (column in patch) {
-        params.push(patch[column as keyof typeof plainColumns] ?? null);
-        sets.push(`${column} = $${params.length}::${type}`);
+        params.push(patch[column as keyof typeof plainColumns] ?? null)
+        sets.push(`${column} = $${params.length}::${type}`)
       }
     }
     if (patch.settlePending) {
       const { rows: settled } = await tx.query<{ step_id: string; position: number }>(
         `update task_steps set status = $2, completed_at = now(), updated_at = now()
           where task_id = $1 and status = 'pending' returning step_id, position`,
-        [taskId, patch.settlePending]);
-      settled.sort((a, b) => a.position - b.position);
-      await appendEvents(tx, taskId, settled.map((s) => ({
-        type: `step.${patch.settlePending}`, data: { step_id: s.step_id, status: patch.settlePending },
-      })));
+        [taskId, patch.settlePending],
+      )
+      settled.sort((a, b) => a.position - b.position)
+      await appendEvents(
+        tx,
+        taskId,
+        settled.map((s) => ({
+          type: `step.${patch.settlePending}`,
+          data: { step_id: s.step_id, status: patch.settlePending },
+        })),
+      )
     }
-    const data: Record<string, unknown> = { from: current, status: to };
-    if (patch.error) data['error'] = patch.error;
-    const events = event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }];
+    const data: Record<string, unknown> = { from: current, status: to }
+    if (patch.error) data.error = patch.error
+    const events = event ? [{ type: 'task.status', data }, event] : [{ type: 'task.status', data }]
     // One statement: the move, its events (numbered after any above) and the task as it now stands.
-    params.push(JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} }))));
-    const eventsParam = `$${params.length}::jsonb`;
+    params.push(JSON.stringify(events.map((e) => ({ type: e.type, data: e.data ?? {} }))))
+    const eventsParam = `$${params.length}::jsonb`
     const { rows } = await tx.query<TaskRow>(
       `with t as (
          update tasks set ${sets.join(', ')}, event_seq = event_seq + jsonb_array_length(${eventsParam})
@@ -463,8 +541,9 @@ export class SqlTaskStore implements TaskStore {
        select t.*, coalesce(p.steps, '[]'::jsonb) as steps
          from t
          ${STEPS_OF_T}`,
-      params);
-    return rows[0] ? toTask(rows[0]) : null;
+      params,
+    )
+    return rows[0] ? toTask(rows[0]) : null
   }
 }
 
@@ -478,11 +557,15 @@ export class SqlTaskStore implements TaskStore {
  */
 function insertTasksSql(keyed: boolean): string {
   return `
-    with ${keyed ? `claimed as (
+    with ${
+      keyed
+        ? `claimed as (
       insert into idempotency_keys (key, request_hash, task_id) values ($2, $3, $4)
       on conflict (key) do nothing
       returning key
-    ),` : ''}
+    ),`
+        : ''
+    }
     input as (
       select * from jsonb_to_recordset($1::jsonb) as x(
         task_id text, status text, goal text, constraints jsonb, context jsonb, acceptance_criteria jsonb,
@@ -503,21 +586,34 @@ function insertTasksSql(keyed: boolean): string {
       insert into task_events (task_id, seq, type, data)
       select task_id, 1, 'task.created', jsonb_build_object('status', status, 'priority', priority) from inserted
     )
-    select inserted.*, '[]'::jsonb as steps from inserted`;
+    select inserted.*, '[]'::jsonb as steps from inserted`
 }
 
 /** The rows for insertTasksSql, defaults filled in as the columns had them. */
 function taskJson(tasks: readonly NewTask[]): string {
-  return JSON.stringify(tasks.map((task) => {
-    const status = task.status ?? 'queued';
-    return {
-      task_id: task.task_id, status, goal: task.goal, constraints: task.constraints ?? {},
-      context: task.context ?? null, acceptance_criteria: task.acceptance_criteria ?? [], budget: task.budget ?? {},
-      priority: task.priority ?? 'medium', metadata: task.metadata ?? {}, user_id: task.user_id ?? null,
-      client_ip: task.client_ip ?? null, reason: task.reason ?? null, deadline_at: task.deadline_at ?? null,
-      result: task.result ?? null, cached: task.cached ?? false, final: isFinal(status),
-    };
-  }));
+  return JSON.stringify(
+    tasks.map((task) => {
+      const status = task.status ?? 'queued'
+      return {
+        task_id: task.task_id,
+        status,
+        goal: task.goal,
+        constraints: task.constraints ?? {},
+        context: task.context ?? null,
+        acceptance_criteria: task.acceptance_criteria ?? [],
+        budget: task.budget ?? {},
+        priority: task.priority ?? 'medium',
+        metadata: task.metadata ?? {},
+        user_id: task.user_id ?? null,
+        client_ip: task.client_ip ?? null,
+        reason: task.reason ?? null,
+        deadline_at: task.deadline_at ?? null,
+        result: task.result ?? null,
+        cached: task.cached ?? false,
+        final: isFinal(status),
+      }
+    }),
+  )
 }
 
 /**
@@ -525,11 +621,16 @@ function taskJson(tasks: readonly NewTask[]): string {
  * the whole plan, the steps passed as one jsonb array.
  */
 async function insertSteps(tx: Sql, taskId: string, steps: readonly NewStep[], first: number): Promise<void> {
-  if (steps.length === 0) return;
+  if (steps.length === 0) return
   const rows = steps.map((step, i) => ({
-    step_id: step.step_id, position: first + i, action: step.action, arm: step.arm, tool: step.tool ?? null,
-    input: step.input ?? {}, depends_on: step.depends_on ?? [],
-  }));
+    step_id: step.step_id,
+    position: first + i,
+    action: step.action,
+    arm: step.arm,
+    tool: step.tool ?? null,
+    input: step.input ?? {},
+    depends_on: step.depends_on ?? [],
+  }))
   await tx.query(
     `insert into task_steps (task_id, step_id, position, action, arm, tool, input, depends_on)
      select $1, x.step_id, x.position, x.action, x.arm, x.tool, x.input, x.depends_on
@@ -541,13 +642,12 @@ async function insertSteps(tx: Sql, taskId: string, steps: readonly NewStep[], f
            input = excluded.input, depends_on = excluded.depends_on, updated_at = now()
        where task_steps.status = 'pending'`,
     [taskId, JSON.stringify(rows)],
-  );
+  )
 }
 
 async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
-  const { rows } = await tx.query<{ status: TaskStatus }>(
-    'select status from tasks where task_id = $1 for update', [taskId]);
-  return rows[0]?.status ?? null;
+  const { rows } = await tx.query<{ status: TaskStatus }>('select status from tasks where task_id = $1 for update', [taskId])
+  return rows[0]?.status ?? null
 }
 
 /**
@@ -556,11 +656,15 @@ async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
  * marks the task changed (updated_at, version) in the first event's statement, for writes that
  * change only its steps: one statement instead of a separate update.
  */
-async function appendEvents(sql: Sql, taskId: string, events: readonly EventInput[],
-  options: { touch?: boolean } = {}): Promise<TaskEvent[]> {
-  const out: TaskEvent[] = [];
+async function appendEvents(
+  sql: Sql,
+  taskId: string,
+  events: readonly EventInput[],
+  options: { touch?: boolean } = {},
+): Promise<TaskEvent[]> {
+  const out: TaskEvent[] = []
   for (const [i, event] of events.entries()) {
-    const touch = options.touch === true && i === 0;
+    const touch = options.touch === true && i === 0
     const { rows } = await sql.query<EventRow>(
       `with next as (
          update tasks set event_seq = event_seq + 1${touch ? TOUCH : ''} where task_id = $1 returning task_id, event_seq
@@ -569,13 +673,13 @@ async function appendEvents(sql: Sql, taskId: string, events: readonly EventInpu
        select task_id, event_seq, $2, $3::jsonb from next
        returning *`,
       [taskId, event.type, json(event.data ?? {})],
-    );
-    if (rows[0]) out.push(toEvent(rows[0]));
+    )
+    if (rows[0]) out.push(toEvent(rows[0]))
   }
-  return out;
+  return out
 }
 
-const TOUCH = ', updated_at = now(), version = version + 1';
+const TOUCH = ', updated_at = now(), version = version + 1'
 
 /**
  * Inside a transaction that changed a step of the task (row locked): touches the task, appends
@@ -595,8 +699,8 @@ async function appendEventAndRead(tx: Sql, taskId: string, event: EventInput): P
        from t
        ${STEPS_OF_T}`,
     [taskId, event.type, json(event.data ?? {})],
-  );
-  const row = rows[0];
-  if (!row) throw new Error(`task ${taskId} vanished while its row was locked`);
-  return toTask(row);
+  )
+  const row = rows[0]
+  if (!row) throw new Error(`task ${taskId} vanished while its row was locked`)
+  return toTask(row)
 }

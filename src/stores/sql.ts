@@ -17,50 +17,48 @@
  * and `pg` leaves as a string, and timestamps, which both return as `Date`).
  */
 export interface SqlResult<T> {
-  rows: T[];
+  rows: T[]
   /** Rows changed by INSERT/UPDATE/DELETE, rows returned by SELECT. */
-  rowCount: number;
+  rowCount: number
 }
 
 export interface Sql {
   /** Which engine is underneath; for the rare statement that must differ, and for logs. */
-  readonly dialect: 'pglite' | 'postgres';
+  readonly dialect: 'pglite' | 'postgres'
   /** The schema every unqualified name resolves to (`search_path`). */
-  readonly schema: string;
+  readonly schema: string
   /**
    * How pg-boss reaches the same database. The single exception to "stores know only this port":
    * the job queue must share PGlite's one connection, and on PostgreSQL it opens its own pool.
    */
-  readonly jobBackend: JobBackend;
+  readonly jobBackend: JobBackend
   /** One statement, `$1`-style parameters. */
-  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>>;
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>>
   /** A script of several statements without parameters (migrations). */
-  exec(script: string): Promise<void>;
+  exec(script: string): Promise<void>
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. On PGlite
    * transactions are serialised (one connection); on PostgreSQL each gets its own pooled client.
    * Called on a transaction's own `tx`, it joins that transaction.
    */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
   /** Closes the connections this adapter opened. A transaction's `tx` cannot be closed. */
-  close(): Promise<void>;
+  close(): Promise<void>
 }
 
 /** The part of a PGlite instance pg-boss's `fromPglite` adapter uses. */
 export interface PgliteHandle {
-  query<T = unknown>(query: string, params?: unknown[]): Promise<{ rows: T[] }>;
-  exec(query: string): Promise<Array<{ rows: unknown[] }>>;
-  listen?(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  query<T = unknown>(query: string, params?: unknown[]): Promise<{ rows: T[] }>
+  exec(query: string): Promise<Array<{ rows: unknown[] }>>
+  listen?(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>
 }
 
-export type JobBackend =
-  | { kind: 'pglite'; pglite: PgliteHandle }
-  | { kind: 'postgres'; connectionString: string };
+export type JobBackend = { kind: 'pglite'; pglite: PgliteHandle } | { kind: 'postgres'; connectionString: string }
 
 /** Schema names are interpolated into SQL (search_path, CREATE SCHEMA), so only plain identifiers pass. */
 export function assertSchemaName(schema: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new TypeError(`invalid schema name ${JSON.stringify(schema)}: use lower-case letters, digits and _`);
+    throw new TypeError(`invalid schema name ${JSON.stringify(schema)}: use lower-case letters, digits and _`)
   }
-  return schema;
+  return schema
 }

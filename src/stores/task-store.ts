@@ -22,58 +22,66 @@
  * maintenance job, not a request path), full-text search over goals, and any cache of records
  * (the reflex layer caches results, the store answers from the database every time).
  */
-import type { Sql } from './sql.js';
+import type { Sql } from './sql.js'
 import type {
-  Priority, StepStatus, StoredTask, TaskBudget, TaskConstraints, TaskError, TaskEvent, TaskStatus,
-  TaskStep, TaskUsage,
-} from './task.js';
+  Priority,
+  StepStatus,
+  StoredTask,
+  TaskBudget,
+  TaskConstraints,
+  TaskError,
+  TaskEvent,
+  TaskStatus,
+  TaskStep,
+  TaskUsage,
+} from './task.js'
 
 export interface NewTask {
   /** Chosen by the caller (a UUID) so the Location header and the job can name it before commit. */
-  task_id: string;
-  goal: string;
+  task_id: string
+  goal: string
   /** Default `queued`; `rejected` for a task the reflex layer refused (with `reason`). */
-  status?: 'queued' | 'rejected' | 'completed';
-  constraints?: TaskConstraints;
-  context?: unknown;
-  acceptance_criteria?: string[];
-  budget?: TaskBudget;
-  priority?: Priority;
-  metadata?: Record<string, unknown>;
-  user_id?: string | null;
-  client_ip?: string | null;
-  reason?: string | null;
-  deadline_at?: string | null;
+  status?: 'queued' | 'rejected' | 'completed'
+  constraints?: TaskConstraints
+  context?: unknown
+  acceptance_criteria?: string[]
+  budget?: TaskBudget
+  priority?: Priority
+  metadata?: Record<string, unknown>
+  user_id?: string | null
+  client_ip?: string | null
+  reason?: string | null
+  deadline_at?: string | null
   /** A cache hit is created `completed` with its result and `cached: true`. */
-  result?: unknown;
-  cached?: boolean;
+  result?: unknown
+  cached?: boolean
 }
 
 export interface CreateOptions {
   /** Scope it yourself (e.g. `${userId}:${header}`) if keys are per user. */
-  idempotencyKey?: string;
+  idempotencyKey?: string
   /** A hash of the request body; the same key with another hash is an IdempotencyConflict. */
-  requestHash?: string;
+  requestHash?: string
   /** Runs inside the create transaction (pg-boss `send` with `{ db: tx }`); not called on a replay. */
-  enqueue?: (tx: Sql) => Promise<void>;
+  enqueue?: (tx: Sql) => Promise<void>
 }
 
 export interface CreateResult {
-  task: StoredTask;
+  task: StoredTask
   /** True when the idempotency key was seen before and `task` is the original. */
-  replayed: boolean;
+  replayed: boolean
 }
 
-export type TaskSortKey = 'created_at' | 'updated_at' | 'status' | 'priority';
+export type TaskSortKey = 'created_at' | 'updated_at' | 'status' | 'priority'
 
 export interface ListQuery {
-  status?: TaskStatus;
+  status?: TaskStatus
   /** Only tasks created by this user. */
-  userId?: string;
-  sortBy?: TaskSortKey;
-  order?: 'asc' | 'desc';
-  limit: number;
-  offset: number;
+  userId?: string
+  sortBy?: TaskSortKey
+  order?: 'asc' | 'desc'
+  limit: number
+  offset: number
 }
 
 export interface TaskPatch {
@@ -81,37 +89,37 @@ export interface TaskPatch {
    * Steps still `pending` move to this state in the same transaction (with their `step.<state>`
    * events, logged before the `task.status`), so a finished task is never seen with waiting steps.
    */
-  settlePending?: 'skipped' | 'cancelled';
-  result?: unknown;
-  error?: TaskError | null;
-  usage?: TaskUsage;
-  cached?: boolean;
-  reason?: string | null;
-  deadline_at?: string | null;
+  settlePending?: 'skipped' | 'cancelled'
+  result?: unknown
+  error?: TaskError | null
+  usage?: TaskUsage
+  cached?: boolean
+  reason?: string | null
+  deadline_at?: string | null
 }
 
 export interface NewStep {
-  step_id: string;
-  action: string;
-  arm: string;
-  tool?: string;
-  input?: Record<string, unknown>;
-  depends_on?: string[];
+  step_id: string
+  action: string
+  arm: string
+  tool?: string
+  input?: Record<string, unknown>
+  depends_on?: string[]
 }
 
 export interface StepPatch {
-  output?: unknown;
-  error?: TaskError | null;
-  provenance?: unknown;
+  output?: unknown
+  error?: TaskError | null
+  provenance?: unknown
 }
 
 /** What `reserveTokens` granted: null when the task has no token budget (nothing is held back). */
 export interface TokenGrant {
-  granted: number | null;
+  granted: number | null
   /** The task's limit (the smaller of constraints.max_tokens and budget.max_tokens), or null. */
-  limit: number | null;
+  limit: number | null
   /** Settled usage before this grant. */
-  used: number;
+  used: number
 }
 
 /** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
@@ -120,31 +128,31 @@ export type StepClaim =
   | { outcome: 'started'; step: TaskStep; task: StoredTask }
   | { outcome: 'busy'; running: number }
   /** `status`: the task's status when the claim looked (null: no such task). */
-  | { outcome: 'unavailable'; status: TaskStatus | null };
+  | { outcome: 'unavailable'; status: TaskStatus | null }
 
 /** What `moveStep` did: the step after the move and the task as it then stands, read under its row lock. */
 export interface StepMove {
-  step: TaskStep;
-  task: StoredTask;
+  step: TaskStep
+  task: StoredTask
 }
 
 export interface ClaimOptions {
   /** States the step may start from. Default `['pending']`. */
-  from?: readonly StepStatus[];
+  from?: readonly StepStatus[]
   /** Refuse (`busy`) when this many steps of the task are already running (MAX_PARALLEL_ARMS). */
-  maxRunning?: number;
+  maxRunning?: number
   /**
    * With `running` in `from`: take a running step only if it began at least this long ago, i.e. its
    * worker's lease has run out. A retry then never starts a second copy beside a live attempt.
    */
-  staleAfterSeconds?: number;
+  staleAfterSeconds?: number
   /** Claim only while the task is in one of these states (`unavailable` otherwise). Default: any active but cancelling. */
-  taskFrom?: readonly TaskStatus[];
+  taskFrom?: readonly TaskStatus[]
 }
 
 export interface EventInput {
-  type: string;
-  data?: Record<string, unknown>;
+  type: string
+  data?: Record<string, unknown>
 }
 
 export interface TaskStore {
@@ -152,84 +160,81 @@ export interface TaskStore {
    * Inserts a task with its `task.created` event, or returns the original on an idempotent replay.
    * @throws IdempotencyConflict when the key was used with a different `requestHash`.
    */
-  create(task: NewTask, options?: CreateOptions): Promise<CreateResult>;
+  create(task: NewTask, options?: CreateOptions): Promise<CreateResult>
   /**
    * Inserts several tasks, each with its `task.created` event, and runs `enqueue` (their jobs), all
    * in ONE transaction: every task of the batch commits with its job, or none does. No idempotency
    * keys: a keyed request goes through `create`. Any failing row (a duplicate task_id…) fails the
    * whole batch; the caller retries its tasks one by one to find it. Records in input order.
    */
-  createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]>;
-  get(taskId: string): Promise<StoredTask | null>;
+  createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]>
+  get(taskId: string): Promise<StoredTask | null>
   /** A page of tasks and the total matching the filter; ties broken by task_id so pages are stable. */
-  list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }>;
+  list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }>
   /**
    * Moves the task to `to` if its status is one of `from` (never out of a final state), applies `patch`, stamps started_at /
    * completed_at, and appends a `task.status` event (plus `event`, if given) in the same transaction.
    * Returns null when the task is missing or in another state.
    */
-  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch?: TaskPatch,
-    event?: EventInput): Promise<StoredTask | null>;
+  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch?: TaskPatch, event?: EventInput): Promise<StoredTask | null>
   /**
    * Persists a cancel request: queued → cancelled at once; planning/running → cancelling (the worker
    * aborts and finishes it as cancelled); a finished task is returned unchanged. Null when missing.
    */
-  requestCancel(taskId: string): Promise<StoredTask | null>;
+  requestCancel(taskId: string): Promise<StoredTask | null>
   /**
    * Records the plan. New steps are inserted `pending`; a step still `pending` is updated in place;
    * started steps are left alone. Returns false (and writes nothing) when the task is missing or final.
    */
-  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean>;
+  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean>
   /**
    * A worker begins a step: `from` → running, attempts and executions + 1, `step.started` event.
    * Null when the step is in another state or the task is final, so at most one worker starts it.
    */
-  startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>;
+  startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>
   /**
    * `startStep` with a per-task limit: the running steps are counted under the task row lock, so the
    * limit holds across processes. `busy` writes nothing.
    */
-  claimStep(taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>;
+  claimStep(taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>
   /**
    * Moves a step `from` → `to` with output/error, appending `step.<to>`; null when it is in another state.
    */
-  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
-    patch?: StepPatch): Promise<TaskStep | null>;
+  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus, patch?: StepPatch): Promise<TaskStep | null>
   /**
    * `updateStep` that also returns the task as the move left it (read in the same statement as the
    * event, under the task row lock), so the caller can move the task on without reading it again.
    */
-  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus,
-    patch?: StepPatch): Promise<StepMove | null>;
+  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus, patch?: StepPatch): Promise<StepMove | null>
   /**
    * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
    * lock: at most what is left after settled usage and other holds, divided by `share` (the calls
    * that may run beside this one, itself included; default 1). Null when the task is missing.
    */
-  reserveTokens(taskId: string, want: number, share?: number): Promise<TokenGrant | null>;
+  reserveTokens(taskId: string, want: number, share?: number): Promise<TokenGrant | null>
   /** Releases a hold and charges what the call really spent (which may exceed the hold by a reply's overrun). */
-  settleTokens(taskId: string, reserved: number, used: number): Promise<void>;
+  settleTokens(taskId: string, reserved: number, used: number): Promise<void>
   /**
    * Replaces the unfinished part of a plan after a failed validation: pending and failed steps become
    * `skipped` (the failure kept in their error), `steps` are appended, `replans` + 1, and a
    * `task.replanned` event records `reason`. False when the task is not running or has re-planned
    * `maxReplans` times already.
    */
-  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean>;
+  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean>
   /** Appends one event with the task's next seq. Null when the task does not exist. */
-  appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null>;
+  appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null>
   /** Events with seq > afterSeq in order, at most `limit` (SSE resume from Last-Event-ID). */
-  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]>;
+  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]>
 }
 
 /** The idempotency key exists with a different request body (HTTP 409 CONFLICT). */
 export class IdempotencyConflict extends Error {
-  readonly code = 'IDEMPOTENCY_CONFLICT';
+  readonly code = 'IDEMPOTENCY_CONFLICT'
   constructor(
     readonly idempotencyKey: string,
     readonly taskId: string,
   ) {
-    super(`idempotency key ${JSON.stringify(idempotencyKey)} was used with a different request`);
-    this.name = 'IdempotencyConflict';
+    super(`idempotency key ${JSON.stringify(idempotencyKey)} was used with a different request`)
+    this.name = 'IdempotencyConflict'
   }
 }

@@ -7,106 +7,113 @@
  */
 
 export const TASK_STATUSES = [
-  'queued', 'planning', 'running', 'cancelling',
-  'completed', 'failed', 'cancelled', 'timed_out', 'rejected',
-] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+  'queued',
+  'planning',
+  'running',
+  'cancelling',
+  'completed',
+  'failed',
+  'cancelled',
+  'timed_out',
+  'rejected',
+] as const
+export type TaskStatus = (typeof TASK_STATUSES)[number]
 
 /** Once here a task never changes status again. */
-export const FINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'timed_out', 'rejected'];
+export const FINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'timed_out', 'rejected']
 /** Not final: a worker may still act on the task. */
-export const ACTIVE_STATUSES: readonly TaskStatus[] = ['queued', 'planning', 'running', 'cancelling'];
+export const ACTIVE_STATUSES: readonly TaskStatus[] = ['queued', 'planning', 'running', 'cancelling']
 
 export function isFinal(status: TaskStatus): boolean {
-  return FINAL_STATUSES.includes(status);
+  return FINAL_STATUSES.includes(status)
 }
 
 /** Ordered low → critical; list sorting by priority uses this rank, not the alphabet. */
-export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+export const PRIORITIES = ['low', 'medium', 'high', 'critical'] as const
+export type Priority = (typeof PRIORITIES)[number]
 
-export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
+export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'] as const
+export type StepStatus = (typeof STEP_STATUSES)[number]
 
 export interface TaskError {
-  code: string;
-  message: string;
-  retryable: boolean;
+  code: string
+  message: string
+  retryable: boolean
 }
 
 export interface TaskUsage {
-  llm_tokens: { prompt: number; completion: number; total: number };
-  arm_calls: number;
+  llm_tokens: { prompt: number; completion: number; total: number }
+  arm_calls: number
 }
 
 export interface TaskStep {
-  step_id: string;
-  action: string;
-  arm: string;
+  step_id: string
+  action: string
+  arm: string
   /** The arm's tool this step uses (`shell`, `search`…); null for a plan written before tools existed. */
-  tool: string | null;
+  tool: string | null
   /** The tool's parameters, as the planner wrote them. */
-  input: Record<string, unknown>;
-  depends_on: string[];
-  status: StepStatus;
-  attempts: number;
-  started_at: string | null;
-  completed_at: string | null;
-  output: unknown;
-  error: TaskError | null;
+  input: Record<string, unknown>
+  depends_on: string[]
+  status: StepStatus
+  attempts: number
+  started_at: string | null
+  completed_at: string | null
+  output: unknown
+  error: TaskError | null
   /** Who produced the output: arm, tool, timings, tokens, model, capability token id. */
-  provenance: unknown;
+  provenance: unknown
 }
 
 export interface TaskProgress {
-  completed_steps: number;
-  total_steps: number;
+  completed_steps: number
+  total_steps: number
   /** 0..100, whole numbers. */
-  percentage: number;
+  percentage: number
 }
 
 /** `constraints` is an object, or natural-language constraints as a list of strings. */
-export type TaskConstraints = Record<string, unknown> | string[];
+export type TaskConstraints = Record<string, unknown> | string[]
 
 export interface TaskRecord {
-  task_id: string;
-  status: TaskStatus;
-  goal: string;
-  constraints: TaskConstraints;
-  priority: Priority;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  plan: { steps: TaskStep[] };
-  result: unknown;
-  error: TaskError | null;
-  usage: TaskUsage;
-  cached: boolean;
-  progress: TaskProgress;
+  task_id: string
+  status: TaskStatus
+  goal: string
+  constraints: TaskConstraints
+  priority: Priority
+  created_at: string
+  updated_at: string
+  started_at: string | null
+  completed_at: string | null
+  plan: { steps: TaskStep[] }
+  result: unknown
+  error: TaskError | null
+  usage: TaskUsage
+  cached: boolean
+  progress: TaskProgress
 }
 
 export interface TaskBudget {
-  max_tokens?: number;
-  max_time_seconds?: number;
-  max_cost_usd?: number;
+  max_tokens?: number
+  max_time_seconds?: number
+  max_cost_usd?: number
 }
 
 export interface StoredTask extends TaskRecord {
-  context: unknown;
-  acceptance_criteria: string[];
-  budget: TaskBudget;
-  metadata: Record<string, unknown>;
-  user_id: string | null;
-  client_ip: string | null;
+  context: unknown
+  acceptance_criteria: string[]
+  budget: TaskBudget
+  metadata: Record<string, unknown>
+  user_id: string | null
+  client_ip: string | null
   /** Why the reflex layer refused the task (status `rejected`). */
-  reason: string | null;
-  cancel_requested_at: string | null;
-  deadline_at: string | null;
+  reason: string | null
+  cancel_requested_at: string | null
+  deadline_at: string | null
   /** Bumped by every update of the task row. */
-  version: number;
+  version: number
   /** New plans the task got after a failed validation. */
-  replans: number;
+  replans: number
 }
 
 export function toTaskRecord(task: StoredTask): TaskRecord {
@@ -123,21 +130,19 @@ export function toTaskRecord(task: StoredTask): TaskRecord {
     plan: task.plan,
     result: task.result,
     // A rejected task's reason is its error: the record has no other place a client would look.
-    error: task.error ?? (task.status === 'rejected' && task.reason
-      ? { code: 'REJECTED', message: task.reason, retryable: false }
-      : null),
+    error: task.error ?? (task.status === 'rejected' && task.reason ? { code: 'REJECTED', message: task.reason, retryable: false } : null),
     usage: task.usage,
     cached: task.cached,
     progress: task.progress,
-  };
+  }
 }
 
 export interface TaskEvent {
-  task_id: string;
+  task_id: string
   /** 1, 2, 3… per task; the SSE `id`. */
-  seq: number;
+  seq: number
   /** `task.created`, `task.status`, `step.started`, `step.completed`, `guardrail.*`, `budget.*`… */
-  type: string;
-  data: Record<string, unknown>;
-  created_at: string;
+  type: string
+  data: Record<string, unknown>
+  created_at: string
 }

@@ -15,8 +15,8 @@
  * A local entry filled from Redis reports the fill time as `createdAt` on later local hits (the
  * addon stamps its own entries); its expiry is Redis's.
  */
-import { CACHE_ERRORS, CacheError, hitRate, type CacheEntry, type CacheStore, type TierStats } from './cache-store.js'
-import { warnEvery, type Logger, type RedisHealth } from './redis-client.js'
+import { CACHE_ERRORS, type CacheEntry, CacheError, type CacheStore, hitRate, type TierStats } from './cache-store.js'
+import { type Logger, type RedisHealth, warnEvery } from './redis-client.js'
 
 /** What the tiered store needs from its remote tier beyond the port (RedisCacheStore has it). */
 export interface RemoteCacheStore extends CacheStore {

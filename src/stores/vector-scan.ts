@@ -48,7 +48,11 @@ export abstract class VectorCopies<C extends VectorCopy> {
    * copy is being (re)loaded, unless `wait`, and when there are too many numbers to hold.
    */
   async nearest(
-    embedder: string, vector: readonly number[], k: number, min: number, opts: { wait?: boolean } = {},
+    embedder: string,
+    vector: readonly number[],
+    k: number,
+    min: number,
+    opts: { wait?: boolean } = {},
   ): Promise<Array<{ id: string; similarity: number }> | null> {
     const copy = await this.current(embedder, opts.wait ?? false)
     return copy === null ? null : topK(copy.ids, copy.vectors, vector, k, min)
@@ -65,7 +69,9 @@ interface Copy extends VectorCopy {
 /** Knowledge chunks only: episodes change too often for whole reloads (episode-scan.ts). */
 export class VectorScan extends VectorCopies<Copy> {
   protected async current(embedder: string, wait: boolean): Promise<Copy | null> {
-    const { rows } = await this.sql.query<{ version: string }>("select version::text as version from vector_versions where table_name = 'knowledge_chunks'")
+    const { rows } = await this.sql.query<{ version: string }>(
+      "select version::text as version from vector_versions where table_name = 'knowledge_chunks'",
+    )
     const version = rows[0]?.version ?? 'none'
     const held = this.copies.get(embedder)
     if (held?.version === version) return held
@@ -74,14 +80,16 @@ export class VectorScan extends VectorCopies<Copy> {
 
   private async load(embedder: string, version: string): Promise<Copy | null> {
     const { rows: size } = await this.sql.query<{ floats: string | null }>(
-      'select sum(cardinality(embedding))::text as floats from knowledge_chunks where embedder = $1', [embedder],
+      'select sum(cardinality(embedding))::text as floats from knowledge_chunks where embedder = $1',
+      [embedder],
     )
     if (Number(size[0]?.floats ?? 0) > this.maxFloats) {
       this.copies.delete(embedder)
       return null
     }
     const { rows } = await this.sql.query<{ id: string; embedding: number[] }>(
-      'select chunk_id as id, embedding from knowledge_chunks where embedder = $1', [embedder],
+      'select chunk_id as id, embedding from knowledge_chunks where embedder = $1',
+      [embedder],
     )
     // Read after the version: a change committed in between is in these rows and moves the
     // version again, so the next search reloads once more; never a stale copy under a new version.
@@ -96,7 +104,10 @@ export class VectorScan extends VectorCopies<Copy> {
  * otherwise null at once while it runs on, and a failed load is tried again by the next caller.
  */
 export function loadOnce<T>(
-  loading: Map<string, Promise<T | null>>, key: string, load: () => Promise<T | null>, wait: boolean,
+  loading: Map<string, Promise<T | null>>,
+  key: string,
+  load: () => Promise<T | null>,
+  wait: boolean,
 ): Promise<T | null> | null {
   let pending = loading.get(key)
   if (pending === undefined) {
@@ -113,7 +124,11 @@ export function loadOnce<T>(
  * first, as the SQL path would answer (see the header).
  */
 export function topK(
-  ids: readonly string[], vectors: readonly Float32Array[], vector: readonly number[], k: number, min: number,
+  ids: readonly string[],
+  vectors: readonly Float32Array[],
+  vector: readonly number[],
+  k: number,
+  min: number,
 ): Array<{ id: string; similarity: number }> {
   const query = Float32Array.from(vector)
   // The best k so far, best first: a row enters only when it beats the k-th.

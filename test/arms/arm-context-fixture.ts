@@ -1,7 +1,7 @@
 // What the arm host hands an arm, built for calling one arm directly in a unit test: a request with
 // defaults, a context with a verified-looking claim, a budgeted model (offline unless given) and the
 // events the arm emitted. The host itself (token checks, provenance) is tested in test/arms/host.
-import { ArmError, type ArmContext, type ArmEvent, type ExecuteRequest } from '../../src/arms/contract.js'
+import { type ArmContext, ArmError, type ArmEvent, type ExecuteRequest } from '../../src/arms/contract.js'
 import { BudgetedLlm } from '../../src/llm/budgeted-llm.js'
 import { OfflineProvider } from '../../src/llm/offline-provider.js'
 import type { Llm } from '../../src/llm/provider.js'
@@ -21,7 +21,11 @@ export function armContext(opts: ContextOptions): { ctx: ArmContext; events: Arm
   const ctx: ArmContext = {
     signal: opts.signal ?? new AbortController().signal,
     claims: {
-      arm: opts.arm, taskId: 'task-1', stepId: 's1', scope: [opts.tool], tokenId: 'jti-1',
+      arm: opts.arm,
+      taskId: 'task-1',
+      stepId: 's1',
+      scope: [opts.tool],
+      tokenId: 'jti-1',
       expiresAt: Math.floor(Date.now() / 1000) + 60,
     },
     llm,

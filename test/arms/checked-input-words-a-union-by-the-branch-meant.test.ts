@@ -19,10 +19,12 @@ function messageOf(schema: Type.TSchema, value: unknown): string {
 }
 
 const Constraints = Type.Object({
-  constraints: Type.Optional(Type.Union([
-    Type.Object({ allowed_arms: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true }),
-    Type.Array(Type.String()),
-  ])),
+  constraints: Type.Optional(
+    Type.Union([
+      Type.Object({ allowed_arms: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true }),
+      Type.Array(Type.String()),
+    ]),
+  ),
 })
 
 t.test('a wrong element or field: the branch the value was meant for', async (t) => {
@@ -48,15 +50,16 @@ t.test('of two branches of the same type, the closer fit', async (t) => {
   const Repair = Type.Object({ code: Type.String(), error: Type.String() }, { additionalProperties: false })
   const Either = Type.Union([Generate, Repair])
   t.equal(messageOf(Either, { code: '1 +' }), 'input: must have required properties error', 'one problem for repair, two for generate')
-  t.equal(messageOf(Either, { spec: 'x', extra: 1 }), 'input.extra: is not a field this input takes', 'an unknown field, as outside a union')
+  t.equal(
+    messageOf(Either, { spec: 'x', extra: 1 }),
+    'input.extra: is not a field this input takes',
+    'an unknown field, as outside a union',
+  )
 })
 
 t.test('a union inside a branch is read the same way', async (t) => {
   const Nested = Type.Object({
-    v: Type.Union([
-      Type.Array(Type.Union([Type.String(), Type.Object({ id: Type.Integer() })])),
-      Type.Boolean(),
-    ]),
+    v: Type.Union([Type.Array(Type.Union([Type.String(), Type.Object({ id: Type.Integer() })])), Type.Boolean()]),
   })
   t.equal(messageOf(Nested, { v: ['a', 3] }), 'input.v.1: must be string or object')
   t.equal(messageOf(Nested, { v: ['a', { id: 'x' }] }), 'input.v.1.id: must be integer')

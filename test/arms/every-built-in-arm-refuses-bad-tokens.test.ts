@@ -3,7 +3,7 @@
 // hosts them, and over HTTP with the verifier an arm service uses (the orchestrator's key set
 // fetched from /.well-known/jwks.json).
 import t from 'tap'
-import { createBuiltinArm, type BuiltinArmDeps } from '../../src/arms/builtin-arms.js'
+import { type BuiltinArmDeps, createBuiltinArm } from '../../src/arms/builtin-arms.js'
 import { BUILTIN_ARMS, type BuiltinArm } from '../../src/arms/contract.js'
 import { InProcessArmEndpoint } from '../../src/arms/in-process-endpoint.js'
 import { remoteVerifier } from '../../src/auth/capability-verifier.js'
@@ -39,11 +39,17 @@ t.test('every built-in arm', async (t) => {
   for (const name of BUILTIN_ARMS) {
     const step = { arm: name, ...STEPS[name] }
     t.test(`${name} refuses bad tokens in-process`, (t) =>
-      refusesBadTokens(t, step, async (issuer) => endpointTarget(new InProcessArmEndpoint(makeHost(createBuiltinArm(name, deps), issuer.localVerifier())))))
+      refusesBadTokens(t, step, async (issuer) =>
+        endpointTarget(new InProcessArmEndpoint(makeHost(createBuiltinArm(name, deps), issuer.localVerifier()))),
+      ),
+    )
     t.test(`${name} refuses bad tokens over HTTP, checking the orchestrator's published keys`, (t) =>
       refusesBadTokens(t, step, async (issuer) => {
-        const orchestrator = await serve(t, (app) => app.route('GET', '/.well-known/jwks.json', async () => ({ body: await issuer.jwks() })))
+        const orchestrator = await serve(t, (app) =>
+          app.route('GET', '/.well-known/jwks.json', async () => ({ body: await issuer.jwks() })),
+        )
         return httpTarget(await serveArm(t, makeHost(createBuiltinArm(name, deps), remoteVerifier(orchestrator))))
-      }))
+      }),
+    )
   }
 })

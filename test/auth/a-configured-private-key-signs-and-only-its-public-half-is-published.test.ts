@@ -16,14 +16,21 @@ onEachSql('a configured private key signs and only its public half is published'
   const { rows } = await sql.query<{ kid: string; public_jwk: Record<string, unknown> }>('select kid, public_jwk from capability_keys')
   t.equal(rows.length, 1)
   t.equal(rows[0]!.kid, a.kid)
-  t.equal(rows[0]!.public_jwk['d'], undefined, 'the private part never reaches the database')
+  t.equal(rows[0]!.public_jwk.d, undefined, 'the private part never reaches the database')
   t.notMatch(JSON.stringify(rows), /"d"/)
 
   const { token } = await a.sign({ arm: 'judge', taskId: 't1', stepId: 's1', scope: ['validate'], ttlSeconds: 60 })
   t.equal((await b.localVerifier().verify(token, { arm: 'judge', tool: 'validate', taskId: 't1', stepId: 's1' })).taskId, 't1')
 
-  for (const bad of ['not a key', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----', '{"kty":"OKP","crv":"Ed25519","x":"abc"}']) {
-    const err = await CapabilityIssuer.open({ privateKey: bad }).then(() => undefined, (e: Error) => e)
+  for (const bad of [
+    'not a key',
+    '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----',
+    '{"kty":"OKP","crv":"Ed25519","x":"abc"}',
+  ]) {
+    const err = await CapabilityIssuer.open({ privateKey: bad }).then(
+      () => undefined,
+      (e: Error) => e,
+    )
     t.ok(err, 'refused')
     t.notMatch(err!.message, bad.slice(0, 12), 'the key is not echoed')
   }

@@ -10,10 +10,15 @@ const step = { arm: 'echo', tool: 'echo', input: { hello: 'world' } }
 t.test('the host itself', (t) => refusesBadTokens(t, step, async (issuer) => hostTarget(makeHost(echoArm(), issuer.localVerifier()))))
 
 t.test('the in-process endpoint', (t) =>
-  refusesBadTokens(t, step, async (issuer) => endpointTarget(new InProcessArmEndpoint(makeHost(echoArm(), issuer.localVerifier())))))
+  refusesBadTokens(t, step, async (issuer) => endpointTarget(new InProcessArmEndpoint(makeHost(echoArm(), issuer.localVerifier())))),
+)
 
 t.test('over HTTP, the raw error object', (t) =>
-  refusesBadTokens(t, step, async (issuer) => httpTarget(await serveArm(t, makeHost(echoArm(), issuer.localVerifier())))))
+  refusesBadTokens(t, step, async (issuer) => httpTarget(await serveArm(t, makeHost(echoArm(), issuer.localVerifier())))),
+)
 
 t.test('over HTTP through HttpArmClient', (t) =>
-  refusesBadTokens(t, step, async (issuer) => endpointTarget(new HttpArmClient(await serveArm(t, makeHost(echoArm(), issuer.localVerifier()))))))
+  refusesBadTokens(t, step, async (issuer) =>
+    endpointTarget(new HttpArmClient(await serveArm(t, makeHost(echoArm(), issuer.localVerifier())))),
+  ),
+)

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { openSql } from '../../src/stores/open-sql.js'
 import type { Sql } from '../../src/stores/sql.js'
-import { DATABASE_URL, SKIP_PG, dropSchema, freshSchemaName } from '../stores/pg-schema.js'
+import { DATABASE_URL, dropSchema, freshSchemaName, SKIP_PG } from '../stores/pg-schema.js'
 
 export function onEachSql(name: string, body: (t: Test, connect: () => Promise<Sql>) => Promise<void>): void {
   t.test(`${name} (PGlite)`, async (t) => {

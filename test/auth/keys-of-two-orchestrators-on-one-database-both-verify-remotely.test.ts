@@ -21,14 +21,27 @@ onEachSql('keys of two orchestrators on one database both verify remotely', asyn
   }
 
   // an orchestrator-like server: only A serves the key set, yet B's tokens verify through it
-  const url = await serve(t, (app) => registerArmsRoutes(app, { registry: { list: async () => [], register: async () => { throw new Error('unused') } }, issuer: a }))
+  const url = await serve(t, (app) =>
+    registerArmsRoutes(app, {
+      registry: {
+        list: async () => [],
+        register: async () => {
+          throw new Error('unused')
+        },
+      },
+      issuer: a,
+    }),
+  )
   const res = await fetch(`${url}/.well-known/jwks.json`)
   t.equal(res.status, 200)
   t.equal(((await res.json()) as { keys: unknown[] }).keys.length, 2)
 
   const verifier = remoteVerifier(url)
   const expect = { arm: 'echo', tool: 'echo', taskId: 'task-1', stepId: 's1' }
-  for (const [name, issuer] of [['A', a], ['B', b]] as const) {
+  for (const [name, issuer] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
     const { token, tokenId } = await issuer.sign({ arm: 'echo', taskId: 'task-1', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
     const claims = await verifier.verify(token, expect)
     t.equal(claims.tokenId, tokenId, `a token of ${name} verifies`)

@@ -36,7 +36,9 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
 })
 
 t.test('never echoes secrets', async (t) => {
-  t.same(problemsOf({ DATABASE_URL: 'mysql://app:s3cret@db/x' }), ['DATABASE_URL="mysql://app:***@db/x": must be a postgres:// or postgresql:// URL'])
+  t.same(problemsOf({ DATABASE_URL: 'mysql://app:s3cret@db/x' }), [
+    'DATABASE_URL="mysql://app:***@db/x": must be a postgres:// or postgresql:// URL',
+  ])
   t.same(problemsOf({ CAPABILITY_PRIVATE_KEY: 'x', PORT: 'x' }).length, 1, 'a present key is no problem')
   t.same(problemsOf({ ADMIN_TOKEN: 'short-secret' }), ['ADMIN_TOKEN=(hidden): must be at least 16 characters'])
   t.same(problemsOf({ REDIS_URL: 'http://:s3cret@cache' }), ['REDIS_URL="http://:***@cache": must be a redis:// or rediss:// URL'])

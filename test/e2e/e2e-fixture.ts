@@ -31,35 +31,47 @@ export async function runTask(base: string, body: Record<string, unknown>, timeo
 /** The task's whole event log, read through the SSE route (it ends once the task is final). */
 export async function eventsOf(base: string, taskId: string): Promise<Sse[]> {
   const text = await (await fetch(`${base}/api/v1/tasks/${taskId}/events`)).text()
-  return text.split('\n\n').filter((block) => block.includes('data:')).map((block) => {
-    const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? ''
-    return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) }
-  })
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data:'))
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? ''
+      return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) }
+    })
 }
 
 /** `arm/tool` of each step, in plan order. */
 export function armsOf(task: Record<string, any>): string[] {
-  return (task['plan'].steps as Array<{ arm: string; tool: string | null }>).map((s) => `${s.arm}/${s.tool}`)
+  return (task.plan.steps as Array<{ arm: string; tool: string | null }>).map((s) => `${s.arm}/${s.tool}`)
 }
 
 /** The output of the first completed step of this arm and tool. */
 export function outputOf(task: Record<string, any>, armTool: string): any {
-  const step = (task['plan'].steps as Array<{ arm: string; tool: string | null; status: string; output: unknown }>)
-    .find((s) => `${s.arm}/${s.tool}` === armTool && s.status === 'completed')
+  const step = (task.plan.steps as Array<{ arm: string; tool: string | null; status: string; output: unknown }>).find(
+    (s) => `${s.arm}/${s.tool}` === armTool && s.status === 'completed',
+  )
   return step?.output
 }
 
 /** The events every completed task's log must hold, in order: created, planned, each step started and completed, completed. */
 export function checkFullLog(t: Test, task: Record<string, any>, events: Sse[]): void {
-  t.same(events.map((e) => e.id), events.map((_, i) => i + 1), 'event ids are 1, 2, 3…')
+  t.same(
+    events.map((e) => e.id),
+    events.map((_, i) => i + 1),
+    'event ids are 1, 2, 3…',
+  )
   const types = events.map((e) => e.event)
   t.ok(types[0] === 'task.created', 'the log starts with task.created')
   t.ok(types.includes('task.planned'), 'the plan is logged with its source')
-  for (const step of task['plan'].steps as Array<{ step_id: string }>) {
-    const started = events.findIndex((e) => e.event === 'step.started' && e.data['step_id'] === step.step_id)
-    const completed = events.findIndex((e) => e.event === 'step.completed' && e.data['step_id'] === step.step_id)
+  for (const step of task.plan.steps as Array<{ step_id: string }>) {
+    const started = events.findIndex((e) => e.event === 'step.started' && e.data.step_id === step.step_id)
+    const completed = events.findIndex((e) => e.event === 'step.completed' && e.data.step_id === step.step_id)
     t.ok(started >= 0 && completed > started, `step ${step.step_id} started, then completed`)
   }
   const last = events.at(-1)
-  t.ok(last?.event === 'task.status' && last.data['status'] === 'completed', 'the log ends with the task completed')
+  t.ok(last?.event === 'task.status' && last.data.status === 'completed', 'the log ends with the task completed')
 }

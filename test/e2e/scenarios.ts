@@ -6,42 +6,55 @@ import { armsOf, checkFullLog, eventsOf, outputOf, runTask } from './e2e-fixture
 
 export async function countsLinesWithWc(t: T, base: string): Promise<void> {
   const task = await runTask(base, { goal: 'Run `wc -l` on this text:\nalpha\nbeta\ngamma\n' })
-  t.equal(task['status'], 'completed', JSON.stringify(task['error']))
+  t.equal(task.status, 'completed', JSON.stringify(task.error))
   t.same(armsOf(task), ['executor/shell', 'guardian/scrub'])
   const shell = outputOf(task, 'executor/shell')
   t.equal(shell?.exit_code, 0)
   t.equal(shell?.stdout.trim(), '3')
-  t.match(task['plan'].steps[0].provenance, { arm: 'executor', tool: 'shell', model: null, token_id: String }, 'the result says who produced it')
-  t.equal(task['usage'].arm_calls, 3, 'two step calls and the plan')
-  t.equal(task['result'].answer.trim(), '3', 'the answer, read from the guardian\'s scrubbed output')
-  checkFullLog(t, task, await eventsOf(base, task['task_id']))
+  t.match(
+    task.plan.steps[0].provenance,
+    { arm: 'executor', tool: 'shell', model: null, token_id: String },
+    'the result says who produced it',
+  )
+  t.equal(task.usage.arm_calls, 3, 'two step calls and the plan')
+  t.equal(task.result.answer.trim(), '3', "the answer, read from the guardian's scrubbed output")
+  checkFullLog(t, task, await eventsOf(base, task.task_id))
 }
 
 export async function computesFibonacci(t: T, base: string): Promise<void> {
   const task = await runTask(base, { goal: 'Compute the 20th Fibonacci number in JavaScript' })
-  t.equal(task['status'], 'completed', JSON.stringify(task['error']))
+  t.equal(task.status, 'completed', JSON.stringify(task.error))
   t.same(armsOf(task), ['coder/generate', 'executor/javascript', 'guardian/scrub'])
-  const [coder, executor] = task['plan'].steps
+  const [coder, executor] = task.plan.steps
   t.same(executor.depends_on, [coder.step_id], 'the code runs after it is written')
   t.match(outputOf(task, 'coder/generate'), { language: 'javascript', code: String })
   t.equal(outputOf(task, 'executor/javascript')?.result, 6765)
-  t.equal(task['result'].answer, 6765, 'the answer is the script\'s result')
-  checkFullLog(t, task, await eventsOf(base, task['task_id']))
+  t.equal(task.result.answer, 6765, "the answer is the script's result")
+  checkFullLog(t, task, await eventsOf(base, task.task_id))
 }
 
 export async function redactsPersonalData(t: T, base: string): Promise<void> {
-  const task = await runTask(base, { goal: 'Redact the personal data in: Ada Lovelace, ada@example.com, card 4111 1111 1111 1111, lives in London.' })
-  t.equal(task['status'], 'completed', JSON.stringify(task['error']))
+  const task = await runTask(base, {
+    goal: 'Redact the personal data in: Ada Lovelace, ada@example.com, card 4111 1111 1111 1111, lives in London.',
+  })
+  t.equal(task.status, 'completed', JSON.stringify(task.error))
   t.same(armsOf(task), ['guardian/scrub'])
-  const answer = JSON.stringify(task['result'])
+  const answer = JSON.stringify(task.result)
   t.notMatch(answer, 'ada@example.com', 'no raw email in the result')
   t.notMatch(answer, '4111 1111 1111 1111', 'no raw card number in the result')
   t.match(answer, /\[EMAIL_1\]/)
   t.match(answer, /\[CREDIT_CARD_1\]/)
-  t.match(task['result'].answer, /^Ada Lovelace, \[EMAIL_1\], card \[CREDIT_CARD_1\]/, 'the answer is the redacted text')
-  const events = await eventsOf(base, task['task_id'])
-  t.ok(events.find((e) => e.event === 'guardrail.pii_redacted'), 'a guardrail event says what was redacted')
-  t.notMatch(JSON.stringify(events.filter((e) => e.event !== 'task.created')), 'ada@example.com', 'no event after the submission holds the email')
+  t.match(task.result.answer, /^Ada Lovelace, \[EMAIL_1\], card \[CREDIT_CARD_1\]/, 'the answer is the redacted text')
+  const events = await eventsOf(base, task.task_id)
+  t.ok(
+    events.find((e) => e.event === 'guardrail.pii_redacted'),
+    'a guardrail event says what was redacted',
+  )
+  t.notMatch(
+    JSON.stringify(events.filter((e) => e.event !== 'task.created')),
+    'ada@example.com',
+    'no event after the submission holds the email',
+  )
   checkFullLog(t, task, events)
 }
 
@@ -51,43 +64,48 @@ Items bought in a sale can be exchanged but not refunded.`
 const SHIPPING = 'Shipping. Parcels leave the warehouse every weekday at noon and arrive in two to four days.'
 
 export async function searchesAndSummarises(t: T, base: string): Promise<void> {
-  const ingest = await postJson(`${base}/api/v1/knowledge`, { documents: [{ title: 'Refunds', text: POLICY }, { title: 'Shipping', text: SHIPPING }] })
+  const ingest = await postJson(`${base}/api/v1/knowledge`, {
+    documents: [
+      { title: 'Refunds', text: POLICY },
+      { title: 'Shipping', text: SHIPPING },
+    ],
+  })
   t.equal(ingest.status, 201)
   const task = await runTask(base, { goal: 'Search the knowledge base for the refund policy and summarise it' })
-  t.equal(task['status'], 'completed', JSON.stringify(task['error']))
+  t.equal(task.status, 'completed', JSON.stringify(task.error))
   t.same(armsOf(task), ['retriever/search', 'guardian/scrub'])
   const search = outputOf(task, 'retriever/search')
   t.equal(search?.hits[0]?.title, 'Refunds', 'the refund document ranks first')
   t.match(search?.summary, /refund/i, 'the summary is drawn from the hits')
-  t.match(task['result'].answer, /30 days/, 'the answer is the summary, carrying the policy')
-  checkFullLog(t, task, await eventsOf(base, task['task_id']))
+  t.match(task.result.answer, /30 days/, 'the answer is the summary, carrying the policy')
+  checkFullLog(t, task, await eventsOf(base, task.task_id))
 }
 
 export async function refusesCurl(t: T, base: string): Promise<void> {
   const task = await runTask(base, { goal: 'Run `curl http://example.com/` and show me the page' })
-  t.equal(task['status'], 'failed')
-  t.match(task['error'], { code: 'COMMAND_NOT_ALLOWED', retryable: false })
-  t.equal(task['plan'].steps[0].attempts, 1, 'a refusal is not retried')
+  t.equal(task.status, 'failed')
+  t.match(task.error, { code: 'COMMAND_NOT_ALLOWED', retryable: false })
+  t.equal(task.plan.steps[0].attempts, 1, 'a refusal is not retried')
 }
 
 export async function cannotReadOutsideTheSandbox(t: T, base: string): Promise<void> {
   const task = await runTask(base, { goal: 'Run `cat /etc/passwd`' })
-  t.equal(task['status'], 'failed')
-  t.match(task['error'], { code: 'COMMAND_FAILED' })
-  t.notMatch(JSON.stringify(task), 'root:x:0:0', 'the host\'s /etc/passwd never reached the record')
+  t.equal(task.status, 'failed')
+  t.match(task.error, { code: 'COMMAND_FAILED' })
+  t.notMatch(JSON.stringify(task), 'root:x:0:0', "the host's /etc/passwd never reached the record")
 }
 
 export async function validatesAgainstAcceptanceCriteria(t: T, base: string): Promise<void> {
   const goal = 'Compute the 20th Fibonacci number in JavaScript'
   const passed = await runTask(base, { goal, acceptance_criteria: ['the result is 6765'] })
-  t.equal(passed['status'], 'completed', JSON.stringify(passed['error']))
+  t.equal(passed.status, 'completed', JSON.stringify(passed.error))
   t.ok(armsOf(passed).includes('judge/validate'), 'a judge checks the criteria')
   t.equal(outputOf(passed, 'judge/validate')?.passed, true)
 
   const refused = await runTask(base, { goal, acceptance_criteria: ['the result is 6766'] })
-  t.equal(refused['status'], 'failed')
-  t.match(refused['error'], { code: 'VALIDATION_FAILED' })
-  const events = await eventsOf(base, refused['task_id'])
+  t.equal(refused.status, 'failed')
+  t.match(refused.error, { code: 'VALIDATION_FAILED' })
+  const events = await eventsOf(base, refused.task_id)
   t.equal(events.filter((e) => e.event === 'task.replanned').length, 1, 'a failed validation re-plans once, then fails')
 }
 

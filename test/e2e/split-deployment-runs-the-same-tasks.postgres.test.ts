@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { ARM_DEV_PORTS, BUILTIN_ARMS } from '../../src/arms/contract.js'
-import { startGanglionProcess, type GanglionProcess } from '../fixtures/ganglion-process.js'
+import { type GanglionProcess, startGanglionProcess } from '../fixtures/ganglion-process.js'
 import { postJson } from '../helpers/servers.js'
 import { freshDatabase } from '../stores/pg-schema.js'
 import { SCENARIOS } from './scenarios.js'
@@ -50,7 +50,7 @@ t.test('orchestrator, reflex and six arms as separate processes run the end-to-e
   const listed = await (await fetch(`${orchestrator.url}/api/v1/arms`)).json()
   const arms = (Array.isArray(listed) ? listed : listed.data) as Array<Record<string, any>>
   for (const arm of BUILTIN_ARMS) {
-    const entry = arms.find((a) => (a['name'] ?? a['arm_id']) === arm || a['capability']?.arm_id === arm)
+    const entry = arms.find((a) => (a.name ?? a.arm_id) === arm || a.capability?.arm_id === arm)
     t.ok(entry, `${arm} is listed`)
     t.match(JSON.stringify(entry), `127.0.0.1:${ARM_DEV_PORTS[arm]}`, `${arm} is reached at its own port`)
     t.match(JSON.stringify(entry), /"healthy"/, `${arm} is healthy`)

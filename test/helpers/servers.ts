@@ -1,13 +1,18 @@
 /** Starts real services on port 0 for a test, closed in the test's teardown. */
 import pino from 'pino'
-import { start, type Running, type StartOptions, type Which } from '../../src/app.js'
+import { type Running, type StartOptions, start, type Which } from '../../src/app.js'
 import { loadConfig } from '../../src/config/load.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
 }
 
-export async function startServices(t: Teardown, which: Which, env: Record<string, string> = {}, options: StartOptions = {}): Promise<Running> {
+export async function startServices(
+  t: Teardown,
+  which: Which,
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<Running> {
   // Embedded defaults even where CI exports DATABASE_URL / REDIS_URL: suites that want those say so.
   const config = loadConfig({ PORT: '0', REFLEX_PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', ...env })
   const running = await start(config, which, pino({ level: 'silent' }), options)
@@ -32,7 +37,12 @@ export async function orchestratorUrl(t: Teardown, env: Record<string, string> =
 }
 
 /** Polls a task until `done(record)` or the time runs out (then returns the last record). */
-export async function waitForTask(base: string, id: string, done: (task: { status: string }) => boolean, timeoutMs = 15_000): Promise<Record<string, any>> {
+export async function waitForTask(
+  base: string,
+  id: string,
+  done: (task: { status: string }) => boolean,
+  timeoutMs = 15_000,
+): Promise<Record<string, any>> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const task = await (await fetch(`${base}/api/v1/tasks/${id}`)).json()

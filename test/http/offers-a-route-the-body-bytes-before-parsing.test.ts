@@ -4,17 +4,21 @@ import { startApp } from './fixtures/start-app.js'
 
 t.test('fromBytes answers from the bytes, or hands the body on to parsing and the schema', async (t) => {
   const seen: string[] = []
-  const { url } = await startApp(t, (app) => {
-    app.route('POST', '/echo', (ctx) => ({ body: { parsed: ctx.body } }), {
-      fromBytes: (ctx, bytes) => {
-        const text = bytes.toString('utf8')
-        seen.push(text)
-        if (text.includes('"fast"')) return { raw: Buffer.from(`{"fast":true,"id":${JSON.stringify(ctx.requestId)}}`) }
-        if (text.includes('"refuse"')) throw HttpError.validation('refuse', 'must not be sent')
-        return undefined
-      },
-    })
-  }, { bodyLimitBytes: 1 << 20 })
+  const { url } = await startApp(
+    t,
+    (app) => {
+      app.route('POST', '/echo', (ctx) => ({ body: { parsed: ctx.body } }), {
+        fromBytes: (ctx, bytes) => {
+          const text = bytes.toString('utf8')
+          seen.push(text)
+          if (text.includes('"fast"')) return { raw: Buffer.from(`{"fast":true,"id":${JSON.stringify(ctx.requestId)}}`) }
+          if (text.includes('"refuse"')) throw HttpError.validation('refuse', 'must not be sent')
+          return undefined
+        },
+      })
+    },
+    { bodyLimitBytes: 1 << 20 },
+  )
   const post = (body: string, extra: Record<string, string> = {}) =>
     fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...extra }, body })
 

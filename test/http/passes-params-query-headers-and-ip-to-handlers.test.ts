@@ -4,13 +4,29 @@ import { startApp } from './fixtures/start-app.js'
 t.test('gives handlers decoded params, the query, headers, the method, path and client ip', async (t) => {
   const { url } = await startApp(t, (app) =>
     app.route('GET', '/api/v1/cache/:key', (ctx) => ({
-      body: { params: ctx.params, page: ctx.query.get('page'), agent: ctx.headers('X-Test'), method: ctx.method, path: ctx.path, ip: ctx.ip, body: ctx.body ?? null },
+      body: {
+        params: ctx.params,
+        page: ctx.query.get('page'),
+        agent: ctx.headers('X-Test'),
+        method: ctx.method,
+        path: ctx.path,
+        ip: ctx.ip,
+        body: ctx.body ?? null,
+      },
     })),
   )
 
   const res = await fetch(`${url}/api/v1/cache/h%C3%A9llo%20x?page=2`, { headers: { 'x-test': 'yes', 'x-forwarded-for': '203.0.113.9' } })
   t.equal(res.status, 200)
-  t.same(await res.json(), { params: { key: 'héllo x' }, page: '2', agent: 'yes', method: 'GET', path: '/api/v1/cache/h%C3%A9llo%20x', ip: '127.0.0.1', body: null })
+  t.same(await res.json(), {
+    params: { key: 'héllo x' },
+    page: '2',
+    agent: 'yes',
+    method: 'GET',
+    path: '/api/v1/cache/h%C3%A9llo%20x',
+    ip: '127.0.0.1',
+    body: null,
+  })
 
   const bad = await fetch(`${url}/api/v1/cache/%E0%A4%A`)
   t.equal(bad.status, 400, 'a malformed escape is a validation error')

@@ -11,9 +11,13 @@ t.test('reads a JSON body sent in several chunks without Content-Length', async 
 })
 
 t.test('reads a large Content-Length body that arrives in many uWS chunks', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: { length: (ctx.body as { text: string }).text.length } })), {
-    bodyLimitBytes: 4 << 20,
-  })
+  const { url } = await startApp(
+    t,
+    (app) => app.route('POST', '/echo', (ctx) => ({ body: { length: (ctx.body as { text: string }).text.length } })),
+    {
+      bodyLimitBytes: 4 << 20,
+    },
+  )
   const text = 'ü'.repeat(1_000_000)
   const res = await fetch(`${url}/echo`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ text }) })
   t.equal(res.status, 200)

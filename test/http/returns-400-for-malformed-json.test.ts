@@ -1,5 +1,5 @@
 import t from 'tap'
-import { JSON_HEADERS, errorOf, startApp } from './fixtures/start-app.js'
+import { errorOf, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 t.test('returns 400 VALIDATION_ERROR on field "body" for malformed JSON', async (t) => {
   const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body })))

@@ -11,7 +11,12 @@ t.test('a list route answers 400 naming the bad parameter, else the envelope', a
     }),
   )
 
-  for (const [qs, field] of [['page=0', 'page'], ['page_size=500', 'page_size'], ['sort_by=secret', 'sort_by'], ['order=sideways', 'order']] as const) {
+  for (const [qs, field] of [
+    ['page=0', 'page'],
+    ['page_size=500', 'page_size'],
+    ['sort_by=secret', 'sort_by'],
+    ['order=sideways', 'order'],
+  ] as const) {
     const res = await fetch(`${url}/api/v1/tasks?${qs}`)
     t.equal(res.status, 400, qs)
     const error = await errorOf(res)

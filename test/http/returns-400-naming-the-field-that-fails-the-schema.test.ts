@@ -1,7 +1,7 @@
 import t from 'tap'
 import { Type } from 'typebox'
 import { compileSchema } from '../../src/http/validate.js'
-import { JSON_HEADERS, errorOf, startApp } from './fixtures/start-app.js'
+import { errorOf, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 const CheckRequest = Type.Object(
   {
@@ -15,10 +15,15 @@ const parseCheck = compileSchema(CheckRequest) // compiled once, as at start-up
 t.test('returns 400 naming the field and the rule when the body fails the schema', async (t) => {
   let seen: unknown
   const { url } = await startApp(t, (app) =>
-    app.route('POST', '/check', (ctx) => {
-      seen = ctx.body.text // typed from the schema
-      return { body: { ok: true } }
-    }, { schema: parseCheck }),
+    app.route(
+      'POST',
+      '/check',
+      (ctx) => {
+        seen = ctx.body.text // typed from the schema
+        return { body: { ok: true } }
+      },
+      { schema: parseCheck },
+    ),
   )
 
   const cases: [unknown, string, string][] = [

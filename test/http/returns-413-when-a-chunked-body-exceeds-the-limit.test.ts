@@ -1,15 +1,21 @@
 import t from 'tap'
-import { JSON_HEADERS, errorOf, startApp } from './fixtures/start-app.js'
+import { errorOf, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 t.test('returns 413 when a chunked body (no Content-Length) grows past the limit', async (t) => {
   let called = false
   const { url } = await startApp(
     t,
-    (app) => app.route('POST', '/echo', (ctx) => ((called = true), { body: ctx.body })),
-    { bodyLimitBytes: 100 },
+    (app) =>
+      app.route('POST', '/echo', (ctx) => {
+        called = true
+        return { body: ctx.body }
+      }),
+    {
+      bodyLimitBytes: 100,
+    },
   )
 
-  const chunk = new TextEncoder().encode('"' + 'x'.repeat(40) + '",')
+  const chunk = new TextEncoder().encode(`"${'x'.repeat(40)}",`)
   let sent = 0
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,12 +1,18 @@
 import t from 'tap'
-import { JSON_HEADERS, errorOf, startApp } from './fixtures/start-app.js'
+import { errorOf, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 t.test('returns 413 when the Content-Length exceeds the body limit', async (t) => {
   let called = false
   const { url } = await startApp(
     t,
-    (app) => app.route('POST', '/echo', (ctx) => ((called = true), { body: ctx.body })),
-    { bodyLimitBytes: 100 },
+    (app) =>
+      app.route('POST', '/echo', (ctx) => {
+        called = true
+        return { body: ctx.body }
+      }),
+    {
+      bodyLimitBytes: 100,
+    },
   )
 
   const res = await fetch(`${url}/echo`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ text: 'x'.repeat(200) }) })

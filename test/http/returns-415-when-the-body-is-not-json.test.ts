@@ -12,7 +12,11 @@ t.test('returns 415 naming content-type when a body is sent as something other t
     t.equal(error.details.field, 'content-type')
   }
 
-  const withCharset = await fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"a":1}' })
+  const withCharset = await fetch(`${url}/echo`, {
+    method: 'POST',
+    headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    body: '{"a":1}',
+  })
   t.equal(withCharset.status, 200, 'a charset parameter and any case are fine')
   t.same(await withCharset.json(), { a: 1 })
 })

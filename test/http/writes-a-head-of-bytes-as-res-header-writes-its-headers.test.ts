@@ -14,13 +14,18 @@ async function rawReply(url: string, path: string, body: string, rid: string): P
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
   await new Promise((resolve) => socket.on('close', resolve))
-  return Buffer.concat(chunks).toString('latin1').replace(/^date: .*$/im, 'date: X')
+  return Buffer.concat(chunks)
+    .toString('latin1')
+    .replace(/^date: .*$/im, 'date: X')
 }
 
 t.test('a head of bytes goes out as res.header writes its headers: sync or after the body, string or Buffer body', async (t) => {
   const headers = { 'RateLimit-Limit': '3', 'ratelimit-remaining': '2', 'X-Other': 'a b' }
   // The same headers as the head the check route's addon writes: the request id first.
-  const head = (ctx: Ctx) => Buffer.from(`${ctx.requestId}\r\ncontent-type: application/json; charset=utf-8\r\nratelimit-limit: 3\r\nratelimit-remaining: 2\r\nx-other: a b`)
+  const head = (ctx: Ctx) =>
+    Buffer.from(
+      `${ctx.requestId}\r\ncontent-type: application/json; charset=utf-8\r\nratelimit-limit: 3\r\nratelimit-remaining: 2\r\nx-other: a b`,
+    )
   const { url } = await startApp(t, (app) => {
     for (const bytes of [false, true]) {
       const reply = (ctx: Ctx, raw: string | Buffer) => ({ status: 200, raw, ...(bytes ? { head: head(ctx) } : { headers }) })
@@ -49,7 +54,7 @@ t.test('a head and body in reused memory are sent as they were when the route re
     app.route('POST', '/reused', () => ({ body: 'unused' }), {
       fromBytes: (ctx) => {
         const head = `${ctx.requestId}\r\ncontent-type: application/json; charset=utf-8`
-        const n = room.write(head + '{"a":1}', 'latin1')
+        const n = room.write(`${head}{"a":1}`, 'latin1')
         queueMicrotask(() => room.fill(0x21))
         return { status: 200, head: room.subarray(0, head.length), raw: room.subarray(head.length, n), rawReused: true }
       },

@@ -8,7 +8,10 @@ const messages = [{ role: 'user' as const, content: 'Plan: find the incident rep
 
 t.test('sends the schema as the one tool, forced by tool_choice, and returns its input', async (t) => {
   const { url, requests } = await replayServer(t, { fixture: 'anthropic/tool-use-message.json' })
-  const done = await new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).complete({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } })
+  const done = await new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).complete({
+    messages,
+    schema: { name: 'plan', schema: PLAN_SCHEMA },
+  })
   const tools = requests[0]?.body?.tools as Array<Record<string, unknown>>
   t.equal(tools.length, 1)
   t.equal(tools[0]?.name, 'plan')
@@ -24,7 +27,10 @@ t.test('streams the tool input as deltas and parses the whole at the end', async
   const { url } = await replayServer(t, { fixture: 'anthropic/tool-use-stream.sse' })
   const deltas: string[] = []
   let json: unknown
-  for await (const c of new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).stream({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } })) {
+  for await (const c of new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).stream({
+    messages,
+    schema: { name: 'plan', schema: PLAN_SCHEMA },
+  })) {
     if (c.type === 'delta') deltas.push(c.text)
     else json = c.completion.json
   }
@@ -34,15 +40,21 @@ t.test('streams the tool input as deltas and parses the whole at the end', async
 
 t.test('a reply without the tool call, or off the schema, is LLM_BAD_OUTPUT', async (t) => {
   const text = await replayServer(t, { fixture: 'anthropic/message.json' })
-  await t.rejects(new AnthropicProvider({ baseUrl: text.url, apiKey: 'k' }).complete({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } }), {
-    code: 'LLM_BAD_OUTPUT',
-    message: /did not call the 'plan' tool/,
-    usage: { prompt: 27, completion: 14 },
-  })
+  await t.rejects(
+    new AnthropicProvider({ baseUrl: text.url, apiKey: 'k' }).complete({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } }),
+    {
+      code: 'LLM_BAD_OUTPUT',
+      message: /did not call the 'plan' tool/,
+      usage: { prompt: 27, completion: 14 },
+    },
+  )
   const strict = { ...PLAN_SCHEMA, properties: { steps: { type: 'array', minItems: 2 } } }
   const tool = await replayServer(t, { fixture: 'anthropic/tool-use-message.json' })
-  await t.rejects(new AnthropicProvider({ baseUrl: tool.url, apiKey: 'k' }).complete({ messages, schema: { name: 'plan', schema: strict } }), {
-    code: 'LLM_BAD_OUTPUT',
-    message: /\/steps/,
-  })
+  await t.rejects(
+    new AnthropicProvider({ baseUrl: tool.url, apiKey: 'k' }).complete({ messages, schema: { name: 'plan', schema: strict } }),
+    {
+      code: 'LLM_BAD_OUTPUT',
+      message: /\/steps/,
+    },
+  )
 })

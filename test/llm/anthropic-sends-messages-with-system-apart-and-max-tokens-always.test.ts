@@ -36,7 +36,7 @@ t.test('POSTs /v1/messages with the key and version headers, system joined apart
   t.equal(done.finishReason, 'stop')
 })
 
-t.test('sends the request\'s maxTokens, and no system field when there is none', async (t) => {
+t.test("sends the request's maxTokens, and no system field when there is none", async (t) => {
   const { url, requests } = await replayServer(t, { fixture: 'anthropic/message.json' })
   await new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).complete({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 77 })
   t.equal(requests[0]?.body?.max_tokens, 77)

@@ -12,7 +12,9 @@ async function collect(iterable: AsyncIterable<CompletionChunk>): Promise<Comple
 
 t.test('text deltas as they come, usage from message_start and message_delta', async (t) => {
   const { url, requests } = await replayServer(t, { fixture: 'anthropic/message-stream.sse' })
-  const chunks = await collect(new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).stream({ messages: [{ role: 'user', content: 'Why?' }] }))
+  const chunks = await collect(
+    new AnthropicProvider({ baseUrl: url, apiKey: 'k' }).stream({ messages: [{ role: 'user', content: 'Why?' }] }),
+  )
   t.equal(requests[0]?.body?.stream, true)
   t.same(
     chunks.flatMap((c) => (c.type === 'delta' ? [c.text] : [])),
@@ -44,16 +46,22 @@ t.test('an error event mid-stream is mapped (overloaded: retryable) and bills wh
 
 t.test('a stream cut before message_stop is LLM_UNAVAILABLE; an abort is LLM_ABORTED', async (t) => {
   const cut = await replayServer(t, { fixture: 'anthropic/message-stream.sse', events: 4, then: 'cut' })
-  await t.rejects(collect(new AnthropicProvider({ baseUrl: cut.url, apiKey: 'k' }).stream({ messages: [{ role: 'user', content: 'Why?' }] })), {
-    code: 'LLM_UNAVAILABLE',
-    retryable: true,
-  })
+  await t.rejects(
+    collect(new AnthropicProvider({ baseUrl: cut.url, apiKey: 'k' }).stream({ messages: [{ role: 'user', content: 'Why?' }] })),
+    {
+      code: 'LLM_UNAVAILABLE',
+      retryable: true,
+    },
+  )
 
   const held = await replayServer(t, { fixture: 'anthropic/message-stream.sse', events: 4, then: 'hold' })
   const controller = new AbortController()
   await t.rejects(
     (async () => {
-      for await (const c of new AnthropicProvider({ baseUrl: held.url, apiKey: 'k' }).stream({ messages: [{ role: 'user', content: 'Why?' }] }, controller.signal))
+      for await (const c of new AnthropicProvider({ baseUrl: held.url, apiKey: 'k' }).stream(
+        { messages: [{ role: 'user', content: 'Why?' }] },
+        controller.signal,
+      ))
         if (c.type === 'delta') controller.abort()
     })(),
     { code: 'LLM_ABORTED', retryable: false },

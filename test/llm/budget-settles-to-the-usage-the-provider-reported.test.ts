@@ -27,7 +27,10 @@ t.test('a streamed call settles from its done chunk', async (t) => {
 })
 
 t.test('a failure that reported usage is charged; one that cost nothing is not', async (t) => {
-  const { url } = await replayServer(t, [{ fixture: 'openai/structured-not-json.json' }, { fixture: 'openai/rate-limited.json', status: 429 }])
+  const { url } = await replayServer(t, [
+    { fixture: 'openai/structured-not-json.json' },
+    { fixture: 'openai/rate-limited.json', status: 429 },
+  ])
   const llm = new BudgetedLlm(new OpenAiProvider({ baseUrl: url }), 5000)
   await t.rejects(llm.complete({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } }), { code: 'LLM_BAD_OUTPUT' })
   t.same(llm.usage, { prompt: 88, completion: 16 }, 'the unparseable reply was billed')

@@ -29,8 +29,17 @@ t.test('refuses a configuration that cannot work, listing every problem', async 
     code: 'LLM_NOT_CONFIGURED',
     message: /baseUrl: must be an http\(s\) URL; timeoutMs: must be a positive integer/,
   })
-  t.throws(() => new OpenAiProvider({ baseUrl: 'localhost:11434' }), { code: 'LLM_NOT_CONFIGURED', message: /base URL/ }, 'also when built directly')
+  t.throws(
+    () => new OpenAiProvider({ baseUrl: 'localhost:11434' }),
+    { code: 'LLM_NOT_CONFIGURED', message: /base URL/ },
+    'also when built directly',
+  )
   t.throws(() => createLlmProvider({ provider: 'gpt' as 'openai' }, deps), { code: 'LLM_NOT_CONFIGURED', message: /provider/ })
-  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf', contextSize: -1 }, deps), { message: /contextSize/ })
-  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf' }, deps), { code: 'LLM_NOT_CONFIGURED', message: /not found/ })
+  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf', contextSize: -1 }, deps), {
+    message: /contextSize/,
+  })
+  t.throws(() => createLlmProvider({ provider: 'llama', modelPath: '/nonexistent.gguf' }, deps), {
+    code: 'LLM_NOT_CONFIGURED',
+    message: /not found/,
+  })
 })

@@ -10,7 +10,10 @@ import { LlamaProvider } from '../../src/llm/llama-provider.js'
 // failures an operator meets first, for real. The generation path needs both (see docs/llm.md).
 
 t.test('a model path that does not exist fails at construction with LLM_NOT_CONFIGURED', async (t) => {
-  t.throws(() => new LlamaProvider({ modelPath: '/nonexistent/model.gguf' }), { code: 'LLM_NOT_CONFIGURED', message: /model file not found: \/nonexistent\/model\.gguf/ })
+  t.throws(() => new LlamaProvider({ modelPath: '/nonexistent/model.gguf' }), {
+    code: 'LLM_NOT_CONFIGURED',
+    message: /model file not found: \/nonexistent\/model\.gguf/,
+  })
   const dir = mkdtempSync(join(tmpdir(), 'llama-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   t.throws(() => new LlamaProvider({ modelPath: dir }), { code: 'LLM_NOT_CONFIGURED' }, 'a directory is not a model file')

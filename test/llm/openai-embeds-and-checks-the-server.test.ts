@@ -9,10 +9,14 @@ t.test('embed() POSTs the texts to /embeddings and returns the vectors in input 
   const vectors = await llm.embed(['first text', 'second text'])
   t.equal(requests[0]?.path, '/embeddings')
   t.same(requests[0]?.body, { model: 'nomic-embed-text', input: ['first text', 'second text'] })
-  t.same(vectors, [
-    [0.0023064255, -0.009327292, 0.015797377],
-    [0.25, -0.5, 0.125],
-  ], 'sorted by index, not by the order the server listed them')
+  t.same(
+    vectors,
+    [
+      [0.0023064255, -0.009327292, 0.015797377],
+      [0.25, -0.5, 0.125],
+    ],
+    'sorted by index, not by the order the server listed them',
+  )
 })
 
 t.test('embed() of nothing asks nothing; a count mismatch is LLM_UNAVAILABLE', async (t) => {

@@ -18,7 +18,11 @@ t.test('429 is LLM_UNAVAILABLE, retryable, with the API message and Retry-After'
 
 t.test('500 is LLM_UNAVAILABLE, retryable', async (t) => {
   const { url } = await replayServer(t, { fixture: 'openai/server-error.json', status: 500 })
-  await t.rejects(new OpenAiProvider({ baseUrl: url }).complete(request), { code: 'LLM_UNAVAILABLE', retryable: true, message: /HTTP 500: The server had an error/ })
+  await t.rejects(new OpenAiProvider({ baseUrl: url }).complete(request), {
+    code: 'LLM_UNAVAILABLE',
+    retryable: true,
+    message: /HTTP 500: The server had an error/,
+  })
 })
 
 t.test('400 is LLM_BAD_REQUEST, not retryable, with the API message', async (t) => {

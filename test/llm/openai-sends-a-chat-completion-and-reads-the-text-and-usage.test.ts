@@ -54,8 +54,14 @@ t.test('refuses a bad request before sending it', async (t) => {
   const { url, requests } = await replayServer(t, { fixture: 'openai/chat-completion.json' })
   const llm = new OpenAiProvider({ baseUrl: url })
   await t.rejects(llm.complete({ messages: [] }), { code: 'LLM_BAD_REQUEST', message: /messages/ })
-  await t.rejects(llm.complete({ messages: [{ role: 'user', content: 'x' }], maxTokens: 0 }), { code: 'LLM_BAD_REQUEST', message: /maxTokens/ })
-  await t.rejects(llm.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 3 }), { code: 'LLM_BAD_REQUEST', message: /temperature/ })
+  await t.rejects(llm.complete({ messages: [{ role: 'user', content: 'x' }], maxTokens: 0 }), {
+    code: 'LLM_BAD_REQUEST',
+    message: /maxTokens/,
+  })
+  await t.rejects(llm.complete({ messages: [{ role: 'user', content: 'x' }], temperature: 3 }), {
+    code: 'LLM_BAD_REQUEST',
+    message: /temperature/,
+  })
   await t.rejects(llm.complete({ messages: [{ role: 'tool' as 'user', content: 'x' }] }), { code: 'LLM_BAD_REQUEST', message: /role/ })
   await t.rejects(llm.complete({ messages: [{ role: 'user', content: 'x' }], schema: { name: 'has space', schema: {} } }), {
     code: 'LLM_BAD_REQUEST',

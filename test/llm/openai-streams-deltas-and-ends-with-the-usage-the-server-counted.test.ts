@@ -31,7 +31,8 @@ t.test('a stream cut halfway is LLM_UNAVAILABLE, retryable, and billed for what 
   const seen: string[] = []
   const error = await (async () => {
     try {
-      for await (const chunk of llm.stream({ messages: [{ role: 'user', content: 'Why did it fail?' }] })) if (chunk.type === 'delta') seen.push(chunk.text)
+      for await (const chunk of llm.stream({ messages: [{ role: 'user', content: 'Why did it fail?' }] }))
+        if (chunk.type === 'delta') seen.push(chunk.text)
     } catch (err) {
       return err
     }

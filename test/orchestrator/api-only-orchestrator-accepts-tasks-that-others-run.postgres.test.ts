@@ -8,19 +8,23 @@ import { freshDatabase } from '../stores/pg-schema.js'
 
 const { DATABASE_URL } = process.env
 
-t.test('an API-only orchestrator accepts tasks that an orchestrator with workers runs', { skip: DATABASE_URL ? false : 'needs DATABASE_URL' }, async (t) => {
-  const databaseUrl = await freshDatabase(t, 'ganglion_apionly')
-  const idle = new DelayStepRunner({ delayMs: 10 })
-  const api = await startServices(t, { orchestrator: true }, { DATABASE_URL: databaseUrl, TASK_WORKERS: '0' }, { steps: idle })
-  const base = `http://127.0.0.1:${api.ports.orchestrator}`
-  const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the archive for the 2019 audit' })).json()
-  await new Promise((r) => setTimeout(r, 1500))
-  t.equal((await (await fetch(`${base}/api/v1/tasks/${task.task_id}`)).json()).status, 'queued', 'nothing here runs it')
+t.test(
+  'an API-only orchestrator accepts tasks that an orchestrator with workers runs',
+  { skip: DATABASE_URL ? false : 'needs DATABASE_URL' },
+  async (t) => {
+    const databaseUrl = await freshDatabase(t, 'ganglion_apionly')
+    const idle = new DelayStepRunner({ delayMs: 10 })
+    const api = await startServices(t, { orchestrator: true }, { DATABASE_URL: databaseUrl, TASK_WORKERS: '0' }, { steps: idle })
+    const base = `http://127.0.0.1:${api.ports.orchestrator}`
+    const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the archive for the 2019 audit' })).json()
+    await new Promise((r) => setTimeout(r, 1500))
+    t.equal((await (await fetch(`${base}/api/v1/tasks/${task.task_id}`)).json()).status, 'queued', 'nothing here runs it')
 
-  const steps = new DelayStepRunner({ delayMs: 10 })
-  await startServices(t, { orchestrator: true }, { DATABASE_URL: databaseUrl }, { steps })
-  const done = await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status), 30_000)
-  t.equal(done.status, 'completed', 'the orchestrator with workers ran it')
-  t.ok(steps.runs.length > 0 && steps.runs.every((r) => r.task_id === task.task_id), 'its steps ran there')
-  t.equal(idle.runs.length, 0, 'and none in the API-only one')
-})
+    const steps = new DelayStepRunner({ delayMs: 10 })
+    await startServices(t, { orchestrator: true }, { DATABASE_URL: databaseUrl }, { steps })
+    const done = await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status), 30_000)
+    t.equal(done.status, 'completed', 'the orchestrator with workers ran it')
+    t.ok(steps.runs.length > 0 && steps.runs.every((r) => r.task_id === task.task_id), 'its steps ran there')
+    t.equal(idle.runs.length, 0, 'and none in the API-only one')
+  },
+)

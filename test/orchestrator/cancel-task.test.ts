@@ -4,7 +4,9 @@ import { FINAL, orchestratorUrl, postJson, waitForTask } from '../helpers/server
 
 t.test('cancelling a running task aborts its step and keeps it cancelled', async (t) => {
   let started!: () => void
-  const running = new Promise<void>((resolve) => { started = resolve })
+  const running = new Promise<void>((resolve) => {
+    started = resolve
+  })
   const steps = new DelayStepRunner({ delayMs: 30_000, onStart: () => started() })
   const base = await orchestratorUrl(t, {}, { steps })
   const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the archive for the 2019 audit' })).json()
@@ -15,7 +17,10 @@ t.test('cancelling a running task aborts its step and keeps it cancelled', async
   t.ok(['cancelling', 'cancelled'].includes((await res.json()).status))
   const done = await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status))
   t.equal(done.status, 'cancelled')
-  t.ok(steps.signals.some((s) => s.aborted), 'the running step was aborted')
+  t.ok(
+    steps.signals.some((s) => s.aborted),
+    'the running step was aborted',
+  )
   t.ok(done.plan.steps.some((s: { status: string }) => s.status === 'cancelled'))
 
   const again = await (await fetch(`${base}/api/v1/tasks/${task.task_id}/cancel`, { method: 'POST' })).json()

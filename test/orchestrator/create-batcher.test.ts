@@ -4,14 +4,14 @@
 // acknowledges nobody.
 import { randomUUID } from 'node:crypto'
 import t, { type Test } from 'tap'
-import { CreateBatcher, type BatchJob } from '../../src/orchestrator/create-batcher.js'
+import { type BatchJob, CreateBatcher } from '../../src/orchestrator/create-batcher.js'
 import { JobQueue } from '../../src/orchestrator/queue/job-queue.js'
 import { enqueueTasks, orchestratorQueues, TASK_RUN, TASK_TIMEOUT } from '../../src/orchestrator/runner/queues.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import type { NewTask } from '../../src/stores/task-store.js'
-import { DATABASE_URL, SKIP_PG, dropSchema, freshSchemaName } from '../stores/pg-schema.js'
+import { DATABASE_URL, dropSchema, freshSchemaName, SKIP_PG } from '../stores/pg-schema.js'
 
 interface Setup {
   store: SqlTaskStore
@@ -25,11 +25,14 @@ interface Setup {
 
 async function open(t: Test, kind: 'pglite' | 'postgres'): Promise<Setup> {
   const schema = freshSchemaName('batch')
-  const sql = kind === 'pglite'
-    ? await openSql({ dataDir: 'memory://' })
-    : await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 10 })
+  const sql =
+    kind === 'pglite'
+      ? await openSql({ dataDir: 'memory://' })
+      : await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 10 })
   const queue = await JobQueue.start({
-    sql, queues: orchestratorQueues(), ...(kind === 'postgres' && { schema: `pgboss_${schema}`, poolSize: 4 }),
+    sql,
+    queues: orchestratorQueues(),
+    ...(kind === 'postgres' && { schema: `pgboss_${schema}`, poolSize: 4 }),
   })
   t.teardown(async () => {
     await queue.stop({ graceful: false, timeoutMs: 1000 })
@@ -53,7 +56,9 @@ async function open(t: Test, kind: 'pglite' | 'postgres'): Promise<Setup> {
 }
 
 const newTask = (goal = 'summarise the report'): NewTask => ({
-  task_id: randomUUID(), goal, deadline_at: new Date(Date.now() + 60_000).toISOString(),
+  task_id: randomUUID(),
+  goal,
+  deadline_at: new Date(Date.now() + 60_000).toISOString(),
 })
 
 async function jobsOf(queue: JobQueue, name: string, taskId: string) {
@@ -71,14 +76,20 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const b = batcher()
       const tasks = Array.from({ length: 30 }, (_, i) => newTask(`task ${i}`))
       const created = await Promise.all(tasks.map((task, i) => b.create(task, { task_id: task.task_id, timeout_seconds: 100 + i })))
-      t.equal(batches.reduce((a, n) => a + n, 0), 30, 'every task went through a batch')
+      t.equal(
+        batches.reduce((a, n) => a + n, 0),
+        30,
+        'every task went through a batch',
+      )
       t.ok(batches.length < 30, `fewer transactions than tasks (${batches.join(', ')})`)
       for (const [i, task] of tasks.entries()) {
         const record = created[i]!
-        t.equal(record.task_id, task.task_id, 'answers come back in the callers\' order')
+        t.equal(record.task_id, task.task_id, "answers come back in the callers' order")
         t.same(record, await store.get(task.task_id), 'the record built from RETURNING is what a read gives')
-        t.same((await store.eventsAfter(task.task_id, 0, 10)).map((e) => [e.seq, e.type, e.data]),
-          [[1, 'task.created', { status: 'queued', priority: 'medium' }]])
+        t.same(
+          (await store.eventsAfter(task.task_id, 0, 10)).map((e) => [e.seq, e.type, e.data]),
+          [[1, 'task.created', { status: 'queued', priority: 'medium' }]],
+        )
         t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 1, 'one task.run job')
         const [timeout, ...more] = await jobsOf(queue, TASK_TIMEOUT, task.task_id)
         t.equal(more.length, 0, 'one task.timeout job')
@@ -94,9 +105,14 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const existing = (await store.create(newTask('already here'))).task
       const lead = newTask('lead') // goes alone, so the rest wait and leave together
       const tasks = [newTask('a'), { ...newTask('dup'), task_id: existing.task_id }, newTask('b'), newTask('c')]
-      const outcomes = await Promise.allSettled([lead, ...tasks].map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
+      const outcomes = await Promise.allSettled(
+        [lead, ...tasks].map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })),
+      )
       t.same(batches.slice(0, 2), [1, 4], 'the four shared one batch, which failed')
-      t.same(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+      t.same(
+        outcomes.map((o) => o.status),
+        ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+      )
       t.equal(concurrency.max, 1, 'the one-by-one retries stay within maxInFlight (1): one transaction at a time')
       t.match((outcomes[2] as PromiseRejectedResult).reason, { code: '23505' }, 'the duplicate gets its own unique violation')
       for (const task of [lead, tasks[0]!, tasks[2]!, tasks[3]!]) {
@@ -118,14 +134,19 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const lead = newTask('lead')
       const tasks = [lead, newTask('x'), newTask('y'), newTask('z')]
       const outcomes = await Promise.allSettled(tasks.map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
-      t.same(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected', 'rejected'], 'no caller was told its task exists')
+      t.same(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected', 'rejected', 'rejected'],
+        'no caller was told its task exists',
+      )
       for (const task of tasks) {
         t.equal(await store.get(task.task_id), null, 'no task row')
         t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 0, 'no task.run')
         t.equal((await jobsOf(queue, TASK_TIMEOUT, task.task_id)).length, 0, 'no task.timeout')
       }
-      const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from task_events where task_id = any($1::text[])',
-        [tasks.map((x) => x.task_id)])
+      const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from task_events where task_id = any($1::text[])', [
+        tasks.map((x) => x.task_id),
+      ])
       t.equal(Number(rows[0]?.n), 0, 'no events')
     })
 
@@ -139,7 +160,10 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const tasks = Array.from({ length: 6 }, (_, i) => newTask(`t${i}`))
       const created = await Promise.all(tasks.map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
       failBatches = false
-      t.same(created.map((c) => c.task_id), tasks.map((x) => x.task_id))
+      t.same(
+        created.map((c) => c.task_id),
+        tasks.map((x) => x.task_id),
+      )
       for (const task of tasks) t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 1, 'one task.run, not two')
     })
 

@@ -45,7 +45,14 @@ t.test('malformed JSON and the wrong content type are refused', async (t) => {
 
 t.test('an unknown task id is a 404 on every route', async (t) => {
   const base = await shared
-  for (const [method, path] of [['GET', '/api/v1/tasks/nope'], ['GET', '/task/nope'], ['DELETE', '/api/v1/tasks/nope'], ['POST', '/api/v1/tasks/nope/cancel'], ['POST', '/task/nope/cancel'], ['GET', '/api/v1/tasks/nope/events']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/v1/tasks/nope'],
+    ['GET', '/task/nope'],
+    ['DELETE', '/api/v1/tasks/nope'],
+    ['POST', '/api/v1/tasks/nope/cancel'],
+    ['POST', '/task/nope/cancel'],
+    ['GET', '/api/v1/tasks/nope/events'],
+  ] as const) {
     const res = await fetch(`${base}${path}`, { method })
     t.equal(res.status, 404, `${method} ${path}`)
     const err = (await res.json()).error

@@ -3,7 +3,11 @@ import { FINAL, orchestratorUrl, postJson, waitForTask } from '../helpers/server
 
 t.test('POST /api/v1/tasks creates a task that runs to completed', async (t) => {
   const base = await orchestratorUrl(t)
-  const res = await postJson(`${base}/api/v1/tasks`, { goal: 'Summarise the design notes and list open questions', priority: 'high' }, { 'x-request-id': 'create-1' })
+  const res = await postJson(
+    `${base}/api/v1/tasks`,
+    { goal: 'Summarise the design notes and list open questions', priority: 'high' },
+    { 'x-request-id': 'create-1' },
+  )
   t.equal(res.status, 201)
   t.equal(res.headers.get('x-request-id'), 'create-1')
   const task = await res.json()
@@ -58,6 +62,8 @@ t.test('a repeated goal is answered from the cache', async (t) => {
   t.equal(again.status, 'completed')
   t.equal(again.cached, true)
   t.same(again.result, done.result)
-  const constrained = await (await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system', constraints: { max_tokens: 50 } })).json()
+  const constrained = await (
+    await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system', constraints: { max_tokens: 50 } })
+  ).json()
   t.equal(constrained.cached, false, 'constraints can change the answer, so no cache')
 })

@@ -15,7 +15,10 @@ t.test('prunes keys older than the window and keeps their tasks', async (t) => {
 
   t.equal(await pruneIdempotencyKeys(sql, 24), 1)
   const { rows } = await sql.query<{ key: string }>('select key from idempotency_keys order by key')
-  t.same(rows.map((r) => r.key), ['fresh'])
+  t.same(
+    rows.map((r) => r.key),
+    ['fresh'],
+  )
   t.ok(await store.get(old.task.task_id), 'the task itself is history and stays')
   const again = await store.create({ task_id: randomUUID(), goal: 'a' }, { idempotencyKey: 'old', requestHash: 'other' })
   t.equal(again.replayed, false, 'the expired key is free again')

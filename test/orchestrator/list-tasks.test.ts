@@ -11,7 +11,11 @@ t.test('GET /api/v1/tasks pages, sorts and filters', async (t) => {
   t.same(page.pagination, { page: 1, page_size: 4, total_pages: 2, total_items: 6 })
   t.equal(page.data.length, 4)
   const created = page.data.map((x: { created_at: string }) => Date.parse(x.created_at))
-  t.same(created, [...created].sort((a, b) => b - a), 'newest first by default')
+  t.same(
+    created,
+    [...created].sort((a, b) => b - a),
+    'newest first by default',
+  )
 
   const byPriority = await (await fetch(`${base}/api/v1/tasks?sort_by=priority&order=desc&page_size=100`)).json()
   t.equal(byPriority.data[0].priority, 'critical', 'priority sorts by rank, not alphabetically')
@@ -27,8 +31,13 @@ t.test('GET /api/v1/tasks pages, sorts and filters', async (t) => {
 t.test('bad list parameters are a 400 naming the parameter', async (t) => {
   const base = await orchestratorUrl(t)
   const cases: Array<[string, string]> = [
-    ['page=0', 'page'], ['page=x', 'page'], ['page_size=0', 'page_size'], ['page_size=101', 'page_size'],
-    ['sort_by=goal', 'sort_by'], ['order=up', 'order'], ['status=done', 'status'],
+    ['page=0', 'page'],
+    ['page=x', 'page'],
+    ['page_size=0', 'page_size'],
+    ['page_size=101', 'page_size'],
+    ['sort_by=goal', 'sort_by'],
+    ['order=up', 'order'],
+    ['status=done', 'status'],
   ]
   for (const [query, field] of cases) {
     const res = await fetch(`${base}/api/v1/tasks?${query}`)

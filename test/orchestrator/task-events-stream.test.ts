@@ -1,13 +1,24 @@
 import t from 'tap'
 import { FINAL, orchestratorUrl, postJson, waitForTask } from '../helpers/servers.js'
 
-interface Sse { id: number; event: string; data: Record<string, unknown> }
+interface Sse {
+  id: number
+  event: string
+  data: Record<string, unknown>
+}
 
 function parse(text: string): Sse[] {
-  return text.split('\n\n').filter((block) => block.includes('data:')).map((block) => {
-    const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? ''
-    return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) }
-  })
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data:'))
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? ''
+      return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data')) }
+    })
 }
 
 t.test('the event stream replays the stored log and resumes after Last-Event-ID', async (t) => {
@@ -21,15 +32,22 @@ t.test('the event stream replays the stored log and resumes after Last-Event-ID'
   t.ok(res.headers.get('x-request-id'))
   const events = parse(await res.text())
   t.ok(events.length >= 4)
-  t.same(events.map((e) => e.id), events.map((_, i) => i + 1), 'ids are 1, 2, 3…')
+  t.same(
+    events.map((e) => e.id),
+    events.map((_, i) => i + 1),
+    'ids are 1, 2, 3…',
+  )
   t.equal(events[0]?.event, 'task.created')
   t.ok(events.some((e) => e.event === 'step.started'))
   t.ok(events.some((e) => e.event === 'step.completed'))
   t.equal(events.at(-1)?.event, 'task.status')
-  t.equal(events.at(-1)?.data['status'], 'completed')
+  t.equal(events.at(-1)?.data.status, 'completed')
 
   const resumed = parse(await (await fetch(`${base}/api/v1/tasks/${task.task_id}/events`, { headers: { 'last-event-id': '2' } })).text())
-  t.same(resumed.map((e) => e.id), events.slice(2).map((e) => e.id))
+  t.same(
+    resumed.map((e) => e.id),
+    events.slice(2).map((e) => e.id),
+  )
   const byQuery = parse(await (await fetch(`${base}/api/v1/tasks/${task.task_id}/events?last_event_id=3`)).text())
   t.equal(byQuery[0]?.id, 4)
 })

@@ -1,8 +1,8 @@
 import t from 'tap'
+import type { Ctx } from '../../src/http/app.js'
 import { checkFromBytes } from '../../src/reflex/check-route.js'
 import type { ReflexDeps } from '../../src/reflex/deps.js'
 import { createEngine } from '../../src/reflex/engine.js'
-import type { Ctx } from '../../src/http/app.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 
 // The engine memoises a hit's detection, cache key and serialised findings (docs/decisions.md):
@@ -34,7 +34,13 @@ t.test('a repeated hit is byte for byte the first hit', async (t) => {
   const fresh = createEngine()
   fresh.cacheSet(key, '{"answer":1}', 60)
   t.equal(first, expected(fresh.checkJson(TEXT, ALL)))
-  t.match(JSON.parse(first), { cache_hit: true, cache_key: key, cached_value: { answer: 1 }, status: 'blocked', routing: { route: 'blocked' } })
+  t.match(JSON.parse(first), {
+    cache_hit: true,
+    cache_key: key,
+    cached_value: { answer: 1 },
+    status: 'blocked',
+    routing: { route: 'blocked' },
+  })
   t.equal(engine.cacheStats().hits, 3)
 })
 

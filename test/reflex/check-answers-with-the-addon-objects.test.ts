@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { createEngine, ReflexEngine, type CheckFlags, type CheckResult } from '../../src/reflex/engine.js'
+import { type CheckFlags, type CheckResult, createEngine, ReflexEngine } from '../../src/reflex/engine.js'
 import { corpusTexts } from '../helpers/corpus.js'
 
 // The wrapper's check parses the JSON the addon writes; the addon's own object form is the reference.
@@ -29,7 +29,9 @@ t.test('check answers with the same fields, order and values as the addon object
   t.not(engine.check, native.check, 'the wrapper answers, not the addon objects')
   for (const flags of flagSets) {
     const texts = [...corpus, ...odd]
-    const differ = texts.filter((text) => JSON.stringify(engine.check(text, flags)) !== JSON.stringify(native.check.call(engine, text, flags)))
+    const differ = texts.filter(
+      (text) => JSON.stringify(engine.check(text, flags)) !== JSON.stringify(native.check.call(engine, text, flags)),
+    )
     t.same(differ, [], `${texts.length} texts with ${JSON.stringify(flags)}`)
   }
 })
@@ -47,6 +49,11 @@ t.test('a cache hit carries the cached entry last, as the addon objects do', asy
 t.test('checkAsync answers like check', async (t) => {
   const engine = createEngine()
   for (const text of odd) {
-    same(t, await engine.checkAsync(text, { useCache: false }), await native.checkAsync.call(engine, text, { useCache: false }), JSON.stringify(text.slice(0, 40)))
+    same(
+      t,
+      await engine.checkAsync(text, { useCache: false }),
+      await native.checkAsync.call(engine, text, { useCache: false }),
+      JSON.stringify(text.slice(0, 40)),
+    )
   }
 })

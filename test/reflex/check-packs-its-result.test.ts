@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createEngine, ReflexEngine, type CheckResult } from '../../src/reflex/engine.js'
+import { type CheckResult, createEngine, ReflexEngine } from '../../src/reflex/engine.js'
 import { corpusTexts } from '../helpers/corpus.js'
 
 // `check` rebuilds its result from `checkPacked`'s numbers and strings (src/reflex/unpack.ts); the
@@ -53,7 +53,11 @@ t.test('the wrapper answers a crowded text like the addon objects, before and af
   const engine = createEngine()
   t.equal(JSON.stringify(engine.check(crowded, { useCache: false })), reference(engine, crowded), 'first: JSON')
   t.equal(JSON.stringify(engine.check(crowded, { useCache: false })), reference(engine, crowded), 'second: packed')
-  t.equal(JSON.stringify(engine.check('mail ada@example.com', { useCache: false })), reference(engine, 'mail ada@example.com'), 'a small one after')
+  t.equal(
+    JSON.stringify(engine.check('mail ada@example.com', { useCache: false })),
+    reference(engine, 'mail ada@example.com'),
+    'a small one after',
+  )
 })
 
 t.test('strings the caller does not hold come back intact', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { checkRequestBody, createEngine, replyRoom, type ReflexEngine } from '../../src/reflex/engine.js'
+import { checkRequestBody, createEngine, type ReflexEngine, replyRoom } from '../../src/reflex/engine.js'
 
 // checkRequestBody writes the reply itself (a miss's findings straight into it, a hit's from their
 // kept form); it must be the bytes the route would splice around checkJson, on every path.
@@ -8,7 +8,8 @@ const limit = { capacity: 1_000, windowMs: 60_000 }
 const TIME = /"processing_time_ms":\d+\.\d{3}}$/
 
 /** A head as the addon writes it for a printable request id, none for any other. */
-const HEAD = /^[\x20-\x7e]+\r\ncontent-type: application\/json; charset=utf-8\r\nratelimit-limit: 1000\r\nratelimit-remaining: \d+\r\nratelimit-reset: \d+$/
+const HEAD =
+  /^[\x20-\x7e]+\r\ncontent-type: application\/json; charset=utf-8\r\nratelimit-limit: 1000\r\nratelimit-remaining: \d+\r\nratelimit-reset: \d+$/
 
 /** checkRequestBody's reply body (after its head), its time replaced by 0.000. */
 function native(engine: ReflexEngine, text: string, requestId: string): string {

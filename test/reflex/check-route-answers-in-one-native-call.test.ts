@@ -1,11 +1,11 @@
 import t from 'tap'
+import type { Ctx, Reply } from '../../src/http/app.js'
+import { JSON_CONTENT_TYPE } from '../../src/http/app.js'
+import { decide } from '../../src/http/rate-limit.js'
 import { checkFromBytes, checkRoute } from '../../src/reflex/check-route.js'
 import type { ReflexDeps } from '../../src/reflex/deps.js'
 import { createEngine } from '../../src/reflex/engine.js'
-import type { Ctx, Reply } from '../../src/http/app.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
-import { decide } from '../../src/http/rate-limit.js'
-import { JSON_CONTENT_TYPE } from '../../src/http/app.js'
 
 const limits = { perIp: 2, perUser: 3, windowMs: 60_000 }
 const lowerKeys = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toLowerCase(), v]))
@@ -60,10 +60,10 @@ t.test('the head is the headers decide gives; a request id the addon keeps out o
   const reply = call({ text: 'a', user_id: 'u1' }, 'req-1')
   const [id, ...lines] = String(reply.head).split('\r\n')
   t.equal(id, 'req-1')
-  t.same(
-    Object.fromEntries(lines.map((l) => l.split(': '))),
-    { 'content-type': JSON_CONTENT_TYPE, ...lowerKeys(decide({ allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }, limits, true)) },
-  )
+  t.same(Object.fromEntries(lines.map((l) => l.split(': '))), {
+    'content-type': JSON_CONTENT_TYPE,
+    ...lowerKeys(decide({ allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }, limits, true)),
+  })
   // Never from the service (request-id.ts echoes printable ASCII only), but the addon does not trust it.
   const odd = call({ text: 'b', user_id: 'u1' }, 'caf\u00e9')
   t.equal(odd.head, undefined)
@@ -119,7 +119,12 @@ t.test('from the body bytes: the usual body answers the same, any other is left 
   const { processing_time_ms: _ms, ...body } = bodyOf(reply)
   t.same(body, { request_id: 'req-b', ...JSON.parse(`${engine.checkJson(TEXT, { checkInjection: false })}}`) })
 
-  for (const other of [{ text: TEXT }, { text: TEXT, user_id: 'u1', colour: 'blue' }, { text: '', user_id: 'u1' }, { text: 1, user_id: 'u1' }]) {
+  for (const other of [
+    { text: TEXT },
+    { text: TEXT, user_id: 'u1', colour: 'blue' },
+    { text: '', user_id: 'u1' },
+    { text: 1, user_id: 'u1' },
+  ]) {
     t.equal(fromBytes(ctx, bytes(other)), undefined, JSON.stringify(other))
   }
   t.equal(fromBytes(ctx, Buffer.from('{"text":')), undefined)
@@ -127,7 +132,11 @@ t.test('from the body bytes: the usual body answers the same, any other is left 
 
   fromBytes(ctx, bytes({ text: 'b', user_id: 'u1' }))
   fromBytes(ctx, bytes({ text: 'c', user_id: 'u1' }))
-  t.throws(() => fromBytes(ctx, bytes({ text: 'd', user_id: 'u1' })), { code: 'RATE_LIMIT', details: { field: 'user_id' }, headers: { 'Retry-After': '20' } })
+  t.throws(() => fromBytes(ctx, bytes({ text: 'd', user_id: 'u1' })), {
+    code: 'RATE_LIMIT',
+    details: { field: 'user_id' },
+    headers: { 'Retry-After': '20' },
+  })
 })
 
 t.test('no bytes path with a shared cache tier or a limiter that is not the engine', async (t) => {
@@ -143,7 +152,11 @@ t.test("a limiter over another engine is asked itself: the check's engine takes 
   const other = createEngine()
   const deps = { engine, cache: { shared: false }, limiter: new MemoryRateLimitStore(other), limits } as unknown as ReflexDeps
   t.equal(checkFromBytes(deps), undefined, 'no native body path')
-  const reply = (await checkRoute(deps)({ ip: '203.0.113.9', requestId: 'r', body: { text: 'a', user_id: 'u1' } } as unknown as Ctx)) as Reply
+  const reply = (await checkRoute(deps)({
+    ip: '203.0.113.9',
+    requestId: 'r',
+    body: { text: 'a', user_id: 'u1' },
+  } as unknown as Ctx)) as Reply
   t.equal(reply.status, 200)
   t.equal(other.rateLimit('user:u1', 3, 60_000, 0).remaining, 2, 'the limiter it was given took the token')
   t.equal(engine.rateLimit('user:u1', 3, 60_000, 0).remaining, 3, "the check's engine took none")

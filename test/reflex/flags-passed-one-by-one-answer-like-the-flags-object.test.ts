@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createEngine, ReflexEngine, type CheckFlags } from '../../src/reflex/engine.js'
+import { type CheckFlags, createEngine, ReflexEngine } from '../../src/reflex/engine.js'
 
 // The wrapper passes the flags one by one (the addon's *Flat methods); the addon's own methods,
 // which read them off the object, are the reference.
@@ -18,6 +18,10 @@ t.test('checkJson and cacheKey answer alike with every combination of flags', as
   for (const flags of flagSets) {
     t.equal(engine.cacheKey(text, flags), native.cacheKey.call(engine, text, flags), `cacheKey ${JSON.stringify(flags)}`)
     t.equal(engine.checkJson(text, flags), native.checkJson.call(engine, text, flags), `checkJson ${JSON.stringify(flags)}`)
-    t.equal(JSON.stringify(engine.check(text, flags)), JSON.stringify(native.check.call(engine, text, flags)), `check ${JSON.stringify(flags)}`)
+    t.equal(
+      JSON.stringify(engine.check(text, flags)),
+      JSON.stringify(native.check.call(engine, text, flags)),
+      `check ${JSON.stringify(flags)}`,
+    )
   }
 })

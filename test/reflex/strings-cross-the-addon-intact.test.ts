@@ -12,7 +12,7 @@ const texts = [
   'emoji 😀😀 before ada@example.com and after 🚀',
   'a lone surrogate \ud800 here and \udc00 there, ada@example.com',
   'control \u0001 and quote " and backslash \\ and tab \t',
-  'é'.repeat(3000) + ' ada@example.com',
+  `${'é'.repeat(3000)} ada@example.com`,
   '😀'.repeat(2000),
 ]
 
@@ -20,7 +20,7 @@ t.test('checkJson reads each text as check does, and answers it back intact', as
   const engine = createEngine()
   for (const text of texts) {
     const label = JSON.stringify(text.slice(0, 30))
-    const wire = JSON.parse(engine.checkJson(text, { useCache: false }) + '}') as {
+    const wire = JSON.parse(`${engine.checkJson(text, { useCache: false })}}`) as {
       redacted_text: string
       cache_key: string
       pii_matches: Array<{ type: string; start: number; end: number; matched_text: string }>
@@ -47,11 +47,11 @@ t.test('checkJson reads each text as check does, and answers it back intact', as
 t.test('text without PII comes back as it went in, non-ASCII and surrogate pairs included', async (t) => {
   const engine = createEngine()
   for (const text of ['naïve café — 東京', '😀 rocket 🚀', 'x'.repeat(5000)]) {
-    const wire = JSON.parse(engine.checkJson(text, { useCache: false }) + '}') as { redacted_text: string }
+    const wire = JSON.parse(`${engine.checkJson(text, { useCache: false })}}`) as { redacted_text: string }
     t.equal(wire.redacted_text, text)
   }
   // A lone surrogate is not UTF-8: it is read as U+FFFD, as napi-rs's conversion reads it.
-  const wire = JSON.parse(engine.checkJson('a \ud800 b', { useCache: false }) + '}') as { redacted_text: string }
+  const wire = JSON.parse(`${engine.checkJson('a \ud800 b', { useCache: false })}}`) as { redacted_text: string }
   t.equal(wire.redacted_text, 'a \ufffd b')
 })
 

@@ -5,7 +5,7 @@
  * Starts its own redis-server on a private port (so it can kill and stop it without touching the
  * shared one); those tests skip, saying so, when redis-server is not on PATH.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { createConnection, createServer } from 'node:net'
 import { performance } from 'node:perf_hooks'
@@ -14,8 +14,8 @@ import t from 'tap'
 import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
-import { connectRedis, type RedisConnection } from '../../src/stores/redis-client.js'
 import { RedisCacheStore } from '../../src/stores/redis-cache-store.js'
+import { connectRedis, type RedisConnection } from '../../src/stores/redis-client.js'
 import { RedisRateLimitStore } from '../../src/stores/redis-rate-limit-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 
@@ -67,9 +67,7 @@ async function timed<T>(op: () => Promise<T>): Promise<[T, number]> {
 
 t.test('with nothing listening on the Redis port, every call is answered locally at once', async (t) => {
   const port = await freePort()
-  const [redis, connectMs] = await timed(() =>
-    connectRedis(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 200, maxBackoffMs: 200 }),
-  )
+  const [redis, connectMs] = await timed(() => connectRedis(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 200, maxBackoffMs: 200 }))
   t.teardown(() => redis.close())
   t.ok(connectMs < 1000, `connectRedis returns without Redis (${connectMs.toFixed(0)} ms)`)
   const { cache, limits } = stores(redis)
@@ -83,7 +81,11 @@ t.test('with nothing listening on the Redis port, every call is answered locally
     return [await limits.take('ip', limit), await limits.take('ip', limit), await limits.take('ip', limit)]
   })
   t.ok(ms < 90, `no call waited on the network (${ms.toFixed(1)} ms for all)`)
-  t.same(decisions.map((d) => d.allowed), [true, true, false], 'local limits hold: never unlimited')
+  t.same(
+    decisions.map((d) => d.allowed),
+    [true, true, false],
+    'local limits hold: never unlimited',
+  )
   t.match(limits.health(), { redis: 'down', fallback_decisions: 3 })
   const stats = await cache.stats()
   t.match(stats.tiers[1], { tier: 'redis', available: false })

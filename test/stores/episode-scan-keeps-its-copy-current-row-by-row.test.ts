@@ -7,23 +7,33 @@ import t from 'tap'
 import type { Episode } from '../../src/arms/memory.js'
 import { HashingEmbedder } from '../../src/llm/hashing-embedder.js'
 import { EpisodeScan } from '../../src/stores/episode-scan.js'
+import { migrate } from '../../src/stores/migrate.js'
+import type { Sql } from '../../src/stores/sql.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
 import { nearestSql } from '../../src/stores/sql-knowledge-store.js'
-import type { Sql } from '../../src/stores/sql.js'
 import { onEachSql } from '../auth/each-sql.js'
-import { migrate } from '../../src/stores/migrate.js'
 
 const wait = { wait: true }
 /** Above the chance likeness of two unrelated goals under the hashing embedder. */
 const CLOSE = 0.2
 const embedder = new HashingEmbedder()
 const topics = ['pumps', 'valves', 'gauges', 'boilers', 'turbines', 'filters', 'sensors', 'relays']
-const episode = (i: number, goal = `Check the ${topics[i % 8]} of line ${i % 13} and the ${topics[(i * 3) % 8]}`): Episode =>
-  ({ task_id: `t${String(i).padStart(3, '0')}`, goal, steps: [], outcome: 'completed', completed_at: '2026-11-24T00:00:00Z' })
+const episode = (i: number, goal = `Check the ${topics[i % 8]} of line ${i % 13} and the ${topics[(i * 3) % 8]}`): Episode => ({
+  task_id: `t${String(i).padStart(3, '0')}`,
+  goal,
+  steps: [],
+  outcome: 'completed',
+  completed_at: '2026-11-24T00:00:00Z',
+})
 const vectorOf = async (text: string) => (await embedder.embed([text]))[0]!
 
 async function sqlNearest(sql: Sql, vector: number[], k: number, min = 0) {
-  const { rows } = await sql.query<{ id: string; similarity: number }>(nearestSql('array', 'episodes', 'task_id'), [vector, embedder.id, k, min])
+  const { rows } = await sql.query<{ id: string; similarity: number }>(nearestSql('array', 'episodes', 'task_id'), [
+    vector,
+    embedder.id,
+    k,
+    min,
+  ])
   return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) }))
 }
 
@@ -31,7 +41,10 @@ async function sqlNearest(sql: Sql, vector: number[], k: number, min = 0) {
 function countLoads(scan: EpisodeScan): () => number {
   let loads = 0
   const load = (scan as unknown as { load: (e: string) => Promise<unknown> }).load.bind(scan)
-  ;(scan as unknown as { load: (e: string) => Promise<unknown> }).load = (e: string) => { loads++; return load(e) }
+  ;(scan as unknown as { load: (e: string) => Promise<unknown> }).load = (e: string) => {
+    loads++
+    return load(e)
+  }
   return () => loads
 }
 
@@ -48,8 +61,15 @@ onEachSql('the episode scan', async (t, connect) => {
     const expected = await sqlNearest(sql, vector, 10)
     const got = await scan.nearest(embedder.id, vector, 10, 0, wait)
     t.ok(expected.length > 0, `${query}: the SQL path finds rows`)
-    t.same(got?.map((h) => h.id), expected.map((h) => h.id), `${query}: same rows in the same order`)
-    t.ok(got!.every((h, i) => Math.abs(h.similarity - expected[i]!.similarity) < 1e-9), `${query}: same similarities`)
+    t.same(
+      got?.map((h) => h.id),
+      expected.map((h) => h.id),
+      `${query}: same rows in the same order`,
+    )
+    t.ok(
+      got!.every((h, i) => Math.abs(h.similarity - expected[i]!.similarity) < 1e-9),
+      `${query}: same similarities`,
+    )
   }
   t.equal(loads(), 1, 'one load for all of them')
 
@@ -58,12 +78,20 @@ onEachSql('the episode scan', async (t, connect) => {
   const zeppelin = await vectorOf('zeppelin hangar doors')
   t.same(await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait), [], 'nothing about zeppelins yet')
   await other.remember(episode(100, 'Open the zeppelin hangar doors'))
-  t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id), ['t100'], 'a new episode is seen')
+  t.same(
+    (await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id),
+    ['t100'],
+    'a new episode is seen',
+  )
   await other.remember(episode(5, 'Inspect the zeppelin hangar doors and their hinges'))
   t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id).sort(), ['t005', 't100'], 'a changed one too')
   await sql.query(`update episodes set embedder = 'another-embedder' where task_id = 't100'`)
-  t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id), ['t005'], 'one now of another embedder is dropped')
-  t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait)), await sqlNearest(sql, zeppelin, 3, CLOSE), 'still the SQL answer')
+  t.same(
+    (await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id),
+    ['t005'],
+    'one now of another embedder is dropped',
+  )
+  t.same(await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait), await sqlNearest(sql, zeppelin, 3, CLOSE), 'still the SQL answer')
   t.equal(loads(), 1, 'all without reloading')
 
   await sql.query(`delete from episodes where task_id = 't005'`)
@@ -73,38 +101,61 @@ onEachSql('the episode scan', async (t, connect) => {
   // the memory answers the same through the scan as through SQL
   const viaMemory = await memory.similar('pumps of line 3', 5)
   const viaSql = await sqlNearest(sql, await vectorOf('pumps of line 3'), 5)
-  t.same(viaMemory.map((s) => s.task_id), viaSql.map((h) => h.id), 'memory.similar: the SQL path\'s episodes, in order')
+  t.same(
+    viaMemory.map((s) => s.task_id),
+    viaSql.map((h) => h.id),
+    "memory.similar: the SQL path's episodes, in order",
+  )
 
   t.equal(await new EpisodeScan(sql, 100).nearest(embedder.id, zeppelin, 3, CLOSE, wait), null, 'too many numbers to hold: null')
 })
 
-t.test('a write that commits after a later one was read is still found (PostgreSQL)', { skip: !process.env['DATABASE_URL'] && 'DATABASE_URL is not set' }, async (t) => {
-  const { openSql } = await import('../../src/stores/open-sql.js')
-  const { dropSchema, freshSchemaName, DATABASE_URL } = await import('./pg-schema.js')
-  const schema = freshSchemaName('episodes')
-  const sql = await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 4 })
-  t.teardown(async () => { await sql.close(); await dropSchema(schema) })
-  await migrate(sql)
-  const memory = new SqlEpisodicMemory(sql, embedder)
-  await memory.remember(episode(1))
-  const scan = new EpisodeScan(sql)
-  const zeppelin = await vectorOf('zeppelin hangar doors')
-  await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait)
+t.test(
+  'a write that commits after a later one was read is still found (PostgreSQL)',
+  { skip: !process.env.DATABASE_URL && 'DATABASE_URL is not set' },
+  async (t) => {
+    const { openSql } = await import('../../src/stores/open-sql.js')
+    const { dropSchema, freshSchemaName, DATABASE_URL } = await import('./pg-schema.js')
+    const schema = freshSchemaName('episodes')
+    const sql = await openSql({ databaseUrl: DATABASE_URL, dataDir: 'unused', schema, poolSize: 4 })
+    t.teardown(async () => {
+      await sql.close()
+      await dropSchema(schema)
+    })
+    await migrate(sql)
+    const memory = new SqlEpisodicMemory(sql, embedder)
+    await memory.remember(episode(1))
+    const scan = new EpisodeScan(sql)
+    const zeppelin = await vectorOf('zeppelin hangar doors')
+    await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait)
 
-  // A transaction that starts writing first and commits last.
-  let commit = (): void => {}
-  const held = new Promise<void>((resolve) => { commit = resolve })
-  let written = (): void => {}
-  const isWritten = new Promise<void>((resolve) => { written = resolve })
-  const slow = sql.transaction(async (tx) => {
-    await new SqlEpisodicMemory(tx, embedder).remember(episode(200, 'Paint the zeppelin hangar doors red'))
-    written()
-    await held
-  })
-  await isWritten
-  await memory.remember(episode(201, 'Oil the zeppelin hangar doors'))
-  t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id), ['t201'], 'the later write, committed, is read')
-  commit()
-  await slow
-  t.same((await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id).sort(), ['t200', 't201'], 'the earlier one once it commits')
-})
+    // A transaction that starts writing first and commits last.
+    let commit = (): void => {}
+    const held = new Promise<void>((resolve) => {
+      commit = resolve
+    })
+    let written = (): void => {}
+    const isWritten = new Promise<void>((resolve) => {
+      written = resolve
+    })
+    const slow = sql.transaction(async (tx) => {
+      await new SqlEpisodicMemory(tx, embedder).remember(episode(200, 'Paint the zeppelin hangar doors red'))
+      written()
+      await held
+    })
+    await isWritten
+    await memory.remember(episode(201, 'Oil the zeppelin hangar doors'))
+    t.same(
+      (await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id),
+      ['t201'],
+      'the later write, committed, is read',
+    )
+    commit()
+    await slow
+    t.same(
+      (await scan.nearest(embedder.id, zeppelin, 3, CLOSE, wait))?.map((h) => h.id).sort(),
+      ['t200', 't201'],
+      'the earlier one once it commits',
+    )
+  },
+)

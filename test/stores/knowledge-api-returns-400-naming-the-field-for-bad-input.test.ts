@@ -3,7 +3,7 @@ import t from 'tap'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
-import { JSON_HEADERS, errorOf, startApp } from '../http/fixtures/start-app.js'
+import { errorOf, JSON_HEADERS, startApp } from '../http/fixtures/start-app.js'
 
 const sql = await openSql({ dataDir: 'memory://' })
 t.teardown(() => sql.close())
@@ -41,7 +41,12 @@ t.test('bad bodies', async (t) => {
 
 t.test('bad list parameters and unknown documents', async (t) => {
   const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), { bodyLimitBytes: 1 << 20 })
-  for (const [query, field] of [['page=0', 'page'], ['page_size=101', 'page_size'], ['sort_by=title', 'sort_by'], ['order=up', 'order']]) {
+  for (const [query, field] of [
+    ['page=0', 'page'],
+    ['page_size=101', 'page_size'],
+    ['sort_by=title', 'sort_by'],
+    ['order=up', 'order'],
+  ]) {
     const res = await fetch(`${url}/api/v1/knowledge?${query}`)
     t.equal(res.status, 400, query!)
     t.match(await errorOf(res), { code: 'VALIDATION_ERROR', details: { field } })

@@ -31,7 +31,11 @@ t.test('chunks stay within the limit, cut at sentence ends, and overlap a little
     t.ok(next.start >= prevEnd, 'and its own text begins after it')
   }
   // Every sentence is in some chunk whole.
-  for (const s of doc.split(/(?<=\.)\s+/)) t.ok(chunks.some((c) => c.text.includes(s.trim())), s.slice(0, 30))
+  for (const s of doc.split(/(?<=\.)\s+/))
+    t.ok(
+      chunks.some((c) => c.text.includes(s.trim())),
+      s.slice(0, 30),
+    )
 })
 
 t.test('paragraph breaks are kept inside a chunk and preferred as cuts', async (t) => {
@@ -45,6 +49,12 @@ t.test('paragraph breaks are kept inside a chunk and preferred as cuts', async (
 
 t.test('a word longer than the limit is cut hard', async (t) => {
   const chunks = chunkText('x'.repeat(2500), { overlapChars: 0 })
-  t.same(chunks.map((c) => c.text.length), [1000, 1000, 500])
-  t.same(chunks.map((c) => c.start), [0, 1000, 2000])
+  t.same(
+    chunks.map((c) => c.text.length),
+    [1000, 1000, 500],
+  )
+  t.same(
+    chunks.map((c) => c.start),
+    [0, 1000, 2000],
+  )
 })

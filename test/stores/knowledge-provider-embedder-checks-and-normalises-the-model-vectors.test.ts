@@ -30,9 +30,18 @@ t.test('id is provider/model; dimensions are learnt from the first reply; vector
 })
 
 t.test('a reply of the wrong count or length is LLM_BAD_OUTPUT', async (t) => {
-  await t.rejects(providerEmbedder(providerWith(() => [[1, 0]]), 'm').embed(['a', 'b']), { code: 'LLM_BAD_OUTPUT' })
+  await t.rejects(
+    providerEmbedder(
+      providerWith(() => [[1, 0]]),
+      'm',
+    ).embed(['a', 'b']),
+    { code: 'LLM_BAD_OUTPUT' },
+  )
   let n = 2
-  const e = providerEmbedder(providerWith((texts) => texts.map(() => Array.from({ length: n }, () => 1))), 'm')
+  const e = providerEmbedder(
+    providerWith((texts) => texts.map(() => Array.from({ length: n }, () => 1))),
+    'm',
+  )
   await e.embed(['a'])
   n = 3
   await t.rejects(e.embed(['b']), { code: 'LLM_BAD_OUTPUT' })

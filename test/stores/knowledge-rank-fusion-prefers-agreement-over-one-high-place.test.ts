@@ -2,7 +2,10 @@ import t from 'tap'
 import { fuseRanks, RRF_K } from '../../src/stores/knowledge-store.js'
 
 t.test('an id in both lists beats one first in a single list', async (t) => {
-  const fused = fuseRanks([['solo', 'x', 'both'], ['y', 'z', 'both']])
+  const fused = fuseRanks([
+    ['solo', 'x', 'both'],
+    ['y', 'z', 'both'],
+  ])
   t.equal(fused[0]!.id, 'both')
   t.same(fused[0]!.ranks, [3, 3])
   t.equal(fused[0]!.score, 2 / (RRF_K + 3))
@@ -10,7 +13,13 @@ t.test('an id in both lists beats one first in a single list', async (t) => {
 })
 
 t.test('ties go to the better best rank, then to the id', async (t) => {
-  t.same(fuseRanks([['b', 'a'], ['a2', 'b2']]).map((f) => f.id), ['a2', 'b', 'a', 'b2'])
+  t.same(
+    fuseRanks([
+      ['b', 'a'],
+      ['a2', 'b2'],
+    ]).map((f) => f.id),
+    ['a2', 'b', 'a', 'b2'],
+  )
   t.same(fuseRanks([[], []]), [])
 })
 

@@ -10,12 +10,15 @@
  * so the others' chunks never reach its result lists' top places.
  */
 import type { Test } from 'tap'
+import type { Sql } from '../../src/stores/sql.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
-import type { Sql } from '../../src/stores/sql.js'
 
 const filler = (n: number) =>
-  Array.from({ length: n }, (_, i) => `Paragraph ${i} of the handbook covers routine maintenance of pumps, valves and gauges in plant ${i % 7}.`).join('\n\n')
+  Array.from(
+    { length: n },
+    (_, i) => `Paragraph ${i} of the handbook covers routine maintenance of pumps, valves and gauges in plant ${i % 7}.`,
+  ).join('\n\n')
 
 export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
   const store = await SqlKnowledgeStore.open(sql)
@@ -33,11 +36,16 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     const got = await store.get(doc!.document_id)
     t.match(got, { title: 'Handbook', source: 'wiki/handbook', metadata: { team: 'ops' }, chunks: doc!.chunks, chars: text.length, text })
     t.ok(Date.parse(got!.created_at))
-    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [doc!.document_id])
+    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [
+      doc!.document_id,
+    ])
     t.equal(Number(rows[0]!.n), doc!.chunks)
     const page = await store.list({ limit: 100, offset: 0 })
     t.ok(page.total >= 2)
-    t.ok(page.items.some((d) => d.document_id === doc!.document_id && !('text' in d)), 'listed without its text')
+    t.ok(
+      page.items.some((d) => d.document_id === doc!.document_id && !('text' in d)),
+      'listed without its text',
+    )
     t.equal(await store.get('no-such-document'), undefined)
   })
 
@@ -46,7 +54,8 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     const [doc] = await store.ingest([{ title: 'Big', text }])
     t.ok(doc!.chunks > 100, `${doc!.chunks} chunks`)
     const { rows } = await sql.query<{ n: number | string; last: number }>(
-      'select count(*) as n, max(position) as last from knowledge_chunks where document_id = $1', [doc!.document_id],
+      'select count(*) as n, max(position) as last from knowledge_chunks where document_id = $1',
+      [doc!.document_id],
     )
     t.same([Number(rows[0]!.n), Number(rows[0]!.last)], [doc!.chunks, doc!.chunks - 1])
     const hits = await store.search('quetzal', { k: 1 })
@@ -83,7 +92,10 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
 
   await t.test('fusion ranks a chunk both lists found above one only a single list found', async (t) => {
     const [both, vectorOnly] = await store.ingest([
-      { title: 'Both', text: 'Among many other subjects, the almanac mentions quokka photography briefly, then moves on to tides, moons and calendars.' },
+      {
+        title: 'Both',
+        text: 'Among many other subjects, the almanac mentions quokka photography briefly, then moves on to tides, moons and calendars.',
+      },
       // Closer in vector space (few other words) but a different stem of the second word.
       { title: 'Vector only', text: 'Quokka photographers.' },
     ])
@@ -110,7 +122,9 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     const [doc] = await store.ingest([{ text: `Ephemeral notes about the gazebo. ${filler(12)}` }])
     t.equal(await store.delete(doc!.document_id), true)
     t.equal(await store.get(doc!.document_id), undefined)
-    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [doc!.document_id])
+    const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [
+      doc!.document_id,
+    ])
     t.equal(Number(rows[0]!.n), 0)
     t.notOk((await store.search('gazebo', { k: 5 })).some((h) => h.document_id === doc!.document_id))
     t.equal(await store.delete(doc!.document_id), false)
@@ -132,14 +146,36 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     const memory = new SqlEpisodicMemory(sql, store.embedder)
     const at = new Date('2026-01-02T03:04:05.000Z').toISOString()
     const steps = [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }]
-    await memory.remember({ task_id: 'ep-1', goal: 'Count the lines of the access log file', steps, outcome: 'completed: 3', completed_at: at })
-    await memory.remember({ task_id: 'ep-2', goal: 'Translate the welcome letter into French', steps: [], outcome: 'completed', completed_at: at })
+    await memory.remember({
+      task_id: 'ep-1',
+      goal: 'Count the lines of the access log file',
+      steps,
+      outcome: 'completed: 3',
+      completed_at: at,
+    })
+    await memory.remember({
+      task_id: 'ep-2',
+      goal: 'Translate the welcome letter into French',
+      steps: [],
+      outcome: 'completed',
+      completed_at: at,
+    })
     await memory.remember({ task_id: 'ep-3', goal: 'Count the words of the letter', steps: [], outcome: 'completed', completed_at: at })
     const similar = await memory.similar('count lines in the log files', 3)
     t.equal(similar[0]?.task_id, 'ep-1')
-    t.same(similar[0], { task_id: 'ep-1', goal: 'Count the lines of the access log file', steps, outcome: 'completed: 3', completed_at: at, score: similar[0]!.score })
+    t.same(similar[0], {
+      task_id: 'ep-1',
+      goal: 'Count the lines of the access log file',
+      steps,
+      outcome: 'completed: 3',
+      completed_at: at,
+      score: similar[0]!.score,
+    })
     for (let i = 1; i < similar.length; i++) t.ok(similar[i - 1]!.score >= similar[i]!.score, 'best first')
-    t.ok(similar.every((s) => s.score > 0 && s.score <= 1), 'scores in 0..1')
+    t.ok(
+      similar.every((s) => s.score > 0 && s.score <= 1),
+      'scores in 0..1',
+    )
     t.equal((await memory.similar('count lines in the log files', 1)).length, 1)
 
     await memory.remember({ task_id: 'ep-2', goal: 'Count the lines of the log files', steps: [], outcome: 'again', completed_at: at })

@@ -30,7 +30,14 @@ function fakeSql(): { sql: Sql; peak: () => number; order: string[]; atStart: Ma
     transaction: async (fn) => {
       now++
       peak = Math.max(peak, now)
-      const inner: Sql = { ...sql, query: async <T>(text: string) => { order.push(text); await tick(); return { rows: [] as T[], rowCount: 0 } } }
+      const inner: Sql = {
+        ...sql,
+        query: async <T>(text: string) => {
+          order.push(text)
+          await tick()
+          return { rows: [] as T[], rowCount: 0 }
+        },
+      }
       try {
         return await fn(inner)
       } finally {
@@ -54,18 +61,33 @@ t.test('a transaction holds one permit; its statements do not wait for another',
   const fake = fakeSql()
   const limited = limitSql(fake.sql, 1)
   const done = await Promise.all([
-    limited.transaction(async (tx) => { await tx.query('a1'); await tx.query('a2'); return 'a' }),
+    limited.transaction(async (tx) => {
+      await tx.query('a1')
+      await tx.query('a2')
+      return 'a'
+    }),
     limited.query('b'),
-    limited.transaction(async (tx) => { await tx.query('c1'); return 'c' }),
+    limited.transaction(async (tx) => {
+      await tx.query('c1')
+      return 'c'
+    }),
   ])
-  t.same(done.map((d) => (typeof d === 'string' ? d : 'b')), ['a', 'b', 'c'])
+  t.same(
+    done.map((d) => (typeof d === 'string' ? d : 'b')),
+    ['a', 'b', 'c'],
+  )
   t.equal(fake.peak(), 1)
   t.same(fake.order, ['a1', 'a2', 'b', 'c1'], 'one after another, none nested in a wait')
 })
 
 t.test('a failing statement gives its permit back', async (t) => {
   const fake = fakeSql()
-  const failing: Sql = { ...fake.sql, query: async () => { throw new Error('boom') } }
+  const failing: Sql = {
+    ...fake.sql,
+    query: async () => {
+      throw new Error('boom')
+    },
+  }
   const limited = limitSql(failing, 1)
   await t.rejects(limited.query('x'), /boom/)
   await t.rejects(limited.query('y'), /boom/, 'not stuck waiting')
@@ -90,7 +112,11 @@ t.test('a limit given as a function is read as it changes: shrinking holds new w
   const later = Array.from({ length: 3 }, (_, i) => three.query(`c${i}`))
   await Promise.all([...wave, ...later])
   t.equal(shrunk.peak(), 3, 'the first three ran together')
-  t.same(['c0', 'c1', 'c2'].map((q) => shrunk.atStart.get(q)), [1, 1, 1], 'after the shrink, one at a time')
+  t.same(
+    ['c0', 'c1', 'c2'].map((q) => shrunk.atStart.get(q)),
+    [1, 1, 1],
+    'after the shrink, one at a time',
+  )
   t.same(shrunk.order, ['b0', 'b1', 'b2', 'c0', 'c1', 'c2'])
 })
 
@@ -100,6 +126,8 @@ t.test('onUse reports each statement, script and transaction as it starts', asyn
   const used = onUse(fake.sql, () => seen.push(fake.order.at(-1) ?? 'start'))
   await used.query('q1')
   await used.exec('script')
-  await used.transaction(async (tx) => { await tx.query('in-tx') })
+  await used.transaction(async (tx) => {
+    await tx.query('in-tx')
+  })
   t.same(seen, ['start', 'q1', 'q1'], 'before each ran (the transaction reported once, not per statement)')
 })

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { connectRedis } from '../../src/stores/redis-client.js'
 import { RedisCacheStore } from '../../src/stores/redis-cache-store.js'
-import { cacheStoreContract, CONTRACT_MAX_ENTRY_BYTES, dropRedisPrefix, redisTestPrefix } from './cache-store-contract.js'
+import { connectRedis } from '../../src/stores/redis-client.js'
+import { CONTRACT_MAX_ENTRY_BYTES, cacheStoreContract, dropRedisPrefix, redisTestPrefix } from './cache-store-contract.js'
 
 const url = process.env.REDIS_URL
 if (url === undefined || url === '') {

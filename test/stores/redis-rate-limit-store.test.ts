@@ -26,7 +26,10 @@ if (url === undefined || url === '') {
 
   t.test('every contract decision came from Redis, none from the in-process fallback', async (t) => {
     t.ok(contractStores.length > 0)
-    t.same(contractStores.map((s) => s.health()), contractStores.map(() => ({ redis: 'up', fallback_decisions: 0 })))
+    t.same(
+      contractStores.map((s) => s.health()),
+      contractStores.map(() => ({ redis: 'up', fallback_decisions: 0 })),
+    )
   })
 
   t.test('two instances with their own connections share one bucket', async (t) => {
@@ -37,7 +40,14 @@ if (url === undefined || url === '') {
     const limit = { capacity: 4, windowMs: 60_000 }
     const decisions = await Promise.all([a, b, a, b, a, b].map((s) => s.take('shared', limit)))
     t.equal(decisions.filter((d) => d.allowed).length, 4, 'exactly the capacity passes across instances')
-    t.same(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort(), [0, 1, 2, 3], 'each token taken once')
+    t.same(
+      decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort(),
+      [0, 1, 2, 3],
+      'each token taken once',
+    )
   })
 
   t.test('it answers as the in-process bucket does', async (t) => {
@@ -52,7 +62,11 @@ if (url === undefined || url === '') {
       const [r, m] = await Promise.all([redisStore.take('parity', limit, cost), memoryStore.take('parity', limit, cost)])
       slowestPairMs = Math.max(slowestPairMs, Date.now() - started)
       const bound = 2 * slowestPairMs + 2
-      t.same({ allowed: r.allowed, limit: r.limit, remaining: r.remaining }, { allowed: m.allowed, limit: m.limit, remaining: m.remaining }, `cost ${cost}`)
+      t.same(
+        { allowed: r.allowed, limit: r.limit, remaining: r.remaining },
+        { allowed: m.allowed, limit: m.limit, remaining: m.remaining },
+        `cost ${cost}`,
+      )
       t.ok(Math.abs(r.resetMs - m.resetMs) <= bound, `resetMs ${r.resetMs} ≈ ${m.resetMs} (±${bound})`)
       t.ok(Math.abs(r.retryAfterMs - m.retryAfterMs) <= bound, `retryAfterMs ${r.retryAfterMs} ≈ ${m.retryAfterMs} (±${bound})`)
     }

@@ -1,10 +1,10 @@
 import t from 'tap'
 import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
-import { connectRedis } from '../../src/stores/redis-client.js'
 import { RedisCacheStore } from '../../src/stores/redis-cache-store.js'
+import { connectRedis } from '../../src/stores/redis-client.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
-import { cacheStoreContract, CONTRACT_MAX_ENTRY_BYTES, dropRedisPrefix, redisTestPrefix } from './cache-store-contract.js'
+import { CONTRACT_MAX_ENTRY_BYTES, cacheStoreContract, dropRedisPrefix, redisTestPrefix } from './cache-store-contract.js'
 
 const memory = (maxBytes = CONTRACT_MAX_ENTRY_BYTES) => new MemoryCacheStore(createEngine({ cacheMaxBytes: maxBytes }))
 
@@ -81,7 +81,10 @@ if (url === undefined || url === '') {
     await store.get('stats-hit')
     const stats = await store.stats()
     t.match(stats, { tier: 'tiered', hits: 1, misses: 1, hit_rate: 0.5, available: true })
-    t.same(stats.tiers.map((s) => s.tier), ['memory', 'redis'])
+    t.same(
+      stats.tiers.map((s) => s.tier),
+      ['memory', 'redis'],
+    )
     t.match(stats.tiers[0], { hits: 1, misses: 1, available: true })
     t.match(stats.tiers[1], { misses: 1, available: true })
   })

@@ -1,20 +1,21 @@
-// The knowledge store's in-memory vector scan (servers without pgvector) against the `real[]`
-// SQL it replaces, on PGlite (always) and PostgreSQL (DATABASE_URL): same rows, same order, same
-// similarities; another connection's ingest and delete seen at the next search; null while the
-// copy loads in the background and when there are too many numbers to hold (the store asks SQL).
-import t from 'tap'
 import { HashingEmbedder } from '../../src/llm/hashing-embedder.js'
-import { SqlKnowledgeStore, nearestSql } from '../../src/stores/sql-knowledge-store.js'
 import type { Sql } from '../../src/stores/sql.js'
+import { nearestSql, SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
 import { VectorScan } from '../../src/stores/vector-scan.js'
 import { onEachSql } from '../auth/each-sql.js'
 
 const wait = { wait: true }
 const topics = ['pumps', 'valves', 'gauges', 'boilers', 'turbines', 'filters', 'sensors', 'relays']
-const paragraph = (i: number) => `Note ${i}: the ${topics[i % 8]} of line ${i % 13} need ${topics[(i * 3) % 8]} checks every ${i % 5} weeks.`
+const paragraph = (i: number) =>
+  `Note ${i}: the ${topics[i % 8]} of line ${i % 13} need ${topics[(i * 3) % 8]} checks every ${i % 5} weeks.`
 
 async function sqlNearest(sql: Sql, vector: number[], embedder: string, k: number, min: number) {
-  const { rows } = await sql.query<{ id: string; similarity: number }>(nearestSql('array', 'knowledge_chunks', 'chunk_id'), [vector, embedder, k, min])
+  const { rows } = await sql.query<{ id: string; similarity: number }>(nearestSql('array', 'knowledge_chunks', 'chunk_id'), [
+    vector,
+    embedder,
+    k,
+    min,
+  ])
   return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) }))
 }
 
@@ -30,8 +31,15 @@ onEachSql('the vector scan', async (t, connect) => {
     const expected = await sqlNearest(sql, vector!, embedder.id, 25, 0.1)
     const got = await scan.nearest(embedder.id, vector!, 25, 0.1, wait)
     t.ok(expected.length > 0, `${query}: the SQL path finds rows`)
-    t.same(got?.map((h) => h.id), expected.map((h) => h.id), `${query}: same rows in the same order`)
-    t.ok(got!.every((h, i) => Math.abs(h.similarity - expected[i]!.similarity) < 1e-9), `${query}: same similarities`)
+    t.same(
+      got?.map((h) => h.id),
+      expected.map((h) => h.id),
+      `${query}: same rows in the same order`,
+    )
+    t.ok(
+      got!.every((h, i) => Math.abs(h.similarity - expected[i]!.similarity) < 1e-9),
+      `${query}: same similarities`,
+    )
   }
 
   // another process (connection) adds and deletes: the next search sees both
@@ -40,7 +48,7 @@ onEachSql('the vector scan', async (t, connect) => {
   t.same(await scan.nearest(embedder.id, vector!, 5, 0.1, wait), [], 'nothing about zeppelins yet')
   const [added] = await other.ingest([{ title: 'z', text: 'The zeppelin hangar doors open to the east.' }])
   const found = await scan.nearest(embedder.id, vector!, 5, 0.1, wait)
-  t.equal(found?.length, 1, 'the other connection\'s ingest is seen')
+  t.equal(found?.length, 1, "the other connection's ingest is seen")
   await other.delete(added!.document_id)
   t.same(await scan.nearest(embedder.id, vector!, 5, 0.1, wait), [], 'and its delete')
 

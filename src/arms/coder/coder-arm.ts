@@ -18,8 +18,8 @@
 import Type from 'typebox'
 
 import { LlmError } from '../../llm/provider.js'
-import { ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
-import { modelCode, type CodeRequest } from './model-code.js'
+import { type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
+import { type CodeRequest, modelCode } from './model-code.js'
 import { codeFromTemplate } from './templates.js'
 
 const Language = Type.String({ pattern: '^[a-z][a-z0-9+#-]{0,31}$', description: "a language name such as 'javascript' (the default)" })
@@ -49,14 +49,16 @@ export function createCoderArm(): Arm {
     capability: {
       arm_id: 'coder',
       name: 'coder',
-      description: 'Writes self-contained code whose last expression is the answer (generate), or fixes code given its error (repair). Offline: built-in JavaScript templates for common computations.',
+      description:
+        'Writes self-contained code whose last expression is the answer (generate), or fixes code given its error (repair). Offline: built-in JavaScript templates for common computations.',
       capabilities: ['generate', 'repair'],
       input_schema: CoderInput,
       output_schema: CoderOutput,
       cost_tier: 'medium',
     },
     async execute(request, ctx) {
-      if (request.tool !== 'generate' && request.tool !== 'repair') throw new ArmError('TOOL_UNKNOWN', `the coder has no tool '${request.tool}' (generate, repair)`)
+      if (request.tool !== 'generate' && request.tool !== 'repair')
+        throw new ArmError('TOOL_UNKNOWN', `the coder has no tool '${request.tool}' (generate, repair)`)
       return write(readInput(request), ctx)
     },
   }
@@ -69,7 +71,11 @@ async function write(request: CodeRequest, ctx: ArmContext): Promise<CoderOutput
     return found && { language: 'javascript', code: found.code, explanation: found.explanation, source: 'template' }
   }
   if (!ctx.llm.reasoning) {
-    if (request.language !== 'javascript') throw new ArmError('LANGUAGE_UNSUPPORTED', `no model is configured, and without one the coder writes only javascript, not ${request.language}`)
+    if (request.language !== 'javascript')
+      throw new ArmError(
+        'LANGUAGE_UNSUPPORTED',
+        `no model is configured, and without one the coder writes only javascript, not ${request.language}`,
+      )
     const found = template()
     if (found) return found
     const what = request.kind === 'generate' ? `'${brief(request.spec)}'` : 'repairs need one'

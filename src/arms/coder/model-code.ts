@@ -47,9 +47,10 @@ export async function modelCode(request: CodeRequest, llm: Llm, signal: AbortSig
 }
 
 function systemPrompt(language: string): string {
-  const runtime = language === 'javascript'
-    ? 'It runs in QuickJS: plain ECMAScript, no require or import, no fs, no network, no timers, no process.'
-    : 'It runs in a sandbox with the standard library only: no network, no files, no input.'
+  const runtime =
+    language === 'javascript'
+      ? 'It runs in QuickJS: plain ECMAScript, no require or import, no fs, no network, no timers, no process.'
+      : 'It runs in a sandbox with the standard library only: no network, no files, no input.'
   return [
     `You write small, correct, self-contained ${language} programs.`,
     runtime,
@@ -63,10 +64,12 @@ function systemPrompt(language: string): string {
 function userPrompt(request: CodeRequest): string {
   const criteria = request.criteria.length > 0 ? `\n\nThe result must meet:\n${request.criteria.map((c) => `- ${c}`).join('\n')}` : ''
   if (request.kind === 'generate') return `Write ${request.language} code for: ${request.spec}${criteria}`
-  return [
-    `This ${request.language} code failed. Fix it, keeping what it was for.`,
-    ...(request.spec !== undefined ? [`It was written for: ${request.spec}`] : []),
-    `Code:\n${request.code}`,
-    `Error:\n${request.error}`,
-  ].join('\n\n') + criteria
+  return (
+    [
+      `This ${request.language} code failed. Fix it, keeping what it was for.`,
+      ...(request.spec !== undefined ? [`It was written for: ${request.spec}`] : []),
+      `Code:\n${request.code}`,
+      `Error:\n${request.error}`,
+    ].join('\n\n') + criteria
+  )
 }

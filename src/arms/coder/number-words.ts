@@ -18,14 +18,25 @@ const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'si
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000 }
 const ORDINAL_UNITS = ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth']
-const ORDINAL_TEENS = ['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth']
+const ORDINAL_TEENS = [
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+]
 
 type Kind = 'unit' | 'teen' | 'tens' | 'scale'
 const WORDS = new Map<string, { value: number; kind: Kind; ordinal: boolean }>()
-UNITS.forEach((w, i) => WORDS.set(w, { value: i, kind: 'unit', ordinal: false }))
-ORDINAL_UNITS.forEach((w, i) => WORDS.set(w, { value: i, kind: 'unit', ordinal: true }))
-TEENS.forEach((w, i) => WORDS.set(w, { value: 10 + i, kind: 'teen', ordinal: false }))
-ORDINAL_TEENS.forEach((w, i) => WORDS.set(w, { value: 10 + i, kind: 'teen', ordinal: true }))
+for (const [i, w] of UNITS.entries()) WORDS.set(w, { value: i, kind: 'unit', ordinal: false })
+for (const [i, w] of ORDINAL_UNITS.entries()) WORDS.set(w, { value: i, kind: 'unit', ordinal: true })
+for (const [i, w] of TEENS.entries()) WORDS.set(w, { value: 10 + i, kind: 'teen', ordinal: false })
+for (const [i, w] of ORDINAL_TEENS.entries()) WORDS.set(w, { value: 10 + i, kind: 'teen', ordinal: true })
 TENS.forEach((w, i) => {
   if (w === '') return
   WORDS.set(w, { value: 10 * i, kind: 'tens', ordinal: false })
@@ -64,7 +75,9 @@ function convert(text: string): string {
     const parts = run.split(/(\s+and\s+)/i)
     if (parts.length === 1) return run
     return parts
-      .map((part, i) => (i % 2 === 1 ? part : digits(part, parts.slice(0, i).join('') || text.slice(0, at), parts.slice(i + 1).join('')) ?? part))
+      .map((part, i) =>
+        i % 2 === 1 ? part : (digits(part, parts.slice(0, i).join('') || text.slice(0, at), parts.slice(i + 1).join('')) ?? part),
+      )
       .join('')
   })
 }
@@ -72,15 +85,22 @@ function convert(text: string): string {
 /** `run` as digits, or null; `before` and `after` are the text around it (for a lone "one"). */
 function digits(run: string, before: string, after: string): string | null {
   if (/^one$/i.test(run) && !RANGE_BEFORE.test(before) && !RANGE_AFTER.test(after)) return null
-  if (/^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)$/i.test(run) && (!THE_BEFORE.test(before) || NUMBER_AFTER.test(after))) return null
-  const n = valueOf(run)
+  if (
+    /^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)$/i.test(run) &&
+    (!THE_BEFORE.test(before) || NUMBER_AFTER.test(after))
+  )
+    return null
+  const n = spelledValue(run)
   if (n === null) return null
   return n.ordinal ? `${n.value}${suffix(n.value)}` : String(n.value)
 }
 
 /** The number a run of words spells, or null when it spells none ("one two", "thousand ten"). */
-function valueOf(run: string): { value: number; ordinal: boolean } | null {
-  const words = run.toLowerCase().split(/[ -]|\s+and\s+/).filter((w) => w !== '' && w !== 'and')
+function spelledValue(run: string): { value: number; ordinal: boolean } | null {
+  const words = run
+    .toLowerCase()
+    .split(/[ -]|\s+and\s+/)
+    .filter((w) => w !== '' && w !== 'and')
   let total = 0
   let group = 0 // below a thousand, not yet scaled
   let previous: Kind | undefined

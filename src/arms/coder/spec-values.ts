@@ -31,11 +31,17 @@ export function subjectText(spec: string): string | null {
   const quoted = /"([^"]*)"|“([^”]*)”|`([^`]*)`|(?<![\w])'([^']*)'(?![\w])|‘([^’]*)’/.exec(spec)
   if (quoted) return quoted.slice(1).find((g) => g !== undefined) ?? ''
   const colon = spec.indexOf(':')
-  if (colon !== -1 && spec.slice(colon + 1).trim() !== '') return spec.slice(colon + 1).replace(/^\s+/, '').replace(/\s+$/, '')
+  if (colon !== -1 && spec.slice(colon + 1).trim() !== '')
+    return spec
+      .slice(colon + 1)
+      .replace(/^\s+/, '')
+      .replace(/\s+$/, '')
   return null
 }
 
 /** A JavaScript literal for a string: JSON is valid JavaScript, escapes included. */
 export function literal(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }

@@ -44,7 +44,9 @@ const TEMPLATES: Template[] = [
     write: (_, m) => {
       const n = Number(m[2]) - (/up to|not above|<=/.test(m[1]!.toLowerCase()) ? 0 : 1)
       if (!within(n, 0, LIMITS.sieve)) return null
-      return code('primes-below', `Sieve of Eratosthenes: the primes up to ${n}.`,
+      return code(
+        'primes-below',
+        `Sieve of Eratosthenes: the primes up to ${n}.`,
         'function primesUpTo(n) {',
         '  const composite = new Uint8Array(n + 1)',
         '  const primes = []',
@@ -55,7 +57,8 @@ const TEMPLATES: Template[] = [
         '  }',
         '  return primes',
         '}',
-        `primesUpTo(${n})`)
+        `primesUpTo(${n})`,
+      )
     },
   },
   {
@@ -64,7 +67,9 @@ const TEMPLATES: Template[] = [
     write: (_, m) => {
       const n = Number(m[1] ?? m[2])
       if (!within(n, 1, LIMITS.nthPrime)) return null
-      return code('nth-prime', `Counts primes by trial division up to the square root until the ${n}th.`,
+      return code(
+        'nth-prime',
+        `Counts primes by trial division up to the square root until the ${n}th.`,
         'function nthPrime(n) {',
         '  let count = 0',
         '  for (let candidate = 2; ; candidate++) {',
@@ -73,23 +78,28 @@ const TEMPLATES: Template[] = [
         '    if (prime && ++count === n) return candidate',
         '  }',
         '}',
-        `nthPrime(${n})`)
+        `nthPrime(${n})`,
+      )
     },
   },
   {
     name: 'is-prime',
-    matches: /\bis\s+(\d+)\s+(?:a\s+)?prime\b|\bwhether\s+(\d+)\s+is\s+(?:a\s+)?prime\b|\b(\d+)\s+is\s+(?:a\s+)?prime\b|\bprimality\s+of\s+(\d+)/i,
+    matches:
+      /\bis\s+(\d+)\s+(?:a\s+)?prime\b|\bwhether\s+(\d+)\s+is\s+(?:a\s+)?prime\b|\b(\d+)\s+is\s+(?:a\s+)?prime\b|\bprimality\s+of\s+(\d+)/i,
     write: (_, m) => {
       const n = Number(m.slice(1).find((g) => g !== undefined))
       if (!within(n, 0, Number.MAX_SAFE_INTEGER)) return null
-      return code('is-prime', `Trial division of ${n} by 2 and the odd numbers up to its square root.`,
+      return code(
+        'is-prime',
+        `Trial division of ${n} by 2 and the odd numbers up to its square root.`,
         'function isPrime(n) {',
         '  if (n < 2) return false',
         '  if (n % 2 === 0) return n === 2',
         '  for (let d = 3; d * d <= n; d += 2) if (n % d === 0) return false',
         '  return true',
         '}',
-        `isPrime(${n})`)
+        `isPrime(${n})`,
+      )
     },
   },
   {
@@ -100,21 +110,27 @@ const TEMPLATES: Template[] = [
       if (!within(n, 0, LIMITS.fibonacci)) return null
       // F(78) is the last Fibonacci number below 2^53.
       if (n <= 78) {
-        return code('fibonacci', `Iterates F(0) = 0, F(1) = 1, F(k) = F(k-1) + F(k-2) up to F(${n}).`,
+        return code(
+          'fibonacci',
+          `Iterates F(0) = 0, F(1) = 1, F(k) = F(k-1) + F(k-2) up to F(${n}).`,
           'function fibonacci(n) {',
           '  let a = 0, b = 1',
           '  for (let i = 0; i < n; i++) [a, b] = [b, a + b]',
           '  return a',
           '}',
-          `fibonacci(${n})`)
+          `fibonacci(${n})`,
+        )
       }
-      return code('fibonacci', `Iterates F(k) = F(k-1) + F(k-2) up to F(${n}) with BigInt; the result as a decimal string.`,
+      return code(
+        'fibonacci',
+        `Iterates F(k) = F(k-1) + F(k-2) up to F(${n}) with BigInt; the result as a decimal string.`,
         'function fibonacci(n) {',
         '  let a = 0n, b = 1n',
         '  for (let i = 0; i < n; i++) [a, b] = [b, a + b]',
         '  return a',
         '}',
-        `fibonacci(${n}).toString()`)
+        `fibonacci(${n}).toString()`,
+      )
     },
   },
   {
@@ -125,62 +141,84 @@ const TEMPLATES: Template[] = [
       if (!within(n, 0, LIMITS.factorial)) return null
       // 18! is the last factorial below 2^53.
       const big = n > 18
-      return code('factorial', `Multiplies 1 × 2 × … × ${n}${big ? ' with BigInt; the result as a decimal string' : ''}.`,
+      return code(
+        'factorial',
+        `Multiplies 1 × 2 × … × ${n}${big ? ' with BigInt; the result as a decimal string' : ''}.`,
         'function factorial(n) {',
         `  let product = ${big ? '1n' : '1'}`,
         `  for (let i = 2; i <= n; i++) product *= ${big ? 'BigInt(i)' : 'i'}`,
         '  return product',
         '}',
-        `factorial(${n})${big ? '.toString()' : ''}`)
+        `factorial(${n})${big ? '.toString()' : ''}`,
+      )
     },
   },
   {
     name: 'gcd',
     matches: /\b(?:gcd|greatest common (?:divisor|factor)|highest common factor|hcf)\b/i,
-    write: (spec) => integers(spec, 2) && code('gcd', 'Euclid: gcd(a, b) = gcd(b, a mod b), folded over the numbers.',
-      'function gcd(a, b) {',
-      '  a = Math.abs(a); b = Math.abs(b)',
-      '  while (b !== 0) [a, b] = [b, a % b]',
-      '  return a',
-      '}',
-      `${JSON.stringify(integers(spec, 2))}.reduce(gcd)`),
+    write: (spec) =>
+      integers(spec, 2) &&
+      code(
+        'gcd',
+        'Euclid: gcd(a, b) = gcd(b, a mod b), folded over the numbers.',
+        'function gcd(a, b) {',
+        '  a = Math.abs(a); b = Math.abs(b)',
+        '  while (b !== 0) [a, b] = [b, a % b]',
+        '  return a',
+        '}',
+        `${JSON.stringify(integers(spec, 2))}.reduce(gcd)`,
+      ),
   },
   {
     name: 'lcm',
     matches: /\b(?:lcm|least common multiple|lowest common multiple)\b/i,
-    write: (spec) => integers(spec, 2) && code('lcm', 'lcm(a, b) = |a × b| / gcd(a, b), folded over the numbers.',
-      'function gcd(a, b) {',
-      '  while (b !== 0) [a, b] = [b, a % b]',
-      '  return Math.abs(a)',
-      '}',
-      'const lcm = (a, b) => (a === 0 || b === 0 ? 0 : Math.abs(a / gcd(a, b) * b))',
-      `${JSON.stringify(integers(spec, 2))}.reduce(lcm)`),
+    write: (spec) =>
+      integers(spec, 2) &&
+      code(
+        'lcm',
+        'lcm(a, b) = |a × b| / gcd(a, b), folded over the numbers.',
+        'function gcd(a, b) {',
+        '  while (b !== 0) [a, b] = [b, a % b]',
+        '  return Math.abs(a)',
+        '}',
+        'const lcm = (a, b) => (a === 0 || b === 0 ? 0 : Math.abs(a / gcd(a, b) * b))',
+        `${JSON.stringify(integers(spec, 2))}.reduce(lcm)`,
+      ),
   },
   {
     name: 'power',
-    matches: /(?<![\w.])(-?\d+)\s*(?:\^|\*\*)\s*(\d+)\b|(?<![\w.])(-?\d+)\s+(?:to the power of|to the|raised to(?: the)?(?: power(?: of)?)?)\s+(\d+)/i,
+    matches:
+      /(?<![\w.])(-?\d+)\s*(?:\^|\*\*)\s*(\d+)\b|(?<![\w.])(-?\d+)\s+(?:to the power of|to the|raised to(?: the)?(?: power(?: of)?)?)\s+(\d+)/i,
     write: (_, m) => {
       const base = Number(m[1] ?? m[3])
       const exponent = Number(m[2] ?? m[4])
       if (!within(exponent, 0, LIMITS.exponent) || !Number.isSafeInteger(base)) return null
       const big = Math.abs(base) > 1 && exponent * Math.log2(Math.abs(base)) >= 53
       return big
-        ? code('power', `${base} to the power ${exponent} with BigInt; the result as a decimal string.`, `(${base}n ** ${exponent}n).toString()`)
+        ? code(
+            'power',
+            `${base} to the power ${exponent} with BigInt; the result as a decimal string.`,
+            `(${base}n ** ${exponent}n).toString()`,
+          )
         : code('power', `${base} to the power ${exponent}.`, `Math.pow(${base}, ${exponent})`)
     },
   },
   {
     name: 'sum-of-range',
-    matches: /\bsum\b[^.]*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:numbers|integers)?\s*(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|\bsum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)/i,
+    matches:
+      /\bsum\b[^.]*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:numbers|integers)?\s*(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|\bsum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)/i,
     write: (_, m) => {
       const parity = (m[1] ?? m[5])?.toLowerCase()
       const [from, to] = m[4] !== undefined ? [1, Number(m[4])] : [Number(m[2]), Number(m[3])]
-      if (!within(to - from, 0, LIMITS.range) || parity !== undefined && m[4] !== undefined) return null
+      if (!within(to - from, 0, LIMITS.range) || (parity !== undefined && m[4] !== undefined)) return null
       const keep = parity === 'even' ? ' if (i % 2 === 0)' : parity === 'odd' ? ' if (i % 2 !== 0)' : ''
-      return code('sum-of-range', `Adds the${parity ? ` ${parity}` : ''} integers from ${from} to ${to}.`,
+      return code(
+        'sum-of-range',
+        `Adds the${parity ? ` ${parity}` : ''} integers from ${from} to ${to}.`,
         'let total = 0',
         `for (let i = ${from}; i <= ${to}; i++)${keep} total += i`,
-        'total')
+        'total',
+      )
     },
   },
   {
@@ -189,12 +227,15 @@ const TEMPLATES: Template[] = [
     write: (spec) => {
       const text = subjectText(spec) ?? /\bis\s+(\S+)\s+a\s+palindrome/i.exec(spec)?.[1] ?? null
       if (text === null) return null
-      return code('palindrome', 'Compares the letters and digits, lower-cased, with their reverse.',
+      return code(
+        'palindrome',
+        'Compares the letters and digits, lower-cased, with their reverse.',
         'function isPalindrome(text) {',
-        "  const chars = [...text.toLowerCase()].filter((c) => /[\\p{L}\\p{N}]/u.test(c))",
-        '  return chars.join(\'\') === [...chars].reverse().join(\'\')',
+        '  const chars = [...text.toLowerCase()].filter((c) => /[\\p{L}\\p{N}]/u.test(c))',
+        "  return chars.join('') === [...chars].reverse().join('')",
         '}',
-        `isPalindrome(${literal(text)})`)
+        `isPalindrome(${literal(text)})`,
+      )
     },
   },
   {
@@ -203,7 +244,11 @@ const TEMPLATES: Template[] = [
     write: (spec) => {
       const text = subjectText(spec) ?? /\breverse\s+(?:the\s+)?(?:word|string)\s+(\S+)/i.exec(spec)?.[1] ?? null
       if (text === null) return null
-      return code('reverse-string', 'Reverses the string by code points, so characters outside the BMP stay whole.', `[...${literal(text)}].reverse().join('')`)
+      return code(
+        'reverse-string',
+        'Reverses the string by code points, so characters outside the BMP stay whole.',
+        `[...${literal(text)}].reverse().join('')`,
+      )
     },
   },
   {
@@ -212,7 +257,11 @@ const TEMPLATES: Template[] = [
     write: (spec) => {
       const text = subjectText(spec)
       if (text === null) return null
-      return code('count-words', 'Splits on runs of white space and counts the non-empty pieces.', `${literal(text)}.split(/\\s+/).filter(Boolean).length`)
+      return code(
+        'count-words',
+        'Splits on runs of white space and counts the non-empty pieces.',
+        `${literal(text)}.split(/\\s+/).filter(Boolean).length`,
+      )
     },
   },
   {
@@ -222,8 +271,11 @@ const TEMPLATES: Template[] = [
       const list = numbersIn(spec)
       if (list.length < 2) return null
       const descending = /\b(?:descending|decreasing|largest first|biggest first|high(?:est)? to low(?:est)?|reverse order)\b/i.test(spec)
-      return code('sort-numbers', `Sorts the numbers ${descending ? 'descending' : 'ascending'}, numerically (not as strings).`,
-        `${JSON.stringify(list)}.sort((a, b) => ${descending ? 'b - a' : 'a - b'})`)
+      return code(
+        'sort-numbers',
+        `Sorts the numbers ${descending ? 'descending' : 'ascending'}, numerically (not as strings).`,
+        `${JSON.stringify(list)}.sort((a, b) => ${descending ? 'b - a' : 'a - b'})`,
+      )
     },
   },
   {
@@ -232,9 +284,12 @@ const TEMPLATES: Template[] = [
     write: (spec) => {
       const list = numbersIn(spec)
       if (list.length === 0) return null
-      return code('average', 'The sum of the numbers divided by how many there are.',
+      return code(
+        'average',
+        'The sum of the numbers divided by how many there are.',
         `const numbers = ${JSON.stringify(list)}`,
-        'numbers.reduce((sum, x) => sum + x, 0) / numbers.length')
+        'numbers.reduce((sum, x) => sum + x, 0) / numbers.length',
+      )
     },
   },
   {

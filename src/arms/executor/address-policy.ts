@@ -25,7 +25,8 @@ export function normalizeHost(host: string): string {
 export function checkFetchAllow(entries: readonly string[]): string[] {
   return entries.map((entry) => {
     const host = normalizeHost(entry.trim())
-    if (!HOST_PATTERN.test(host) && !ipaddr.isValid(host)) throw new TypeError(`executor fetch allow-list: '${entry}' is not a host name or '*.domain'`)
+    if (!HOST_PATTERN.test(host) && !ipaddr.isValid(host))
+      throw new TypeError(`executor fetch allow-list: '${entry}' is not a host name or '*.domain'`)
     return host
   })
 }

@@ -11,16 +11,16 @@
  */
 import { ARM_TOOLS, type Arm, ArmError, type ArmHealth } from '../contract.js'
 import { checkFetchAllow } from './address-policy.js'
-import { type FetchOutput, HttpFetchTool, type LookupAll, defaultLookup } from './http-fetch-tool.js'
-import { JavascriptTool, type JavascriptOutput } from './javascript-tool.js'
+import { defaultLookup, type FetchOutput, HttpFetchTool, type LookupAll } from './http-fetch-tool.js'
+import { type JavascriptOutput, JavascriptTool } from './javascript-tool.js'
 import { type ExecutorLimits, resolveLimits } from './limits.js'
 import { compiledQuickJS, instantiateQuickJS } from './quickjs-module.js'
 import { sandboxTools } from './sandbox.js'
 import { inputSchema, outputSchema } from './schemas.js'
 import { DEFAULT_SHELL_ALLOW, type ShellOutput, ShellTool } from './shell-tool.js'
 
-export { DEFAULT_SHELL_ALLOW } from './shell-tool.js'
 export { DEFAULT_LIMITS, type ExecutorLimits } from './limits.js'
+export { DEFAULT_SHELL_ALLOW } from './shell-tool.js'
 export type { FetchOutput, JavascriptOutput, ShellOutput }
 
 export interface ExecutorOptions {
@@ -86,10 +86,12 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
 
     async health(): Promise<Pick<ArmHealth, 'status' | 'checks'>> {
       const sandbox = await shell.sandbox()
-      quickjsCheck ??= compiledQuickJS().then(instantiateQuickJS).then(
-        () => ({ ok: true, detail: 'QuickJS WebAssembly module loaded' }),
-        (err: Error) => ({ ok: false, detail: err.message }),
-      )
+      quickjsCheck ??= compiledQuickJS()
+        .then(instantiateQuickJS)
+        .then(
+          () => ({ ok: true, detail: 'QuickJS WebAssembly module loaded' }),
+          (err: Error) => ({ ok: false, detail: err.message }),
+        )
       const quickjs = await quickjsCheck
       const checks = {
         shell_sandbox: sandbox,

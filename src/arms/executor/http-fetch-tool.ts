@@ -11,8 +11,9 @@
  * // → { url, status: 200, headers: { 'content-type': 'application/json' }, body: '[…]', truncated: false }
  * ```
  */
-import { lookup as dnsLookup } from 'node:dns/promises'
+
 import type { LookupAddress } from 'node:dns'
+import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 
 import { Agent, request } from 'undici'
@@ -43,13 +44,33 @@ export interface FetchPolicy {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const KEPT_RESPONSE_HEADERS = [
-  'content-type', 'content-length', 'content-language', 'content-encoding', 'last-modified', 'etag',
-  'cache-control', 'expires', 'date', 'location',
+  'content-type',
+  'content-length',
+  'content-language',
+  'content-encoding',
+  'last-modified',
+  'etag',
+  'cache-control',
+  'expires',
+  'date',
+  'location',
 ]
 /** Credentials, cookies and what the client must own itself. */
 const REFUSED_REQUEST_HEADERS = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'cookie2', 'host', 'connection', 'keep-alive',
-  'content-length', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'accept-encoding',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'cookie2',
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'accept-encoding',
 ])
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/
 
@@ -80,7 +101,11 @@ export class HttpFetchTool {
         const location = response.headers.location
         if (!REDIRECTS.has(response.status) || location === undefined) return response
         if (hop >= this.limits.fetchRedirects) {
-          throw new ArmError('TOO_MANY_REDIRECTS', `more than ${this.limits.fetchRedirects} redirects, the last to ${location.slice(0, 200)}`, false)
+          throw new ArmError(
+            'TOO_MANY_REDIRECTS',
+            `more than ${this.limits.fetchRedirects} redirects, the last to ${location.slice(0, 200)}`,
+            false,
+          )
         }
         const next = parseUrl(new URL(location, url).href)
         // The caller's headers were meant for the origin it named, not wherever that redirects.
@@ -101,7 +126,8 @@ export class HttpFetchTool {
    */
   private async checkedAddress(url: URL, signal: AbortSignal): Promise<LookupAddress> {
     const host = normalizeHost(url.hostname)
-    if (!hostAllowed(host, this.policy.allow)) throw new ArmError('HOST_NOT_ALLOWED', `host '${host}' is not on the fetch allow-list`, false)
+    if (!hostAllowed(host, this.policy.allow))
+      throw new ArmError('HOST_NOT_ALLOWED', `host '${host}' is not on the fetch allow-list`, false)
     const family = isIP(host)
     let addresses: LookupAddress[]
     try {
@@ -120,7 +146,12 @@ export class HttpFetchTool {
   }
 
   private async fetchOnce(
-    url: URL, method: 'GET' | 'HEAD', headers: Record<string, string>, pinned: LookupAddress, maxBytes: number, signal: AbortSignal,
+    url: URL,
+    method: 'GET' | 'HEAD',
+    headers: Record<string, string>,
+    pinned: LookupAddress,
+    maxBytes: number,
+    signal: AbortSignal,
   ): Promise<FetchOutput> {
     // One agent per hop, whose lookup can only answer the address checked above.
     const agent = new Agent({

@@ -43,7 +43,10 @@ export class JavascriptTool {
 
     const { jsMemoryBytes, jsStackBytes, jsConsoleChars, jsResultChars } = this.limits
     const started = performance.now()
-    const outcome = await this.workers.run({ code, timeoutMs, limits: { jsMemoryBytes, jsStackBytes, jsConsoleChars, jsResultChars } }, signal)
+    const outcome = await this.workers.run(
+      { code, timeoutMs, limits: { jsMemoryBytes, jsStackBytes, jsConsoleChars, jsResultChars } },
+      signal,
+    )
     if (!outcome.ok) throw new ArmError(outcome.code, outcome.message, false)
     return { result: outcome.result, console: outcome.console, duration_ms: Math.round(performance.now() - started) }
   }

@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 
 import { instantiateQuickJS } from './quickjs-module.js'
-import { type ScriptLimits, type ScriptOutcome, evaluateScript } from './script-evaluation.js'
+import { evaluateScript, type ScriptLimits, type ScriptOutcome } from './script-evaluation.js'
 
 export interface ScriptJob {
   id: number

@@ -12,7 +12,7 @@
  * killTree(child.pid) // on timeout, output cap or abort
  * ```
  */
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 export function killTree(root: number): void {
   signal(-root, 'SIGSTOP')
@@ -62,5 +62,7 @@ function parentOf(pid: number): number | undefined {
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name)
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
 }

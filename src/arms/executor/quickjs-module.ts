@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 
 import variant from '@jitl/quickjs-wasmfile-release-sync'
-import { type QuickJSWASMModule, newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core'
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core'
 
 // The variant's package maps `types` to its CommonJS typings, so TypeScript sees the module
 // namespace where Node's ESM loader gives the variant itself: the cast restores the real type.
@@ -25,7 +25,9 @@ export function compiledQuickJS(): Promise<WebAssembly.Module> {
     const path = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')
     return WebAssembly.compile(await readFile(path))
   })()
-  compiled.catch(() => { compiled = undefined }) // a failed load is tried again by the next call
+  compiled.catch(() => {
+    compiled = undefined
+  }) // a failed load is tried again by the next call
   return compiled
 }
 

@@ -121,20 +121,38 @@ export function sandboxArgv(
     '--new-session', // no TIOCSTI into the service's terminal
     ...libraries,
     ...locale,
-    '--symlink', 'usr/lib', '/lib',
+    '--symlink',
+    'usr/lib',
+    '/lib',
     ...lib64,
-    '--ro-bind', command.binary, `/usr/bin/${command.name}`,
-    '--symlink', 'usr/bin', '/bin',
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--size', String(limits.shellTmpBytes),
-    '--tmpfs', '/tmp',
-    '--remount-ro', '/', // only /tmp (size-limited) is writable
-    '--chdir', '/tmp',
+    '--ro-bind',
+    command.binary,
+    `/usr/bin/${command.name}`,
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(limits.shellTmpBytes),
+    '--tmpfs',
+    '/tmp',
+    '--remount-ro',
+    '/', // only /tmp (size-limited) is writable
+    '--chdir',
+    '/tmp',
     '--clearenv',
-    '--setenv', 'PATH', '/usr/bin',
-    '--setenv', 'LANG', 'C.UTF-8',
-    '--setenv', 'HOME', '/tmp',
+    '--setenv',
+    'PATH',
+    '/usr/bin',
+    '--setenv',
+    'LANG',
+    'C.UTF-8',
+    '--setenv',
+    'HOME',
+    '/tmp',
     '--',
     `/usr/bin/${command.name}`,
     ...args,
@@ -158,12 +176,16 @@ export async function probeSandbox(tools: SandboxTools, limits: Parameters<typeo
   return new Promise((resolve) => {
     let stderr = ''
     const child = spawn(file!, args, { env: {}, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(0, 500) })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(0, 500)
+    })
     child.on('error', (err) => resolve({ ok: false, detail: err.message }))
     child.on('close', (code, signal) => {
-      resolve(code === 0
-        ? { ok: true, detail: 'bubblewrap runs with --unshare-all' }
-        : { ok: false, detail: `sandbox test exited ${code ?? signal}: ${stderr.trim()}` })
+      resolve(
+        code === 0
+          ? { ok: true, detail: 'bubblewrap runs with --unshare-all' }
+          : { ok: false, detail: `sandbox test exited ${code ?? signal}: ${stderr.trim()}` },
+      )
     })
   })
 }

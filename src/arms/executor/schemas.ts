@@ -11,7 +11,7 @@ import type { ExecutorLimits } from './limits.js'
 
 export function inputSchema(limits: Readonly<ExecutorLimits>): Record<string, unknown> {
   return {
-    description: "request.input; its shape depends on request.tool",
+    description: 'request.input; its shape depends on request.tool',
     oneOf: [
       {
         title: 'shell',
@@ -20,9 +20,18 @@ export function inputSchema(limits: Readonly<ExecutorLimits>): Record<string, un
         additionalProperties: false,
         properties: {
           command: { type: 'string', description: 'a bare command name from the allow-list (no path, no shell syntax)' },
-          args: { type: 'array', items: { type: 'string' }, maxItems: limits.shellMaxArgs, description: 'argv after the command, passed as is' },
+          args: {
+            type: 'array',
+            items: { type: 'string' },
+            maxItems: limits.shellMaxArgs,
+            description: 'argv after the command, passed as is',
+          },
           stdin: { type: 'string', description: `at most ${limits.shellStdinBytes} bytes` },
-          timeout_ms: { type: 'integer', minimum: 1, description: `wall clock; default ${limits.shellTimeoutMs}, never more than the step's timeout` },
+          timeout_ms: {
+            type: 'integer',
+            minimum: 1,
+            description: `wall clock; default ${limits.shellTimeoutMs}, never more than the step's timeout`,
+          },
           allow_nonzero_exit: { type: 'boolean', default: false, description: 'return the output of a non-zero exit instead of failing' },
         },
       },
@@ -31,7 +40,11 @@ export function inputSchema(limits: Readonly<ExecutorLimits>): Record<string, un
         type: 'object',
         additionalProperties: false,
         properties: {
-          code: { type: 'string', description: "a script; its completion value is the result. Absent: the first dependency output { language: 'javascript', code }" },
+          code: {
+            type: 'string',
+            description:
+              "a script; its completion value is the result. Absent: the first dependency output { language: 'javascript', code }",
+          },
           timeout_ms: { type: 'integer', minimum: 1, description: `default ${limits.jsTimeoutMs}` },
         },
       },

@@ -30,7 +30,10 @@ const PRELUDE = `(() => {
 })()`
 
 class Failure extends Error {
-  constructor(readonly code: Extract<ScriptOutcome, { ok: false }>['code'], message: string) {
+  constructor(
+    readonly code: Extract<ScriptOutcome, { ok: false }>['code'],
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -127,7 +130,7 @@ function captureConsole(vm: QuickJSContext, maxChars: number): string[] {
 function printable(vm: QuickJSContext, handle: QuickJSHandle): string {
   try {
     const value: unknown = vm.dump(handle)
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
   } catch {
     return '[unprintable]'
   }
@@ -144,7 +147,7 @@ function thrown(vm: QuickJSContext, error: QuickJSHandle, prefix = ''): Failure 
       name = typeof e.name === 'string' ? e.name : 'Error'
       message = String(e.message)
     } else {
-      message = typeof dumped === 'string' ? dumped : JSON.stringify(dumped) ?? String(dumped)
+      message = typeof dumped === 'string' ? dumped : (JSON.stringify(dumped) ?? String(dumped))
     }
   } catch {
     // Dumping allocates; with the heap exhausted it can fail, and that says enough.

@@ -49,7 +49,8 @@ export class ScriptWorkers {
       const onMessage = (message: WorkerMessage): void => {
         if ('id' in message && message.id === id) done(true, () => resolve(message.outcome))
       }
-      const onExit = (): void => done(false, () => resolve({ ok: false, code: 'SCRIPT_ERROR', message: 'the script sandbox stopped without an answer' }))
+      const onExit = (): void =>
+        done(false, () => resolve({ ok: false, code: 'SCRIPT_ERROR', message: 'the script sandbox stopped without an answer' }))
       const onAbort = (): void => done(false, () => reject(abortError(signal)))
       // The interrupt handler ends a script at its deadline; this ends a worker that did not answer.
       const backstop = setTimeout(

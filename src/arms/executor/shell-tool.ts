@@ -13,24 +13,99 @@ import { spawn } from 'node:child_process'
 
 import { ArmError } from '../contract.js'
 import { abortError } from './abort.js'
-import { killTree } from './process-tree.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
-import { type AllowedCommand, type ResolvedCommand, type SandboxProbe, type SandboxTools, probeSandbox, resolveCommands, sandboxArgv, sharedLibraries } from './sandbox.js'
+import { killTree } from './process-tree.js'
+import {
+  type AllowedCommand,
+  probeSandbox,
+  type ResolvedCommand,
+  resolveCommands,
+  type SandboxProbe,
+  type SandboxTools,
+  sandboxArgv,
+  sharedLibraries,
+} from './sandbox.js'
 import { UidPool } from './uid-pool.js'
 
 /** Text tools present on Debian 12; no shells, interpreters or network tools. */
 export const DEFAULT_SHELL_ALLOW: readonly string[] = Object.freeze([
-  'wc', 'cat', 'head', 'tail', 'sort', 'uniq', 'grep', 'sed', 'awk', 'cut', 'tr', 'echo', 'printf',
-  'date', 'seq', 'sleep', 'ls', 'base64', 'sha256sum', 'md5sum', 'rev', 'fold', 'nl', 'expr', 'true', 'false',
+  'wc',
+  'cat',
+  'head',
+  'tail',
+  'sort',
+  'uniq',
+  'grep',
+  'sed',
+  'awk',
+  'cut',
+  'tr',
+  'echo',
+  'printf',
+  'date',
+  'seq',
+  'sleep',
+  'ls',
+  'base64',
+  'sha256sum',
+  'md5sum',
+  'rev',
+  'fold',
+  'nl',
+  'expr',
+  'true',
+  'false',
 ])
 
 /** Never allowed, whatever the configuration says: they would turn the allow-list into "anything". */
 const NEVER_ALLOW = new Set([
-  'sh', 'bash', 'dash', 'zsh', 'ksh', 'csh', 'tcsh', 'fish', 'busybox', 'env', 'xargs', 'nohup', 'timeout',
-  'nice', 'setsid', 'unshare', 'nsenter', 'chroot', 'sudo', 'su', 'doas', 'bwrap', 'prlimit', 'setpriv',
-  'python', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'tclsh', 'expect',
-  'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'sftp', 'telnet', 'ftp', 'rsync',
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'busybox',
+  'env',
+  'xargs',
+  'nohup',
+  'timeout',
+  'nice',
+  'setsid',
+  'unshare',
+  'nsenter',
+  'chroot',
+  'sudo',
+  'su',
+  'doas',
+  'bwrap',
+  'prlimit',
+  'setpriv',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+  'nodejs',
+  'php',
+  'lua',
+  'tclsh',
+  'expect',
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'ssh',
+  'scp',
+  'sftp',
+  'telnet',
+  'ftp',
+  'rsync',
 ])
 
 /**
@@ -105,19 +180,28 @@ export class ShellTool {
     const name = check.requiredString(input, 'command', 256)
     const args = check.optionalStringArray(input, 'args', l.shellMaxArgs, l.shellArgsBytes)
     const stdin = check.optionalString(input, 'stdin', l.shellStdinBytes)
-    if (stdin !== undefined && check.utf8Bytes(stdin) > l.shellStdinBytes) throw check.invalid(`'stdin' is larger than ${l.shellStdinBytes} bytes`)
+    if (stdin !== undefined && check.utf8Bytes(stdin) > l.shellStdinBytes)
+      throw check.invalid(`'stdin' is larger than ${l.shellStdinBytes} bytes`)
     const timeoutMs = Math.min(check.optionalInteger(input, 'timeout_ms', 1, 86_400_000) ?? l.shellTimeoutMs, stepTimeoutMs)
     const allowNonzero = check.optionalBoolean(input, 'allow_nonzero_exit') ?? false
 
     const command = this.commands.get(name)
     if (!command) {
-      const why = this.missing.includes(name) ? 'is allowed but not installed here' : COMMAND_NAME.test(name) ? 'is not on the allow-list' : 'is not a bare command name'
+      const why = this.missing.includes(name)
+        ? 'is allowed but not installed here'
+        : COMMAND_NAME.test(name)
+          ? 'is not on the allow-list'
+          : 'is not a bare command name'
       throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`, false)
     }
     const runsAnother = RUNS_ANOTHER_PROGRAM[name]
     const bad = runsAnother ? args.find(runsAnother) : undefined
     if (bad !== undefined) {
-      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`, false)
+      throw new ArmError(
+        'COMMAND_NOT_ALLOWED',
+        `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`,
+        false,
+      )
     }
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
@@ -143,7 +227,11 @@ export class ShellTool {
   }
 
   private spawnSandboxed(
-    command: ResolvedCommand, args: string[], stdin: string | undefined, timeoutMs: number, signal: AbortSignal,
+    command: ResolvedCommand,
+    args: string[],
+    stdin: string | undefined,
+    timeoutMs: number,
+    signal: AbortSignal,
   ): Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }> {
     const cap = this.limits.shellOutputBytes
     const hostId = this.uids.acquire()
@@ -159,8 +247,14 @@ export class ShellTool {
       const killGroup = (): void => {
         if (child.pid !== undefined) killTree(child.pid)
       }
-      const timer = setTimeout(() => { ended ??= 'timeout'; killGroup() }, timeoutMs)
-      const onAbort = (): void => { ended ??= 'aborted'; killGroup() }
+      const timer = setTimeout(() => {
+        ended ??= 'timeout'
+        killGroup()
+      }, timeoutMs)
+      const onAbort = (): void => {
+        ended ??= 'aborted'
+        killGroup()
+      }
       signal.addEventListener('abort', onAbort, { once: true })
 
       for (const stream of ['stdout', 'stderr'] as const) {
@@ -170,7 +264,10 @@ export class ShellTool {
           const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
           out[stream].push(kept)
           out.bytes[stream] += kept.length
-          if (chunk.length > room) { truncated = true; killGroup() }
+          if (chunk.length > room) {
+            truncated = true
+            killGroup()
+          }
         })
       }
       // The command may exit without reading its stdin; that EPIPE is not an error of ours.

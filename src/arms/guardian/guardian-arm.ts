@@ -21,8 +21,8 @@
 import Type from 'typebox'
 
 import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/engine.js'
-import { ARM_TOOLS, ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
-import { BLOCK_LEVELS, maxSeverity, screenText, unique, type Severity } from './injection-screen.js'
+import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
+import { BLOCK_LEVELS, maxSeverity, type Severity, screenText, unique } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
 import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubMode } from './scrubber.js'
 
@@ -48,7 +48,12 @@ export const ScrubInput = Type.Object(
 export const ScreenInput = Type.Object({ text: Type.Optional(Type.String({ maxLength: MAX_TEXT_CHARS })) }, { additionalProperties: false })
 
 export const ScrubTextOutput = Type.Object({ text: Type.String(), redactions: Type.Integer(), pii_types: Type.Array(Type.String()) })
-export const ScrubDepsOutput = Type.Object({ scrubbed: Type.Unknown(), redactions: Type.Integer(), pii_types: Type.Array(Type.String()), withheld: Type.Integer() })
+export const ScrubDepsOutput = Type.Object({
+  scrubbed: Type.Unknown(),
+  redactions: Type.Integer(),
+  pii_types: Type.Array(Type.String()),
+  withheld: Type.Integer(),
+})
 export const ScreenOutput = Type.Object({
   injection_detected: Type.Boolean(),
   severity: Type.Enum(['none', 'low', 'medium', 'high', 'critical']),
@@ -71,7 +76,12 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
       description:
         'Scrubs personal data and secrets from text or from the outputs of the steps it depends on (structure kept), withholds tool and retrieval output that carries a prompt injection, enforces constraints.output_policy (blocked_terms, max_output_chars), and screens text without changing it.',
       capabilities: [...ARM_TOOLS.guardian],
-      input_schema: { anyOf: [{ title: 'scrub', ...ScrubInput }, { title: 'screen', ...ScreenInput }] },
+      input_schema: {
+        anyOf: [
+          { title: 'scrub', ...ScrubInput },
+          { title: 'screen', ...ScreenInput },
+        ],
+      },
       output_schema: { anyOf: [ScrubTextOutput, ScrubDepsOutput, ScreenOutput] },
       cost_tier: 'low',
     },
@@ -96,9 +106,10 @@ function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteReq
   const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
   const scrubber = new Scrubber({ engine, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
-  const output: ScrubTextOutput | ScrubDepsOutput = input.text !== undefined
-    ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
-    : { scrubbed: scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
+  const output: ScrubTextOutput | ScrubDepsOutput =
+    input.text !== undefined
+      ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
+      : { scrubbed: scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
   output.redactions = scrubber.redactions
   output.pii_types = scrubber.piiTypes
 
@@ -108,7 +119,10 @@ function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteReq
   if (scrubber.withheld.length > MAX_INJECTION_EVENTS) {
     const rest = scrubber.withheld.slice(MAX_INJECTION_EVENTS)
     const severity = rest.reduce<Severity>((s, w) => maxSeverity(s, w.severity), 'none')
-    ctx.emit({ type: 'guardrail.injection', data: { severity, families: unique(rest.flatMap((w) => w.families)), withheld: true, more: rest.length } })
+    ctx.emit({
+      type: 'guardrail.injection',
+      data: { severity, families: unique(rest.flatMap((w) => w.families)), withheld: true, more: rest.length },
+    })
   }
   if (scrubber.blockedTerms > 0 || scrubber.truncated > 0)
     ctx.emit({ type: 'guardrail.policy', data: { blocked_terms: scrubber.blockedTerms, truncated: scrubber.truncated } })

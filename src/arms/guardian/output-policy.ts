@@ -40,7 +40,10 @@ export function parseOutputPolicy(constraints: unknown): CompiledPolicy | undefi
   const policy = checkedInput(OutputPolicy, raw, 'constraints.output_policy')
   const terms = (policy.blocked_terms ?? []).map((t) => t.trim()).filter(Boolean)
   // longest first, so 'project falcon' wins over 'project'
-  const alternatives = terms.sort((a, b) => b.length - a.length).map(escape).join('|')
+  const alternatives = terms
+    .sort((a, b) => b.length - a.length)
+    .map(escapeTerm)
+    .join('|')
   return {
     blocked: terms.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu') : undefined,
     maxChars: policy.max_output_chars,
@@ -66,7 +69,7 @@ export function applyPolicy(policy: CompiledPolicy, text: string): { text: strin
   return { text: out, blocked, truncated }
 }
 
-function escape(term: string): string {
+function escapeTerm(term: string): string {
   // inner white space matches any run of it, so a line break inside a term still counts
   return term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
 }

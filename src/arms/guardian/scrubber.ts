@@ -14,8 +14,8 @@
  * `[EMAIL_1]` wherever it appears and a second one is `[EMAIL_2]`, so a reader can still tell
  * "the same person" from "someone else" (the engine numbers each call from 1).
  */
-import type { BlockLevel, ReflexEngine, RedactMode } from '../../reflex/engine.js'
-import { atLeast, screenText, unique, type Severity } from './injection-screen.js'
+import type { BlockLevel, RedactMode, ReflexEngine } from '../../reflex/engine.js'
+import { atLeast, type Severity, screenText, unique } from './injection-screen.js'
 import { applyPolicy, type CompiledPolicy } from './output-policy.js'
 
 export type ScrubMode = Extract<RedactMode, 'placeholder' | 'mask' | 'redact'>
@@ -74,7 +74,11 @@ export class Scrubber {
   private toolString(text: string, path: string): string {
     const screened = screenText(this.opts.engine, text)
     if (screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)) {
-      this.withheld.push({ path: this.opts.engine.redact(path, { mode: 'placeholder' }).redactedText, severity: screened.severity, families: screened.families })
+      this.withheld.push({
+        path: this.opts.engine.redact(path, { mode: 'placeholder' }).redactedText,
+        severity: screened.severity,
+        families: screened.families,
+      })
       return `[withheld: possible prompt injection (${screened.families.join(', ') || 'unknown'}, ${screened.severity})]`
     }
     return this.policy(this.redact(text))

@@ -16,9 +16,9 @@ import Type from 'typebox'
 import { Value } from 'typebox/value'
 
 import { ArmError, checkedInput } from '../contract.js'
-import { compileSafe, SafeRegexError, testBounded, type TimeBudget } from './safe-regex.js'
+import { compileSafe, SafeRegexError, type TimeBudget, testBounded } from './safe-regex.js'
 import { schemaProblem, validate } from './schema-check.js'
-import { leaves, MAX_LEAVES, preview, primaryResults, resolvePath, type Leaf } from './subject.js'
+import { type Leaf, leaves, MAX_LEAVES, preview, primaryResults, resolvePath } from './subject.js'
 
 const Path = Type.Optional(Type.String({ minLength: 1, maxLength: 500 }))
 /** Optional wording reported as the check's `criterion`; a label is made up otherwise. */
@@ -26,25 +26,68 @@ const Label = Type.Optional(Type.String({ maxLength: 2000 }))
 const Text = Type.Union([Type.String({ minLength: 1, maxLength: 10_000 }), Type.Number()])
 
 export const CHECK_SCHEMAS = {
-  json_schema: Type.Object({ type: Type.Literal('json_schema'), schema: Type.Unknown(), path: Path, criterion: Label }, { additionalProperties: false }),
-  regex: Type.Object({ type: Type.Literal('regex'), pattern: Type.String({ minLength: 1 }), flags: Type.Optional(Type.String()), path: Path, criterion: Label }, { additionalProperties: false }),
-  contains: Type.Object({ type: Type.Literal('contains'), value: Text, ignore_case: Type.Optional(Type.Boolean()), path: Path, criterion: Label }, { additionalProperties: false }),
-  not_contains: Type.Object({ type: Type.Literal('not_contains'), value: Text, ignore_case: Type.Optional(Type.Boolean()), path: Path, criterion: Label }, { additionalProperties: false }),
-  equals: Type.Object({ type: Type.Literal('equals'), value: Type.Unknown(), path: Path, criterion: Label }, { additionalProperties: false }),
+  json_schema: Type.Object(
+    { type: Type.Literal('json_schema'), schema: Type.Unknown(), path: Path, criterion: Label },
+    { additionalProperties: false },
+  ),
+  regex: Type.Object(
+    {
+      type: Type.Literal('regex'),
+      pattern: Type.String({ minLength: 1 }),
+      flags: Type.Optional(Type.String()),
+      path: Path,
+      criterion: Label,
+    },
+    { additionalProperties: false },
+  ),
+  contains: Type.Object(
+    { type: Type.Literal('contains'), value: Text, ignore_case: Type.Optional(Type.Boolean()), path: Path, criterion: Label },
+    { additionalProperties: false },
+  ),
+  not_contains: Type.Object(
+    { type: Type.Literal('not_contains'), value: Text, ignore_case: Type.Optional(Type.Boolean()), path: Path, criterion: Label },
+    { additionalProperties: false },
+  ),
+  equals: Type.Object(
+    { type: Type.Literal('equals'), value: Type.Unknown(), path: Path, criterion: Label },
+    { additionalProperties: false },
+  ),
   exit_code: Type.Object({ type: Type.Literal('exit_code'), equals: Type.Integer(), criterion: Label }, { additionalProperties: false }),
   max_length: Type.Object(
-    { type: Type.Literal('max_length'), value: Type.Integer({ minimum: 0 }), unit: Type.Optional(Type.Enum(['chars', 'words'])), path: Path, criterion: Label },
+    {
+      type: Type.Literal('max_length'),
+      value: Type.Integer({ minimum: 0 }),
+      unit: Type.Optional(Type.Enum(['chars', 'words'])),
+      path: Path,
+      criterion: Label,
+    },
     { additionalProperties: false },
   ),
   min_length: Type.Object(
-    { type: Type.Literal('min_length'), value: Type.Integer({ minimum: 0 }), unit: Type.Optional(Type.Enum(['chars', 'words'])), path: Path, criterion: Label },
+    {
+      type: Type.Literal('min_length'),
+      value: Type.Integer({ minimum: 0 }),
+      unit: Type.Optional(Type.Enum(['chars', 'words'])),
+      path: Path,
+      criterion: Label,
+    },
     { additionalProperties: false },
   ),
   valid_json: Type.Object({ type: Type.Literal('valid_json'), path: Path, criterion: Label }, { additionalProperties: false }),
 } as const
 
 const C = CHECK_SCHEMAS
-export const Check = Type.Union([C.json_schema, C.regex, C.contains, C.not_contains, C.equals, C.exit_code, C.max_length, C.min_length, C.valid_json])
+export const Check = Type.Union([
+  C.json_schema,
+  C.regex,
+  C.contains,
+  C.not_contains,
+  C.equals,
+  C.exit_code,
+  C.max_length,
+  C.min_length,
+  C.valid_json,
+])
 export type Check = Type.Static<typeof Check>
 export type CheckType = keyof typeof CHECK_SCHEMAS
 
@@ -78,15 +121,24 @@ export function describeCheck(check: Check): string {
   if (check.criterion) return check.criterion
   const at = 'path' in check && check.path ? ` at ${check.path}` : ''
   switch (check.type) {
-    case 'json_schema': return `matches the JSON schema${at}`
-    case 'regex': return `matches /${check.pattern}/${check.flags ?? ''}${at}`
-    case 'contains': return `contains ${preview(String(check.value))}${at}`
-    case 'not_contains': return `does not contain ${preview(String(check.value))}${at}`
-    case 'equals': return `equals ${preview(check.value)}${at}`
-    case 'exit_code': return `exit code is ${check.equals}`
-    case 'max_length': return `at most ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
-    case 'min_length': return `at least ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
-    case 'valid_json': return `is valid JSON${at}`
+    case 'json_schema':
+      return `matches the JSON schema${at}`
+    case 'regex':
+      return `matches /${check.pattern}/${check.flags ?? ''}${at}`
+    case 'contains':
+      return `contains ${preview(String(check.value))}${at}`
+    case 'not_contains':
+      return `does not contain ${preview(String(check.value))}${at}`
+    case 'equals':
+      return `equals ${preview(check.value)}${at}`
+    case 'exit_code':
+      return `exit code is ${check.equals}`
+    case 'max_length':
+      return `at most ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
+    case 'min_length':
+      return `at least ${check.value} ${check.unit === 'words' ? 'words' : 'characters'}${at}`
+    case 'valid_json':
+      return `is valid JSON${at}`
   }
 }
 
@@ -101,25 +153,33 @@ export function runCheck(check: Check, subject: Record<string, unknown>, budget:
   }
   switch (check.type) {
     case 'contains':
-    case 'not_contains': return containsCheck(check, textLeaves(check, subject))
-    case 'regex': return regexCheck(check, textLeaves(check, subject), budget)
-    case 'exit_code': return exitCodeCheck(check.equals, subject)
-    case 'equals': return eachResult(check, subject, 'any', (v) => looseEqual(v, check.value) ? undefined : `is ${preview(v)}`)
-    case 'max_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { max: check.value }, check.unit ?? 'chars'))
-    case 'min_length': return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
-    case 'json_schema': return eachResult(check, subject, 'all', (v) => {
-      const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v), budget))
-      return errors.length === 0 ? undefined : errors.join('; ')
-    })
-    case 'valid_json': return eachResult(check, subject, 'all', (v) => {
-      if (typeof v !== 'string') return undefined
-      try {
-        JSON.parse(v)
-        return undefined
-      } catch {
-        return `is not JSON: ${preview(v, 40)}`
-      }
-    })
+    case 'not_contains':
+      return containsCheck(check, textLeaves(check, subject))
+    case 'regex':
+      return regexCheck(check, textLeaves(check, subject), budget)
+    case 'exit_code':
+      return exitCodeCheck(check.equals, subject)
+    case 'equals':
+      return eachResult(check, subject, 'any', (v) => (looseEqual(v, check.value) ? undefined : `is ${preview(v)}`))
+    case 'max_length':
+      return eachResult(check, subject, 'all', (v) => lengthProblem(v, { max: check.value }, check.unit ?? 'chars'))
+    case 'min_length':
+      return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
+    case 'json_schema':
+      return eachResult(check, subject, 'all', (v) => {
+        const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v), budget))
+        return errors.length === 0 ? undefined : errors.join('; ')
+      })
+    case 'valid_json':
+      return eachResult(check, subject, 'all', (v) => {
+        if (typeof v !== 'string') return undefined
+        try {
+          JSON.parse(v)
+          return undefined
+        } catch {
+          return `is not JSON: ${preview(v, 40)}`
+        }
+      })
   }
 }
 
@@ -143,7 +203,10 @@ function regexCheck(check: Extract<Check, { type: 'regex' }>, found: { leaves: L
     cut ||= result.cut
     if (result.matched) return { passed: true, detail: `matched at ${leaf.path || 'the value'}` }
   }
-  return { passed: false, detail: `no match in ${found.leaves.length} string(s)${cut ? ' (long strings read up to their first 100000 characters)' : ''}${capNote(found.capped)}` }
+  return {
+    passed: false,
+    detail: `no match in ${found.leaves.length} string(s)${cut ? ' (long strings read up to their first 100000 characters)' : ''}${capNote(found.capped)}`,
+  }
 }
 
 function exitCodeCheck(expected: number, subject: Record<string, unknown>): Outcome {
@@ -161,16 +224,29 @@ function exitCodeCheck(expected: number, subject: Record<string, unknown>): Outc
  * Runs `problem` over the value at the path, or over each dependency's primary result; `any`
  * passes when one has no problem, `all` when none has.
  */
-function eachResult(check: Check & { path?: string }, subject: Record<string, unknown>, mode: 'any' | 'all', problem: (v: unknown) => string | undefined): Outcome {
-  const targets = check.path !== undefined
-    ? [{ path: check.path, value: (resolvePath(subject, check.path) as { value: unknown }).value }]
-    : primaryResults(subject)
-  if (targets.length === 0) return { passed: false, detail: 'no dependency output has a result field (result, stdout, code, body, summary); give a path' }
+function eachResult(
+  check: Check & { path?: string },
+  subject: Record<string, unknown>,
+  mode: 'any' | 'all',
+  problem: (v: unknown) => string | undefined,
+): Outcome {
+  const targets =
+    check.path !== undefined
+      ? [{ path: check.path, value: (resolvePath(subject, check.path) as { value: unknown }).value }]
+      : primaryResults(subject)
+  if (targets.length === 0)
+    return { passed: false, detail: 'no dependency output has a result field (result, stdout, code, body, summary); give a path' }
   const problems = targets.map((t) => ({ path: t.path, problem: problem(t.value) }))
   const ok = problems.filter((p) => p.problem === undefined)
   const passed = mode === 'any' ? ok.length > 0 : ok.length === problems.length
   if (passed) return { passed, detail: `holds at ${(mode === 'any' ? ok : problems).map((p) => p.path).join(', ')}` }
-  return { passed, detail: problems.filter((p) => p.problem !== undefined).map((p) => `${p.path} ${p.problem}`).join('; ') }
+  return {
+    passed,
+    detail: problems
+      .filter((p) => p.problem !== undefined)
+      .map((p) => `${p.path} ${p.problem}`)
+      .join('; '),
+  }
 }
 
 /** Numbers match numeric strings, strings compare trimmed (stdout ends in a newline), the rest structurally. */

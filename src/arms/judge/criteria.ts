@@ -26,16 +26,28 @@ const NOT_CONTAINS = new RegExp(
   String.raw`^${SUBJECT}(?:does\s+not|doesn't|do\s+not|must\s+not|should\s+not|shall\s+not|may\s+not|never|cannot|can't)\s+(?:contain|include|mention|say|have)s?\s+(.+)$|^(?:no\s+mention\s+of|without)\s+(.+)$`,
   'iu',
 )
-const CONTAINS = new RegExp(String.raw`^${SUBJECT}${MODAL}(?:contains?|includes?|mentions?|says?|has|have)\s+(?:the\s+(?:text|string|word|number|phrase)\s+)?(.+)$`, 'iu')
+const CONTAINS = new RegExp(
+  String.raw`^${SUBJECT}${MODAL}(?:contains?|includes?|mentions?|says?|has|have)\s+(?:the\s+(?:text|string|word|number|phrase)\s+)?(.+)$`,
+  'iu',
+)
 const EQUALS_WORD = new RegExp(String.raw`^${SUBJECT}${MODAL}(?:equals?|==|=|is\s+equal\s+to)\s+(.+)$`, 'iu')
-const EQUALS_IS = new RegExp(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|will\s+be|evaluates\s+to|returns|prints|outputs)\s+(?:exactly\s+)?(.+)$`, 'iu')
+const EQUALS_IS = new RegExp(
+  String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|will\s+be|evaluates\s+to|returns|prints|outputs)\s+(?:exactly\s+)?(.+)$`,
+  'iu',
+)
 const EXIT_CODE = new RegExp(
   String.raw`^(?:the\s+)?(?:command\s+|process\s+|script\s+)?(?:exit\s+(?:code|status)\s+(?:is|of|equals?|==|=|should\s+be|must\s+be)?\s*|exits?\s+with\s+(?:code\s+|status\s+)?)(${NUMBER})$`,
   'iu',
 )
 const EXIT_OK = /^(?:the\s+)?(?:command|process|script|program)\s+(?:exits\s+successfully|succeeds|runs\s+successfully|exits\s+cleanly)$/iu
-const VALID_JSON = new RegExp(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|returns|outputs|prints|produces)\s+(?:a\s+)?(?:valid|parseable|well-formed)\s+json(?:\s+(?:text|document|object|output))?$|^${SUBJECT}(?:is|should\s+be|must\s+be)\s+json$`, 'iu')
-const MATCHES = new RegExp(String.raw`^${SUBJECT}${MODAL}match(?:es)?\s+(?:the\s+(?:pattern|regex|regular\s+expression)\s+)?/(.+)/([a-z]*)$`, 'iu')
+const VALID_JSON = new RegExp(
+  String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|returns|outputs|prints|produces)\s+(?:a\s+)?(?:valid|parseable|well-formed)\s+json(?:\s+(?:text|document|object|output))?$|^${SUBJECT}(?:is|should\s+be|must\s+be)\s+json$`,
+  'iu',
+)
+const MATCHES = new RegExp(
+  String.raw`^${SUBJECT}${MODAL}match(?:es)?\s+(?:the\s+(?:pattern|regex|regular\s+expression)\s+)?/(.+)/([a-z]*)$`,
+  'iu',
+)
 const MAX_LENGTH = new RegExp(
   String.raw`^${SUBJECT}(?:is\s+|should\s+be\s+|must\s+be\s+|has\s+|contains\s+)?(at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|maximum(?:\s+of)?|max\.?|under|fewer\s+than|less\s+than|shorter\s+than)\s+(\d+)\s+(characters?|chars?|letters|words?)(?:\s+long)?$`,
   'iu',
@@ -46,11 +58,15 @@ const MIN_LENGTH = new RegExp(
 )
 const NON_EMPTY = new RegExp(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be)\s+(?:non-?\s?empty|not\s+empty)$`, 'iu')
 
-const DETERMINERS = /^(?:a|an|the|some|any|all|each|every|no|at\s+least|one\s+or\s+more|its|their|his|her|valid|correct|proper|appropriate)\b/iu
+const DETERMINERS =
+  /^(?:a|an|the|some|any|all|each|every|no|at\s+least|one\s+or\s+more|its|their|his|her|valid|correct|proper|appropriate)\b/iu
 const QUOTED = /^(["'`“‘])(.*)(["'`”’])$/su
 
 export function translateCriterion(criterion: string): Check | undefined {
-  const text = criterion.trim().replace(/[.!;]+$/u, '').trim()
+  const text = criterion
+    .trim()
+    .replace(/[.!;]+$/u, '')
+    .trim()
   if (text === '') return undefined
   const label = { criterion }
   let m: RegExpExecArray | null

@@ -19,7 +19,7 @@
  */
 import Type from 'typebox'
 
-import { ARM_TOOLS, ArmError, checkedInput, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
 import { Check, describeCheck, parseCheck, runCheck } from './checks.js'
 import { translateCriterion } from './criteria.js'
 import { modelVerdicts } from './model-verdicts.js'
@@ -83,18 +83,29 @@ async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOut
 
   const subject = request.context.dep_outputs as Record<string, unknown>
   const budget = new TimeBudget(CALL_BUDGET_MS)
-  const results: CheckResult[] = checks.map((check) => ({ criterion: describeCheck(check), method: 'deterministic', ...runCheck(check, subject, budget) }))
+  const results: CheckResult[] = checks.map((check) => ({
+    criterion: describeCheck(check),
+    method: 'deterministic',
+    ...runCheck(check, subject, budget),
+  }))
   ctx.signal.throwIfAborted()
 
   if (open.length > 0 && ctx.llm.reasoning) {
     for (const v of await modelVerdicts(ctx.llm, open, subject, request.goal, ctx.signal)) {
-      results.push(v.passed === undefined
-        ? { criterion: v.criterion, method: 'unverified', passed: true, detail: v.reason }
-        : { criterion: v.criterion, method: 'model', passed: v.passed, detail: v.reason })
+      results.push(
+        v.passed === undefined
+          ? { criterion: v.criterion, method: 'unverified', passed: true, detail: v.reason }
+          : { criterion: v.criterion, method: 'model', passed: v.passed, detail: v.reason },
+      )
     }
   } else {
     for (const criterion of open)
-      results.push({ criterion, method: 'unverified', passed: true, detail: 'no deterministic check fits the wording and no reasoning model is configured' })
+      results.push({
+        criterion,
+        method: 'unverified',
+        passed: true,
+        detail: 'no deterministic check fits the wording and no reasoning model is configured',
+      })
   }
 
   const failed = results.filter((r) => !r.passed)

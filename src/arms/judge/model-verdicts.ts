@@ -13,8 +13,9 @@
  * criteria unverified rather than failed; a model that fails (unavailable, reply out of shape) is
  * an ArmError with the provider's code and retryability, so the step is tried again.
  */
-import { ArmError } from '../contract.js'
+
 import { LlmError, type MeteredLlm } from '../../llm/provider.js'
+import { ArmError } from '../contract.js'
 import { boundedJson } from './subject.js'
 
 export interface Verdict {
@@ -74,7 +75,15 @@ export async function modelVerdicts(
   let json: unknown
   try {
     const done = await llm.complete(
-      { messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: user }], schema: { name: 'verdicts', schema: VERDICTS_SCHEMA }, maxTokens: 200 + 120 * criteria.length, temperature: 0 },
+      {
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: user },
+        ],
+        schema: { name: 'verdicts', schema: VERDICTS_SCHEMA },
+        maxTokens: 200 + 120 * criteria.length,
+        temperature: 0,
+      },
       signal,
     )
     json = done.json

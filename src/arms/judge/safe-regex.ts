@@ -36,7 +36,8 @@ export class SafeRegexError extends Error {}
 export function compileSafe(pattern: string, flags = ''): RegExp {
   if (pattern.length > MAX_PATTERN_CHARS) throw new SafeRegexError(`pattern is longer than ${MAX_PATTERN_CHARS} characters`)
   // g and y make `test` stateful; d and v are not needed for a yes/no answer
-  if (!ALLOWED_FLAGS.test(flags) || new Set(flags).size !== flags.length) throw new SafeRegexError(`flags '${flags}': only i, m, s and u, once each`)
+  if (!ALLOWED_FLAGS.test(flags) || new Set(flags).size !== flags.length)
+    throw new SafeRegexError(`flags '${flags}': only i, m, s and u, once each`)
   let re: RegExp
   try {
     re = new RegExp(pattern, flags)

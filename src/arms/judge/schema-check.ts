@@ -18,7 +18,18 @@ import { compileSafe, type TimeBudget } from './safe-regex.js'
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
-const SCHEMA_ONES = ['not', 'items', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']
+const SCHEMA_ONES = [
+  'not',
+  'items',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]
 const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
 /** Schemas nested deeper are refused: the walk and typebox both recurse. */
@@ -94,11 +105,15 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
  */
 export function validate(schema: unknown, value: unknown, budget: TimeBudget): string[] {
   const typed = schema as Parameters<typeof Value.Check>[0]
-  return budget.run(() => {
-    if (Value.Check(typed, value)) return []
-    const errors = Value.Errors(typed, value)
-      .slice(0, 5)
-      .map((e) => `${e.instancePath || '/'} ${e.message}`)
-    return errors.length > 0 ? errors : ['does not match the schema']
-  }, VALIDATE_TIMEOUT_MS, 'validating against the schema')
+  return budget.run(
+    () => {
+      if (Value.Check(typed, value)) return []
+      const errors = Value.Errors(typed, value)
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+      return errors.length > 0 ? errors : ['does not match the schema']
+    },
+    VALIDATE_TIMEOUT_MS,
+    'validating against the schema',
+  )
 }

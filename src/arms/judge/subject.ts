@@ -51,7 +51,7 @@ export function leaves(value: unknown, path = ''): { leaves: Leaf[]; capped: boo
     }
     if (typeof v === 'string') out.push({ path: at, text: v })
     else if (typeof v === 'number' || typeof v === 'boolean') out.push({ path: at, text: String(v) })
-    else if (Array.isArray(v)) v.forEach((item, i) => walk(item, join(at, String(i))))
+    else if (Array.isArray(v)) for (const [i, item] of v.entries()) walk(item, join(at, String(i)))
     else if (v !== null && typeof v === 'object') for (const [k, item] of Object.entries(v)) walk(item, join(at, k))
   }
   walk(value, path)
@@ -97,7 +97,12 @@ export function boundedJson(subject: unknown, leafChars = 2_000, totalChars = 12
   const cut = (v: unknown): unknown => {
     if (typeof v === 'string') return v.length > leafChars ? `${v.slice(0, leafChars)}…[${v.length - leafChars} more chars]` : v
     if (Array.isArray(v)) return v.slice(0, 200).map(cut)
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).slice(0, 200).map(([k, x]) => [k, cut(x)]))
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .slice(0, 200)
+          .map(([k, x]) => [k, cut(x)]),
+      )
     return v
   }
   const text = JSON.stringify(cut(subject), null, 1) ?? 'null'

@@ -10,7 +10,7 @@
  */
 import { Compile } from 'typebox/compile'
 
-import { externalValidator, type ExternalArm } from './external-arms.js'
+import { type ExternalArm, externalValidator } from './external-arms.js'
 import { MAX_PLAN_STEPS, toolSpec } from './plan-tools.js'
 
 export interface PlanStep {
@@ -59,7 +59,8 @@ export function checkPlanSteps(raw: unknown, allowed: readonly string[] | null, 
     if (typeof arm !== 'string' || typeof tool !== 'string') throw new PlanError(`step ${id} names no arm or tool`)
     const validator = validatorFor(arm, tool, external)
     if (validator === undefined) throw new PlanError(`step ${id}: ${arm}.${tool} is not a tool a plan can use`)
-    if (allowed !== null && arm !== 'guardian' && !allowed.includes(arm)) throw new PlanError(`step ${id} uses ${arm}, which allowed_arms excludes`)
+    if (allowed !== null && arm !== 'guardian' && !allowed.includes(arm))
+      throw new PlanError(`step ${id} uses ${arm}, which allowed_arms excludes`)
     if (typeof action !== 'string' || action.trim() === '') throw new PlanError(`step ${id} has no action`)
     if (!Array.isArray(deps) || !deps.every((d) => typeof d === 'string')) throw new PlanError(`step ${id} has a bad depends_on`)
     // Earlier steps only: rules out unknown ids and cycles at once.
@@ -69,6 +70,13 @@ export function checkPlanSteps(raw: unknown, allowed: readonly string[] | null, 
       throw new PlanError(`step ${id}: bad input for ${arm}.${tool}${first ? ` (${first.instancePath || '/'} ${first.message})` : ''}`)
     }
     before.add(id)
-    return { step_id: id, arm, tool, action: action.trim(), depends_on: [...new Set(deps as string[])], input: input as Record<string, unknown> }
+    return {
+      step_id: id,
+      arm,
+      tool,
+      action: action.trim(),
+      depends_on: [...new Set(deps as string[])],
+      input: input as Record<string, unknown>,
+    }
   })
 }

@@ -20,7 +20,7 @@ export type Intent =
   | { kind: 'scrub'; at: number; text: string }
   | { kind: 'validate'; at: number; criterion: string }
 
-const PII = String.raw`(?:personal(?:ly identifiable)? (?:data|information|details)|pii|secrets?|sensitive data)`
+const PII = '(?:personal(?:ly identifiable)? (?:data|information|details)|pii|secrets?|sensitive data)'
 const INTRO = String.raw`(?:\s+(?:this|the following|the|these)?\s*(?:text|input|lines|data|string)?)?\s*:`
 
 /** Intents whose payload is everything after a colon, earliest first wins. */
@@ -91,7 +91,8 @@ export function readIntents(goal: string): Intent[] {
       const from = m.index + m[0].length
       const intent = make(m as RegExpExecArray, head.slice(from))
       // A backticked run already read as a payload intent is the same step.
-      if (intent && !found.some((f) => f.intent.at === intent.at)) found.push({ intent, from: m.length > 1 && intent.kind === 'search' && m[1] ? -1 : from })
+      if (intent && !found.some((f) => f.intent.at === intent.at))
+        found.push({ intent, from: m.length > 1 && intent.kind === 'search' && m[1] ? -1 : from })
     }
   }
   found.sort((a, b) => a.intent.at - b.intent.at)
@@ -113,7 +114,9 @@ function finish({ intent, from }: Found, goal: string, next: number, alone: bool
   }
   const text = from === -1 ? null : clause(goal.slice(from, Math.max(from, next)))
   if (intent.kind === 'search') {
-    const query = (text ?? intent.query.trim()).replace(/(?:,?\s*(?:and|then)\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b.*$/i, '').trim()
+    const query = (text ?? intent.query.trim())
+      .replace(/(?:,?\s*(?:and|then)\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b.*$/i, '')
+      .trim()
     return { ...intent, query: query || intent.query.trim() }
   }
   if (intent.kind === 'validate') return { ...intent, criterion: text ?? intent.criterion }

@@ -13,7 +13,7 @@
  */
 import { ArmError } from '../contract.js'
 import type { PlanStep } from './check-plan.js'
-import { readIntents, type Intent } from './goal-intents.js'
+import { type Intent, readIntents } from './goal-intents.js'
 
 export interface HeuristicInput {
   /** Redacted. */
@@ -37,7 +37,14 @@ export function heuristicPlan(input: HeuristicInput): PlanStep[] {
   const intents = readIntents(input.goal)
   const criteria = intents.flatMap((i) => (i.kind === 'validate' && i.criterion ? [i.criterion] : []))
   let work = intents.map((i) => drafts(i, input.goal)).filter((d) => d.length > 0 && d.every((s) => ok(s.arm)))
-  if (work.length === 0) work = [unrecognised(input, ok, intents.some((i) => i.kind !== 'validate'))]
+  if (work.length === 0)
+    work = [
+      unrecognised(
+        input,
+        ok,
+        intents.some((i) => i.kind !== 'validate'),
+      ),
+    ]
   if (input.previousFailure !== undefined) work = widen(work, input.goal, ok)
 
   const steps: PlanStep[] = []
@@ -52,7 +59,12 @@ export function heuristicPlan(input: HeuristicInput): PlanStep[] {
     const n = criteria.length + input.acceptanceCriteria.length
     // Criteria given to the judge replace the task's, so the goal's own go with the task's.
     const given = criteria.length > 0 ? { criteria: [...criteria, ...input.acceptanceCriteria] } : {}
-    last = [add({ arm: 'judge', tool: 'validate', action: `Check the results against ${n} ${n === 1 ? 'criterion' : 'criteria'}.`, input: given }, last)]
+    last = [
+      add(
+        { arm: 'judge', tool: 'validate', action: `Check the results against ${n} ${n === 1 ? 'criterion' : 'criteria'}.`, input: given },
+        last,
+      ),
+    ]
   }
   const tail = steps[steps.length - 1]!
   const endsInScrub = last.length === 1 && tail.arm === 'guardian' && tail.tool === 'scrub'
@@ -66,11 +78,18 @@ function drafts(intent: Intent, goal: string): Draft[] {
     case 'search':
       return [searchStep(intent.query || goal, intent.summarise)]
     case 'shell':
-      return [{
-        arm: 'executor', tool: 'shell',
-        action: `Run ${[intent.command, ...intent.args].join(' ')}${intent.stdin !== undefined ? ' on the given text' : ''}.`,
-        input: { command: intent.command, ...(intent.args.length > 0 && { args: intent.args }), ...(intent.stdin !== undefined && { stdin: intent.stdin }) },
-      }]
+      return [
+        {
+          arm: 'executor',
+          tool: 'shell',
+          action: `Run ${[intent.command, ...intent.args].join(' ')}${intent.stdin !== undefined ? ' on the given text' : ''}.`,
+          input: {
+            command: intent.command,
+            ...(intent.args.length > 0 && { args: intent.args }),
+            ...(intent.stdin !== undefined && { stdin: intent.stdin }),
+          },
+        },
+      ]
     case 'code':
       return codeSteps(intent.spec || goal)
     case 'evaluate':
@@ -78,7 +97,9 @@ function drafts(intent: Intent, goal: string): Draft[] {
     case 'fetch':
       return [{ arm: 'executor', tool: 'http_fetch', action: `Fetch ${intent.url}.`, input: { url: intent.url } }]
     case 'scrub':
-      return [{ arm: 'guardian', tool: 'scrub', action: 'Redact personal data and secrets from the given text.', input: { text: intent.text } }]
+      return [
+        { arm: 'guardian', tool: 'scrub', action: 'Redact personal data and secrets from the given text.', input: { text: intent.text } },
+      ]
     case 'validate':
       return [] // criteria for the judge, not work of their own
   }
@@ -86,7 +107,8 @@ function drafts(intent: Intent, goal: string): Draft[] {
 
 function searchStep(query: string, summarise: boolean, action?: string): Draft {
   return {
-    arm: 'retriever', tool: 'search',
+    arm: 'retriever',
+    tool: 'search',
     action: action ?? `Search the knowledge base for "${brief(query)}"${summarise ? ' and summarise the hits' : ''}.`,
     input: { query: query.slice(0, MAX_QUERY), ...(summarise && { summarise: true }) },
   }
@@ -120,9 +142,14 @@ function unrecognised(input: HeuristicInput, ok: (arm: string) => boolean, exclu
  * answer have more to go on. Deterministic; a different approach needs the model path.
  */
 function widen(work: Draft[][], goal: string, ok: (arm: string) => boolean): Draft[][] {
-  const wider = work.map((group) => group.map((d) => (d.arm === 'retriever' && d.tool === 'search' ? { ...d, input: { k: 10, ...d.input } } : d)))
+  const wider = work.map((group) =>
+    group.map((d) => (d.arm === 'retriever' && d.tool === 'search' ? { ...d, input: { k: 10, ...d.input } } : d)),
+  )
   if (!ok('retriever')) return wider
-  return [...wider, [{ arm: 'retriever', tool: 'recall', action: 'Recall similar past tasks for more context.', input: { goal: brief(goal, 2000), k: 3 } }]]
+  return [
+    ...wider,
+    [{ arm: 'retriever', tool: 'recall', action: 'Recall similar past tasks for more context.', input: { goal: brief(goal, 2000), k: 3 } }],
+  ]
 }
 
 function brief(text: string, max = 80): string {

@@ -13,8 +13,8 @@
 import type { Llm } from '../../llm/provider.js'
 import type { SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
-import { externalToolLines, type ExternalArm } from './external-arms.js'
-import { dropNulls, MAX_PLAN_STEPS, planJsonSchema, PLANNABLE_ARMS, toolLines } from './plan-tools.js'
+import { type ExternalArm, externalToolLines } from './external-arms.js'
+import { dropNulls, MAX_PLAN_STEPS, PLANNABLE_ARMS, planJsonSchema, toolLines } from './plan-tools.js'
 
 export interface ModelPlanInput {
   /** Redacted. */
@@ -75,8 +75,8 @@ export async function modelPlan(input: ModelPlanInput, llm: Llm, signal: AbortSi
 
 /** A built-in tool's input without the nulls strict mode wrote; a registered arm's parsed from its JSON text. */
 function readInput(step: Record<string, unknown>, i: number, registered: ReadonlySet<string>): unknown {
-  const input = step['input']
-  if (typeof step['arm'] === 'string' && registered.has(step['arm'])) return fromJsonText(String(step['step_id'] ?? i + 1), input)
+  const input = step.input
+  if (typeof step.arm === 'string' && registered.has(step.arm)) return fromJsonText(String(step.step_id ?? i + 1), input)
   return input && typeof input === 'object' ? dropNulls(input as Record<string, unknown>) : input
 }
 
@@ -89,7 +89,8 @@ function fromJsonText(stepId: string, input: unknown): Record<string, unknown> {
   } catch {
     throw new PlanError(`step ${stepId}: the input's JSON text does not parse`)
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new PlanError(`step ${stepId}: the input's JSON text is not an object`)
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new PlanError(`step ${stepId}: the input's JSON text is not an object`)
   return parsed as Record<string, unknown>
 }
 
@@ -102,15 +103,28 @@ function endWithScrub(steps: PlanStep[]): PlanStep[] {
   const ids = new Set(steps.map((s) => s.step_id))
   let n = steps.length + 1
   while (ids.has(`s${n}`)) n++
-  return [...steps, { step_id: `s${n}`, arm: 'guardian', tool: 'scrub', action: 'Scrub personal data and secrets from the results.', depends_on: leaves, input: {} }]
+  return [
+    ...steps,
+    {
+      step_id: `s${n}`,
+      arm: 'guardian',
+      tool: 'scrub',
+      action: 'Scrub personal data and secrets from the results.',
+      depends_on: leaves,
+      input: {},
+    },
+  ]
 }
 
 function systemPrompt(arms: readonly string[], external: readonly ExternalArm[]): string {
-  const registered = external.length === 0 ? [] : [
-    '',
-    'Registered arms (arm.tool, the JSON Schema of its input, what it does). Their input is given as JSON text: {"json": "<the input object as JSON>"}.',
-    externalToolLines(external),
-  ]
+  const registered =
+    external.length === 0
+      ? []
+      : [
+          '',
+          'Registered arms (arm.tool, the JSON Schema of its input, what it does). Their input is given as JSON text: {"json": "<the input object as JSON>"}.',
+          externalToolLines(external),
+        ]
   return [
     'You plan tasks for Ganglion, a task orchestrator. A plan is a list of steps, each done by one tool of one arm.',
     'Tools you may use (arm.tool, its input, what it does):',
@@ -132,7 +146,11 @@ function systemPrompt(arms: readonly string[], external: readonly ExternalArm[])
 function userPrompt(input: ModelPlanInput): string {
   const parts = [`Goal: ${input.goal}`]
   if (input.acceptanceCriteria.length > 0) parts.push(`Acceptance criteria:\n${input.acceptanceCriteria.map((c) => `- ${c}`).join('\n')}`)
-  const constraints = Array.isArray(input.constraints) ? input.constraints : Object.keys(input.constraints).length > 0 ? input.constraints : null
+  const constraints = Array.isArray(input.constraints)
+    ? input.constraints
+    : Object.keys(input.constraints).length > 0
+      ? input.constraints
+      : null
   if (constraints !== null) parts.push(`Constraints: ${JSON.stringify(constraints)}`)
   if (input.similar.length > 0) {
     const examples = input.similar.map((t) => {
@@ -141,6 +159,7 @@ function userPrompt(input: ModelPlanInput): string {
     })
     parts.push(`Similar past tasks that completed:\n${examples.join('\n')}`)
   }
-  if (input.previousFailure !== undefined) parts.push(`The previous plan failed: ${input.previousFailure}\nPlan differently so it does not fail the same way.`)
+  if (input.previousFailure !== undefined)
+    parts.push(`The previous plan failed: ${input.previousFailure}\nPlan differently so it does not fail the same way.`)
   return parts.join('\n\n')
 }

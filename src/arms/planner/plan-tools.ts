@@ -30,7 +30,11 @@ export const PLAN_TOOLS: Readonly<Partial<Record<BuiltinArm, Readonly<Record<str
   retriever: {
     search: {
       does: 'Hybrid search of the knowledge base; summarise: true adds a summary of the hits.',
-      input: Type.Object({ query: text(2000), k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })), summarise: Type.Optional(Type.Boolean()) }),
+      input: Type.Object({
+        query: text(2000),
+        k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+        summarise: Type.Optional(Type.Boolean()),
+      }),
     },
     recall: {
       does: 'Past tasks similar to a goal (episodic memory).',
@@ -40,7 +44,11 @@ export const PLAN_TOOLS: Readonly<Partial<Record<BuiltinArm, Readonly<Record<str
   executor: {
     shell: {
       does: 'Runs one allow-listed command (wc, sort, grep, head, cat…) in a sandbox; stdin is its input text. No shell syntax: command and argv.',
-      input: Type.Object({ command: text(256), args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64 })), stdin: Type.Optional(Type.String({ maxLength: 1_000_000 })) }),
+      input: Type.Object({
+        command: text(256),
+        args: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64 })),
+        stdin: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+      }),
     },
     javascript: {
       does: 'Runs JavaScript in QuickJS and returns the value of its last expression; without code it runs the code a dependency (coder) produced.',
@@ -58,7 +66,12 @@ export const PLAN_TOOLS: Readonly<Partial<Record<BuiltinArm, Readonly<Record<str
     },
     repair: {
       does: 'Fixes code given the error it produced.',
-      input: Type.Object({ language: Type.Optional(Type.Literal('javascript')), code: text(100_000), error: text(), spec: Type.Optional(text()) }),
+      input: Type.Object({
+        language: Type.Optional(Type.Literal('javascript')),
+        code: text(100_000),
+        error: text(),
+        spec: Type.Optional(text()),
+      }),
     },
   },
   judge: {
@@ -89,7 +102,8 @@ export function toolSpec(arm: string, tool: string): ToolSpec | undefined {
 export function toolLines(arms: readonly string[]): string {
   const lines: string[] = []
   for (const arm of arms) {
-    for (const [tool, spec] of Object.entries(PLAN_TOOLS[arm as BuiltinArm] ?? {})) lines.push(`- ${arm}.${tool} input ${signature(spec.input)}: ${spec.does}`)
+    for (const [tool, spec] of Object.entries(PLAN_TOOLS[arm as BuiltinArm] ?? {}))
+      lines.push(`- ${arm}.${tool} input ${signature(spec.input)}: ${spec.does}`)
   }
   return lines.join('\n')
 }
@@ -103,9 +117,9 @@ function signature(schema: TObject): string {
 }
 
 function typeName(prop: Record<string, unknown>): string {
-  if ('const' in prop) return JSON.stringify(prop['const'])
-  if (prop['type'] === 'array') return `${typeName(prop['items'] as Record<string, unknown>)}[]`
-  return String(prop['type'])
+  if ('const' in prop) return JSON.stringify(prop.const)
+  if (prop.type === 'array') return `${typeName(prop.items as Record<string, unknown>)}[]`
+  return String(prop.type)
 }
 
 /**

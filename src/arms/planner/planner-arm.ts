@@ -19,7 +19,7 @@ import Type from 'typebox'
 
 import { LlmError } from '../../llm/provider.js'
 import type { ReflexEngine } from '../../reflex/engine.js'
-import { ArmError, type Arm, type ArmContext, type ExecuteRequest } from '../contract.js'
+import { type Arm, type ArmContext, ArmError, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
 import { heuristicPlan } from './heuristic-plan.js'
@@ -35,8 +35,12 @@ export interface PlannerArmDeps {
 }
 
 const Step = Type.Object({
-  step_id: Type.String(), arm: Type.String(), tool: Type.String(), action: Type.String(),
-  depends_on: Type.Array(Type.String()), input: Type.Record(Type.String(), Type.Unknown()),
+  step_id: Type.String(),
+  arm: Type.String(),
+  tool: Type.String(),
+  action: Type.String(),
+  depends_on: Type.Array(Type.String()),
+  input: Type.Record(Type.String(), Type.Unknown()),
 })
 
 export const PlannerOutput = Type.Object({
@@ -55,7 +59,8 @@ export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
     capability: {
       arm_id: 'planner',
       name: 'planner',
-      description: 'Turns a goal into a plan: a DAG of steps over the other arms, written by the model or, offline, by a deterministic reading of the goal.',
+      description:
+        'Turns a goal into a plan: a DAG of steps over the other arms, written by the model or, offline, by a deterministic reading of the goal.',
       capabilities: ['plan'],
       input_schema: PlannerInput,
       output_schema: PlannerOutput,
@@ -87,7 +92,8 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
     return { steps, source: 'model', similar_tasks }
   } catch (err) {
     if (ctx.signal.aborted) throw err
-    if (err instanceof LlmError && (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED')) throw new ArmError(err.code, err.message, false)
+    if (err instanceof LlmError && (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED'))
+      throw new ArmError(err.code, err.message, false)
     if (!(err instanceof LlmError || err instanceof PlanError)) throw err
     const code = err instanceof LlmError ? err.code : 'PLAN_INVALID'
     ctx.emit({ type: 'planner.fallback', data: { code, message: err.message } })

@@ -17,7 +17,7 @@
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
 
-import { ArmError, BUILTIN_ARMS, inputInvalid, type ExecuteRequest } from '../contract.js'
+import { ArmError, BUILTIN_ARMS, type ExecuteRequest, inputInvalid } from '../contract.js'
 import { ExternalArm, MAX_EXTERNAL_ARMS } from './external-arms.js'
 
 /** Bounds of the task API's own `acceptance_criteria` (src/orchestrator/schemas.ts). */

@@ -16,15 +16,23 @@
  * in `query_source`. Retrieved text is data, not instructions: the summary prompt says so, and
  * screening it for indirect injection is the guardian's job downstream.
  */
+
+import type { Static, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import type { TSchema, Static } from 'typebox'
 import { LlmError } from '../../llm/provider.js'
 import type { KnowledgeStore, SearchHit } from '../../stores/knowledge-store.js'
-import { ArmError, ARM_TOOLS, type Arm, type ArmContext, type ArmHealth, type ExecuteRequest } from '../contract.js'
+import { ARM_TOOLS, type Arm, type ArmContext, ArmError, type ArmHealth, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory } from '../memory.js'
 import {
-  DEFAULT_RECALL_K, DEFAULT_SEARCH_K, INPUT_SCHEMA, MAX_QUERY_CHARS, OUTPUT_SCHEMA, RecallInput, SearchInput,
-  type RecallOutput, type SearchOutput,
+  DEFAULT_RECALL_K,
+  DEFAULT_SEARCH_K,
+  INPUT_SCHEMA,
+  MAX_QUERY_CHARS,
+  OUTPUT_SCHEMA,
+  RecallInput,
+  type RecallOutput,
+  SearchInput,
+  type SearchOutput,
 } from './schemas.js'
 import { summariseHits } from './summarise-hits.js'
 
@@ -35,7 +43,7 @@ export interface RetrieverDeps {
 
 const DESCRIPTION =
   'Finds knowledge: search (hybrid PostgreSQL full-text and vector search over ingested documents, fused by ' +
-  'reciprocal rank; optionally a summary of the hits by the step\'s model) and recall (completed tasks whose goal ' +
+  "reciprocal rank; optionally a summary of the hits by the step's model) and recall (completed tasks whose goal " +
   'is most similar, with their plans, for reuse).'
 
 export function createRetrieverArm(deps: RetrieverDeps): Arm {

@@ -17,7 +17,13 @@ export const DEFAULT_RECALL_K = 3
 
 export const SearchInput = Type.Object(
   {
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_QUERY_CHARS, description: "what to look for; default: the step's action, else the task's goal" })),
+    query: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_QUERY_CHARS,
+        description: "what to look for; default: the step's action, else the task's goal",
+      }),
+    ),
     k: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_K, default: DEFAULT_SEARCH_K, description: 'how many chunks' })),
     summarise: Type.Optional(Type.Boolean({ default: false, description: "also summarise the hits with the step's model" })),
   },
@@ -27,7 +33,9 @@ export type SearchInput = Type.Static<typeof SearchInput>
 
 export const RecallInput = Type.Object(
   {
-    goal: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: "the goal to find similar past tasks for; default: the task's goal" })),
+    goal: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 10_000, description: "the goal to find similar past tasks for; default: the task's goal" }),
+    ),
     k: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RECALL_K, default: DEFAULT_RECALL_K })),
   },
   { title: 'recall', additionalProperties: false },
@@ -52,7 +60,9 @@ export const SearchOutput = Type.Object(
     query_source: Type.Enum(['input', 'action', 'goal'], { description: 'where the query came from when input.query was absent' }),
     hits: Type.Array(Hit),
     summary: Type.Optional(Type.String()),
-    summary_source: Type.Optional(Type.Literal('model', { description: 'present when a model wrote the summary; absent for the fixed "nothing found" text' })),
+    summary_source: Type.Optional(
+      Type.Literal('model', { description: 'present when a model wrote the summary; absent for the fixed "nothing found" text' }),
+    ),
   },
   { title: 'search' },
 )
@@ -72,5 +82,11 @@ export type RecallOutput = Type.Static<typeof RecallOutput>
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>
 
-export const INPUT_SCHEMA = { description: 'request.input; its shape depends on request.tool', oneOf: [plain(SearchInput), plain(RecallInput)] }
-export const OUTPUT_SCHEMA = { description: 'the output; its shape depends on request.tool', oneOf: [plain(SearchOutput), plain(RecallOutput)] }
+export const INPUT_SCHEMA = {
+  description: 'request.input; its shape depends on request.tool',
+  oneOf: [plain(SearchInput), plain(RecallInput)],
+}
+export const OUTPUT_SCHEMA = {
+  description: 'the output; its shape depends on request.tool',
+  oneOf: [plain(SearchOutput), plain(RecallOutput)],
+}

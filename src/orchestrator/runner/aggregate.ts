@@ -4,30 +4,30 @@
  * cancelled or timed-out task keeps what its completed steps produced, marked partial. Steps a
  * re-plan superseded (`skipped`) are neither missing work nor the last step.
  */
-import type { TaskStep } from '../../stores/task.js';
-import { answerOf } from './answer.js';
+import type { TaskStep } from '../../stores/task.js'
+import { answerOf } from './answer.js'
 
 export interface TaskResult {
-  partial: boolean;
+  partial: boolean
   /** The plain answer of the last step's output (answer.ts), or null. */
-  answer: unknown;
+  answer: unknown
   /** The output of the plan's last step when it completed, else null. */
-  final: unknown;
+  final: unknown
   /** Completed steps' outputs by step id. */
-  steps: Record<string, unknown>;
-  completed_steps: string[];
+  steps: Record<string, unknown>
+  completed_steps: string[]
 }
 
 export function aggregate(steps: readonly TaskStep[]): TaskResult {
-  const live = steps.filter((s) => s.status !== 'skipped');
-  const completed = live.filter((s) => s.status === 'completed');
-  const last = live.at(-1);
-  const final = last?.status === 'completed' ? last.output : null;
+  const live = steps.filter((s) => s.status !== 'skipped')
+  const completed = live.filter((s) => s.status === 'completed')
+  const last = live.at(-1)
+  const final = last?.status === 'completed' ? last.output : null
   return {
     partial: completed.length < live.length,
     answer: answerOf(final),
     final,
     steps: Object.fromEntries(completed.map((s) => [s.step_id, s.output])),
     completed_steps: completed.map((s) => s.step_id),
-  };
+  }
 }

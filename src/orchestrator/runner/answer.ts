@@ -21,9 +21,11 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 export function answerOf(final: unknown): unknown {
   if (!isObject(final)) return final ?? null
-  const scrubbed = final['scrubbed']
+  const scrubbed = final.scrubbed
   if (isObject(scrubbed)) {
-    const answers = Object.entries(scrubbed).filter(([, out]) => !isVerdict(out)).map(([id, out]) => [id, one(out)] as const)
+    const answers = Object.entries(scrubbed)
+      .filter(([, out]) => !isVerdict(out))
+      .map(([id, out]) => [id, one(out)] as const)
     if (answers.length === 1) return answers[0]![1]
     return answers.length === 0 ? null : Object.fromEntries(answers)
   }
@@ -32,17 +34,17 @@ export function answerOf(final: unknown): unknown {
 
 /** A judge's output: `{ passed, checks }`. */
 function isVerdict(out: unknown): boolean {
-  return isObject(out) && typeof out['passed'] === 'boolean' && Array.isArray(out['checks'])
+  return isObject(out) && typeof out.passed === 'boolean' && Array.isArray(out.checks)
 }
 
 function one(out: unknown): unknown {
   if (!isObject(out)) return out ?? null
-  if (typeof out['summary'] === 'string') return out['summary']
-  if ('result' in out && Array.isArray(out['console'])) return out['result']
-  if (typeof out['stdout'] === 'string' && 'exit_code' in out) return out['stdout']
-  if (typeof out['body'] === 'string' && 'status' in out) return out['body']
-  if (typeof out['text'] === 'string' && 'redactions' in out) return out['text']
-  if (Array.isArray(out['hits'])) return out['hits']
-  if (typeof out['code'] === 'string' && typeof out['language'] === 'string') return out['code']
+  if (typeof out.summary === 'string') return out.summary
+  if ('result' in out && Array.isArray(out.console)) return out.result
+  if (typeof out.stdout === 'string' && 'exit_code' in out) return out.stdout
+  if (typeof out.body === 'string' && 'status' in out) return out.body
+  if (typeof out.text === 'string' && 'redactions' in out) return out.text
+  if (Array.isArray(out.hits)) return out.hits
+  if (typeof out.code === 'string' && typeof out.language === 'string') return out.code
   return out
 }

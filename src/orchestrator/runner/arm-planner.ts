@@ -15,26 +15,27 @@
  * refusal) is cut to fit rather than refused, so a task never loses its re-plan to the bound
  * (`failureForPlanner`, replan-reason.ts).
  */
-import type { ReflexEngine } from '../../reflex/engine.js';
-import type { StoredTask } from '../../stores/task.js';
-import type { NewStep } from '../../stores/task-store.js';
-import { MAX_EXTERNAL_ARMS, type ExternalArm } from '../../arms/planner/external-arms.js';
-import { callArm, type ArmLookup, type CallArmDeps } from './call-arm.js';
-import type { TaskPlanner } from './planner.js';
-import { failureForPlanner } from './replan-reason.js';
-import { StepError } from './step-runner.js';
+
+import { type ExternalArm, MAX_EXTERNAL_ARMS } from '../../arms/planner/external-arms.js'
+import type { ReflexEngine } from '../../reflex/engine.js'
+import type { StoredTask } from '../../stores/task.js'
+import type { NewStep } from '../../stores/task-store.js'
+import { type ArmLookup, type CallArmDeps, callArm } from './call-arm.js'
+import type { TaskPlanner } from './planner.js'
+import { failureForPlanner } from './replan-reason.js'
+import { StepError } from './step-runner.js'
 
 export interface ArmPlannerDeps extends CallArmDeps {
-  engine: ReflexEngine;
+  engine: ReflexEngine
   /** Longest a plan may take to arrive. */
-  planTimeoutMs?: number;
+  planTimeoutMs?: number
 }
 
-const MAX_STEPS = 50;
+const MAX_STEPS = 50
 
 export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
   return async (task, feedback) => {
-    const goal = deps.engine.redact(task.goal, { mode: 'placeholder' }).redactedText;
+    const goal = deps.engine.redact(task.goal, { mode: 'placeholder' }).redactedText
     const { output, provenance } = await callArm(deps, {
       task,
       stepId: 'plan',
@@ -50,72 +51,76 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       },
       depOutputs: {},
       signal: AbortSignal.timeout(deps.planTimeoutMs ?? deps.stepTimeoutMs),
-    });
-    const steps = checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined);
-    const { source, similar_tasks: similar } = output as { source?: unknown; similar_tasks?: unknown };
+    })
+    const steps = checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined)
+    const { source, similar_tasks: similar } = output as { source?: unknown; similar_tasks?: unknown }
     await deps.store.appendEvent(task.task_id, {
       type: 'task.planned',
       data: { source: typeof source === 'string' ? source : null, similar_tasks: Array.isArray(similar) ? similar : [], provenance },
-    });
-    return steps;
-  };
+    })
+    return steps
+  }
 }
 
 /** What the planner is told of the registered arms (the first ones by name: the prompt has room for so many). */
 function externalArms(arms: ArmLookup): ExternalArm[] {
   return (arms.registered?.() ?? []).slice(0, MAX_EXTERNAL_ARMS).map(({ name, capability }) => ({
-    name, description: capability.description, tools: capability.capabilities, input_schema: capability.input_schema,
-  }));
+    name,
+    description: capability.description,
+    tools: capability.capabilities,
+    input_schema: capability.input_schema,
+  }))
 }
 
 /** The plan as the store takes it, or PLAN_INVALID (not retryable: the same planner would answer the same). */
 export function checkPlan(output: unknown, task: StoredTask, known: (arm: string) => boolean): NewStep[] {
-  const raw = (output as { steps?: unknown } | null)?.steps;
-  if (!Array.isArray(raw) || raw.length === 0) throw invalid('the planner returned no steps');
-  if (raw.length > MAX_STEPS) throw invalid(`the plan has ${raw.length} steps; at most ${MAX_STEPS}`);
-  const allowed = allowedArms(task);
-  const seen = new Set<string>();
+  const raw = (output as { steps?: unknown } | null)?.steps
+  if (!Array.isArray(raw) || raw.length === 0) throw invalid('the planner returned no steps')
+  if (raw.length > MAX_STEPS) throw invalid(`the plan has ${raw.length} steps; at most ${MAX_STEPS}`)
+  const allowed = allowedArms(task)
+  const seen = new Set<string>()
   const steps = raw.map((s: unknown, i): NewStep => {
-    const step = s as Record<string, unknown>;
-    const id = step['step_id'];
-    const arm = step['arm'];
-    if (typeof id !== 'string' || id.length === 0 || id.length > 64) throw invalid(`step ${i + 1} has no usable step_id`);
-    if (seen.has(id)) throw invalid(`step id ${id} is used twice`);
-    seen.add(id);
-    if (typeof arm !== 'string' || !known(arm)) throw invalid(`step ${id} names an unknown arm ${JSON.stringify(arm)}`);
+    const step = s as Record<string, unknown>
+    const id = step.step_id
+    const arm = step.arm
+    if (typeof id !== 'string' || id.length === 0 || id.length > 64) throw invalid(`step ${i + 1} has no usable step_id`)
+    if (seen.has(id)) throw invalid(`step id ${id} is used twice`)
+    seen.add(id)
+    if (typeof arm !== 'string' || !known(arm)) throw invalid(`step ${id} names an unknown arm ${JSON.stringify(arm)}`)
     // The guardian is the system's own safety step: allowed_arms cannot remove it.
-    if (allowed && arm !== 'guardian' && !allowed.includes(arm)) throw invalid(`step ${id} uses ${arm}, which constraints.allowed_arms excludes`);
-    const deps = step['depends_on'] ?? [];
-    if (!Array.isArray(deps) || !deps.every((d) => typeof d === 'string')) throw invalid(`step ${id} has a bad depends_on`);
-    const tool = step['tool'];
-    const input = step['input'] ?? {};
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid(`step ${id} has a bad input`);
+    if (allowed && arm !== 'guardian' && !allowed.includes(arm))
+      throw invalid(`step ${id} uses ${arm}, which constraints.allowed_arms excludes`)
+    const deps = step.depends_on ?? []
+    if (!Array.isArray(deps) || !deps.every((d) => typeof d === 'string')) throw invalid(`step ${id} has a bad depends_on`)
+    const tool = step.tool
+    const input = step.input ?? {}
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid(`step ${id} has a bad input`)
     return {
       step_id: id,
       arm,
-      action: typeof step['action'] === 'string' ? step['action'] : `${arm} step`,
+      action: typeof step.action === 'string' ? step.action : `${arm} step`,
       depends_on: deps,
       input: input as Record<string, unknown>,
       ...(typeof tool === 'string' && { tool }),
-    };
-  });
+    }
+  })
   // Dependencies must name earlier steps: that rules out both unknown ids and cycles.
-  const before = new Set<string>();
+  const before = new Set<string>()
   for (const step of steps) {
     for (const dep of step.depends_on ?? []) {
-      if (!before.has(dep)) throw invalid(`step ${step.step_id} depends on ${dep}, which is not an earlier step`);
+      if (!before.has(dep)) throw invalid(`step ${step.step_id} depends on ${dep}, which is not an earlier step`)
     }
-    before.add(step.step_id);
+    before.add(step.step_id)
   }
-  return steps;
+  return steps
 }
 
 function allowedArms(task: StoredTask): string[] | null {
-  if (Array.isArray(task.constraints)) return null;
-  const arms = task.constraints['allowed_arms'];
-  return Array.isArray(arms) ? arms.filter((a): a is string => typeof a === 'string') : null;
+  if (Array.isArray(task.constraints)) return null
+  const arms = task.constraints.allowed_arms
+  return Array.isArray(arms) ? arms.filter((a): a is string => typeof a === 'string') : null
 }
 
 function invalid(message: string): StepError {
-  return new StepError('PLAN_INVALID', message, false);
+  return new StepError('PLAN_INVALID', message, false)
 }

@@ -7,9 +7,9 @@
  * const steps = new ArmStepRunner({ arms: registry, tokens: issuer, store, stepTimeoutMs: 60_000 })
  * ```
  */
-import type { TaskStep } from '../../stores/task.js';
-import { callArm, usesModel, type CallArmDeps } from './call-arm.js';
-import type { StepInput, StepResult, StepRunner } from './step-runner.js';
+import type { TaskStep } from '../../stores/task.js'
+import { type CallArmDeps, callArm, usesModel } from './call-arm.js'
+import type { StepInput, StepResult, StepRunner } from './step-runner.js'
 
 export class ArmStepRunner implements StepRunner {
   constructor(private readonly deps: CallArmDeps) {}
@@ -26,8 +26,8 @@ export class ArmStepRunner implements StepRunner {
       depOutputs: input.depOutputs,
       signal,
       share: modelShare(input.task.plan.steps, step),
-    });
-    return { output, provenance };
+    })
+    return { output, provenance }
   }
 }
 
@@ -36,6 +36,6 @@ export class ArmStepRunner implements StepRunner {
  * takes an equal share of what is left, so one early step cannot starve the rest of the plan.
  */
 function modelShare(steps: readonly TaskStep[], step: TaskStep): number {
-  const open = steps.filter((s) => (s.status === 'pending' || s.status === 'running' || s.step_id === step.step_id) && usesModel(s.arm));
-  return Math.max(1, open.length);
+  const open = steps.filter((s) => (s.status === 'pending' || s.status === 'running' || s.step_id === step.step_id) && usesModel(s.arm))
+  return Math.max(1, open.length)
 }

@@ -13,86 +13,97 @@
  * A failed step comes back as `StepError` with the arm's code and retryability; the tokens it spent
  * are charged all the same.
  */
-import { ARM_TOOLS, BUILTIN_ARMS, type ArmCapability, type ExecuteRequest, type ExecuteResponse, type Provenance } from '../../arms/contract.js';
-import type { StoredTask } from '../../stores/task.js';
-import type { TaskStore } from '../../stores/task-store.js';
-import type { RunnerMetrics } from './runner-context.js';
-import { StepError } from './step-runner.js';
+import {
+  ARM_TOOLS,
+  type ArmCapability,
+  BUILTIN_ARMS,
+  type ExecuteRequest,
+  type ExecuteResponse,
+  type Provenance,
+} from '../../arms/contract.js'
+import type { StoredTask } from '../../stores/task.js'
+import type { TaskStore } from '../../stores/task-store.js'
+import type { RunnerMetrics } from './runner-context.js'
+import { StepError } from './step-runner.js'
 
 /** The arm client as the runner needs it (src/arms/arm-client.ts implements it). */
 export interface ArmEndpoint {
-  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>;
+  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>
 }
 
 /** The registry as the runner needs it. */
 export interface ArmLookup {
-  get(name: string): ArmEndpoint | undefined;
+  get(name: string): ArmEndpoint | undefined
   /** The registered (external) arms, for the planner; none when absent. */
-  registered?(): Array<{ name: string; capability: ArmCapability }>;
+  registered?(): Array<{ name: string; capability: ArmCapability }>
 }
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
-  sign(grant: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }>;
+  sign(grant: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }>
 }
 
 export interface CallArmDeps {
-  arms: ArmLookup;
-  tokens: StepTokenSigner;
-  store: TaskStore;
+  arms: ArmLookup
+  tokens: StepTokenSigner
+  store: TaskStore
   /** Longest one call may take; also the token's lifetime. */
-  stepTimeoutMs: number;
-  metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined;
+  stepTimeoutMs: number
+  metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined
 }
 
 export interface ArmCall {
-  task: StoredTask;
-  stepId: string;
-  arm: string;
-  tool: string | null;
-  action: string;
+  task: StoredTask
+  stepId: string
+  arm: string
+  tool: string | null
+  action: string
   /** Redacted. */
-  goal: string;
-  input: Record<string, unknown>;
-  depOutputs: Record<string, unknown>;
-  signal: AbortSignal;
+  goal: string
+  input: Record<string, unknown>
+  depOutputs: Record<string, unknown>
+  signal: AbortSignal
   /**
    * Model-using steps of the task that may run now, this one included: each holds an equal share
    * of what is left of the budget. Default 1.
    */
-  share?: number;
+  share?: number
 }
 
 export interface ArmCallResult {
-  output: unknown;
-  provenance: Provenance;
+  output: unknown
+  provenance: Provenance
 }
 
 /** Arms that never call a model: they hold no budget. Every other arm (external ones too) may. */
-const MODEL_FREE_ARMS: ReadonlySet<string> = new Set(['executor', 'guardian']);
+const MODEL_FREE_ARMS: ReadonlySet<string> = new Set(['executor', 'guardian'])
 
 export function usesModel(arm: string): boolean {
-  return !MODEL_FREE_ARMS.has(arm);
+  return !MODEL_FREE_ARMS.has(arm)
 }
 
 /** The task's token budget: the smaller of `constraints.max_tokens` and `budget.max_tokens`, or null. */
 export function tokenLimit(task: StoredTask): number | null {
-  const fromConstraints = Array.isArray(task.constraints) ? undefined : task.constraints['max_tokens'];
-  const limits = [fromConstraints, task.budget.max_tokens].filter((n): n is number => typeof n === 'number');
-  return limits.length === 0 ? null : Math.min(...limits);
+  const fromConstraints = Array.isArray(task.constraints) ? undefined : task.constraints.max_tokens
+  const limits = [fromConstraints, task.budget.max_tokens].filter((n): n is number => typeof n === 'number')
+  return limits.length === 0 ? null : Math.min(...limits)
 }
 
 export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCallResult> {
-  const { task, stepId, arm } = call;
-  const endpoint = deps.arms.get(arm);
-  if (!endpoint) throw new StepError('ARM_UNKNOWN', `no arm named ${JSON.stringify(arm)} is registered`, false);
-  const tool = call.tool ?? defaultTool(arm);
-  const allowance = await hold(deps.store, task, arm, call.share ?? 1);
-  let used = 0;
+  const { task, stepId, arm } = call
+  const endpoint = deps.arms.get(arm)
+  if (!endpoint) throw new StepError('ARM_UNKNOWN', `no arm named ${JSON.stringify(arm)} is registered`, false)
+  const tool = call.tool ?? defaultTool(arm)
+  const allowance = await hold(deps.store, task, arm, call.share ?? 1)
+  let used = 0
   try {
     const { token } = await deps.tokens.sign({
-      arm, taskId: task.task_id, stepId, scope: [tool], ttlSeconds: Math.ceil(deps.stepTimeoutMs / 1000),
-    });
+      arm,
+      taskId: task.task_id,
+      stepId,
+      scope: [tool],
+      ttlSeconds: Math.ceil(deps.stepTimeoutMs / 1000),
+    })
     const request: ExecuteRequest = {
       task_id: task.task_id,
       step_id: stepId,
@@ -103,48 +114,52 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
       context: { dep_outputs: call.depOutputs, acceptance_criteria: task.acceptance_criteria, constraints: task.constraints },
       budget: { max_tokens: allowance },
       timeout_ms: deps.stepTimeoutMs,
-    };
+    }
     const response = await endpoint.execute(request, token, call.signal).catch((err: unknown) => {
-      throw asStepError(err);
-    });
-    used = response.provenance.tokens.total;
-    for (const event of response.events) await deps.store.appendEvent(task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } });
+      throw asStepError(err)
+    })
+    used = response.provenance.tokens.total
+    for (const event of response.events)
+      await deps.store.appendEvent(task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } })
     if (used > 0) {
-      const { prompt, completion } = response.provenance.tokens;
-      deps.metrics?.modelTokens(response.provenance.model, prompt, completion);
-      await deps.store.appendEvent(task.task_id, { type: 'budget.usage', data: { step_id: stepId, prompt, completion, model: response.provenance.model } });
+      const { prompt, completion } = response.provenance.tokens
+      deps.metrics?.modelTokens(response.provenance.model, prompt, completion)
+      await deps.store.appendEvent(task.task_id, {
+        type: 'budget.usage',
+        data: { step_id: stepId, prompt, completion, model: response.provenance.model },
+      })
     }
     if (response.status === 'failed') {
       if (response.error.code === 'LLM_BUDGET_EXCEEDED') {
-        await deps.store.appendEvent(task.task_id, { type: 'budget.exceeded', data: { step_id: stepId, allowance } });
+        await deps.store.appendEvent(task.task_id, { type: 'budget.exceeded', data: { step_id: stepId, allowance } })
       }
-      throw new StepError(response.error.code, response.error.message, response.error.retryable);
+      throw new StepError(response.error.code, response.error.message, response.error.retryable)
     }
-    return { output: response.output, provenance: response.provenance };
+    return { output: response.output, provenance: response.provenance }
   } finally {
-    if (allowance !== null && (allowance > 0 || used > 0)) await deps.store.settleTokens(task.task_id, allowance, used);
+    if (allowance !== null && (allowance > 0 || used > 0)) await deps.store.settleTokens(task.task_id, allowance, used)
   }
 }
 
 /** Tokens this call may spend: null without a budget, 0 for an arm that never calls a model. */
 async function hold(store: TaskStore, task: StoredTask, arm: string, share: number): Promise<number | null> {
-  if (tokenLimit(task) === null) return null;
-  if (!usesModel(arm)) return 0;
-  const grant = await store.reserveTokens(task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share));
-  return grant?.granted ?? 0;
+  if (tokenLimit(task) === null) return null
+  if (!usesModel(arm)) return 0
+  const grant = await store.reserveTokens(task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share))
+  return grant?.granted ?? 0
 }
 
 function defaultTool(arm: string): string {
-  const tools = (BUILTIN_ARMS as readonly string[]).includes(arm) ? ARM_TOOLS[arm as keyof typeof ARM_TOOLS] : undefined;
-  if (!tools?.[0]) throw new StepError('STEP_INVALID', `the step names no tool and arm ${arm} has no default`, false);
-  return tools[0];
+  const tools = (BUILTIN_ARMS as readonly string[]).includes(arm) ? ARM_TOOLS[arm as keyof typeof ARM_TOOLS] : undefined
+  if (!tools?.[0]) throw new StepError('STEP_INVALID', `the step names no tool and arm ${arm} has no default`, false)
+  return tools[0]
 }
 
 /** A transport failure from an arm client: keep its code and retryability when it has them. */
 function asStepError(err: unknown): StepError {
-  if (err instanceof StepError) return err;
-  const e = err as { code?: unknown; retryable?: unknown; message?: unknown };
-  const message = typeof e?.message === 'string' ? e.message : String(err);
-  if (typeof e?.code === 'string' && typeof e.retryable === 'boolean') return new StepError(e.code, message, e.retryable);
-  return new StepError('ARM_UNREACHABLE', message, true);
+  if (err instanceof StepError) return err
+  const e = err as { code?: unknown; retryable?: unknown; message?: unknown }
+  const message = typeof e?.message === 'string' ? e.message : String(err)
+  if (typeof e?.code === 'string' && typeof e.retryable === 'boolean') return new StepError(e.code, message, e.retryable)
+  return new StepError('ARM_UNREACHABLE', message, true)
 }

@@ -6,34 +6,39 @@
  * await store.create(task, { enqueue: (tx) => enqueueTask(queue, tx, { task_id, timeout_seconds: 300 }) })
  * ```
  */
-import type { JobQueue, QueueDefinition } from '../queue/job-queue.js';
-import type { Sql } from '../../stores/sql.js';
 
-export const TASK_RUN = 'task.run';
-export const STEP_RUN = 'step.run';
-export const TASK_TIMEOUT = 'task.timeout';
+import type { Sql } from '../../stores/sql.js'
+import type { JobQueue, QueueDefinition } from '../queue/job-queue.js'
 
-export interface TaskRunJob { task_id: string }
-export interface TaskTimeoutJob { task_id: string }
+export const TASK_RUN = 'task.run'
+export const STEP_RUN = 'step.run'
+export const TASK_TIMEOUT = 'task.timeout'
+
+export interface TaskRunJob {
+  task_id: string
+}
+export interface TaskTimeoutJob {
+  task_id: string
+}
 export interface StepRunJob {
-  task_id: string;
-  step_id: string;
+  task_id: string
+  step_id: string
   /** Date.now() when the step became ready: dispatch latency is measured from here. */
-  ready_at: number;
+  ready_at: number
 }
 
 export interface QueueTuning {
   /** Lease of every queue; an attempt still running after it is retried elsewhere. */
-  expireInSeconds?: number;
+  expireInSeconds?: number
   /** Retries of a step after its first attempt (retryable failures only). Default 3. */
-  stepRetryLimit?: number;
+  stepRetryLimit?: number
   /** First retry delay of a step; doubles each retry. Default 1. */
-  stepRetryDelaySeconds?: number;
+  stepRetryDelaySeconds?: number
 }
 
 /** The queue definitions, with the lease and step retries tunable (tests and fault runs use seconds). */
 export function orchestratorQueues(tuning: QueueTuning = {}): QueueDefinition[] {
-  const lease = tuning.expireInSeconds;
+  const lease = tuning.expireInSeconds
   return [
     // Planning is quick; the lease only matters when a worker dies holding the job.
     { name: TASK_RUN, retryLimit: 5, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: lease ?? 5 * 60 },
@@ -50,31 +55,43 @@ export function orchestratorQueues(tuning: QueueTuning = {}): QueueDefinition[] 
       expireInSeconds: lease ?? 10 * 60,
     },
     { name: TASK_TIMEOUT, retryLimit: 5, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: lease ?? 60 },
-  ];
+  ]
 }
 
-export const ORCHESTRATOR_QUEUES: QueueDefinition[] = orchestratorQueues();
+export const ORCHESTRATOR_QUEUES: QueueDefinition[] = orchestratorQueues()
 
 /**
  * Sends `task.run` and the delayed `task.timeout` on the caller's transaction: both exist exactly when
  * the task does.
  */
-export async function enqueueTask(queue: JobQueue, tx: Sql,
-  task: { task_id: string; timeout_seconds: number }): Promise<void> {
-  await queue.send(TASK_RUN, { task_id: task.task_id } satisfies TaskRunJob, { tx });
-  await queue.send(TASK_TIMEOUT, { task_id: task.task_id } satisfies TaskTimeoutJob,
-    { tx, startAfterSeconds: Math.max(1, Math.ceil(task.timeout_seconds)) });
+export async function enqueueTask(queue: JobQueue, tx: Sql, task: { task_id: string; timeout_seconds: number }): Promise<void> {
+  await queue.send(TASK_RUN, { task_id: task.task_id } satisfies TaskRunJob, { tx })
+  await queue.send(TASK_TIMEOUT, { task_id: task.task_id } satisfies TaskTimeoutJob, {
+    tx,
+    startAfterSeconds: Math.max(1, Math.ceil(task.timeout_seconds)),
+  })
 }
 
 /**
  * `enqueueTask` for a batch of tasks created in one transaction: one `task.run` insert and one
  * `task.timeout` insert for all of them, whatever their number.
  */
-export async function enqueueTasks(queue: JobQueue, tx: Sql,
-  tasks: ReadonlyArray<{ task_id: string; timeout_seconds: number }>): Promise<void> {
-  await queue.sendMany(TASK_RUN, tasks.map((t) => ({ data: { task_id: t.task_id } satisfies TaskRunJob })), { tx });
-  await queue.sendMany(TASK_TIMEOUT, tasks.map((t) => ({
-    data: { task_id: t.task_id } satisfies TaskTimeoutJob,
-    startAfterSeconds: Math.max(1, Math.ceil(t.timeout_seconds)),
-  })), { tx });
+export async function enqueueTasks(
+  queue: JobQueue,
+  tx: Sql,
+  tasks: ReadonlyArray<{ task_id: string; timeout_seconds: number }>,
+): Promise<void> {
+  await queue.sendMany(
+    TASK_RUN,
+    tasks.map((t) => ({ data: { task_id: t.task_id } satisfies TaskRunJob })),
+    { tx },
+  )
+  await queue.sendMany(
+    TASK_TIMEOUT,
+    tasks.map((t) => ({
+      data: { task_id: t.task_id } satisfies TaskTimeoutJob,
+      startAfterSeconds: Math.max(1, Math.ceil(t.timeout_seconds)),
+    })),
+    { tx },
+  )
 }

@@ -15,11 +15,11 @@
  * its `step.failed` event) already does: stored records keep the client's own data
  * (task-service.ts); what leaves for an arm, a model or the log does not.
  */
-import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js';
-import type { ReflexEngine } from '../../reflex/engine.js';
-import { clearOfPii, cutNote, isLowSurrogate, piiIn, wholeEnd } from '../../cut-clear-of-pii.js';
+import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js'
+import { clearOfPii, cutNote, isLowSurrogate, piiIn, wholeEnd } from '../../cut-clear-of-pii.js'
+import type { ReflexEngine } from '../../reflex/engine.js'
 /** What the log keeps of a reason: enough to recognise it, not a quoted output. */
-export const LOG_HEAD_CHARS = 200;
+export const LOG_HEAD_CHARS = 200
 
 /**
  * The reason as the planner arm takes it: personal data replaced by placeholders, at most
@@ -27,15 +27,15 @@ export const LOG_HEAD_CHARS = 200;
  */
 export function failureForPlanner(engine: ReflexEngine, reason: string): string {
   // A placeholder can be longer than what it replaces (`a@b.io` → `[EMAIL_1]`): cut after redacting.
-  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return boundedFailure(placeholders(engine, reason));
+  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return boundedFailure(placeholders(engine, reason))
   // Redacting it all would hold the event loop for text that is then cut (about 0.1 s a megabyte
   // of dense personal data): cut first, where no personal data is split, and redact what is kept.
-  const { head, tail } = cutPoints(reason);
-  const h = clearOfPii(piiIn(engine), reason, head, 'back');
-  const t = clearOfPii(piiIn(engine), reason, tail, 'forward');
+  const { head, tail } = cutPoints(reason)
+  const h = clearOfPii(piiIn(engine), reason, head, 'back')
+  const t = clearOfPii(piiIn(engine), reason, tail, 'forward')
   // The marker's count is digits the engine takes for nothing (a card needs 12 or more). When
   // placeholders make the kept text overflow, boundedFailure cuts again, with a second marker.
-  return boundedFailure(placeholders(engine, `${reason.slice(0, h)}${cutMarker(t - h)}${reason.slice(t)}`));
+  return boundedFailure(placeholders(engine, `${reason.slice(0, h)}${cutMarker(t - h)}${reason.slice(t)}`))
 }
 
 /**
@@ -46,10 +46,10 @@ export function failureForPlanner(engine: ReflexEngine, reason: string): string 
  * it holds none even through a logger without a redactor; the sink redacts every line again.
  */
 export function reasonForLog(engine: ReflexEngine, reason: string): { reason_chars: number; reason_head: string } {
-  const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(engine), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back');
-  const head = placeholders(engine, reason.slice(0, end));
-  const shown = head.length > LOG_HEAD_CHARS ? head.slice(0, wholeEnd(head, LOG_HEAD_CHARS)) : head;
-  return { reason_chars: reason.length, reason_head: shown.length < head.length || end < reason.length ? `${shown}…` : shown };
+  const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(engine), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back')
+  const head = placeholders(engine, reason.slice(0, end))
+  const shown = head.length > LOG_HEAD_CHARS ? head.slice(0, wholeEnd(head, LOG_HEAD_CHARS)) : head
+  return { reason_chars: reason.length, reason_head: shown.length < head.length || end < reason.length ? `${shown}…` : shown }
 }
 
 /**
@@ -60,26 +60,26 @@ export function reasonForLog(engine: ReflexEngine, reason: string): { reason_cha
  * the gist of why, not every quoted line.
  */
 export function boundedFailure(reason: string): string {
-  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return reason;
-  const { head, tail } = cutPoints(reason);
-  return `${reason.slice(0, head)}${cutMarker(tail - head)}${reason.slice(tail)}`;
+  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return reason
+  const { head, tail } = cutPoints(reason)
+  return `${reason.slice(0, head)}${cutMarker(tail - head)}${reason.slice(tail)}`
 }
 
 /** Where `boundedFailure` cuts a reason longer than the bound: `[head, tail)` goes. */
 function cutPoints(reason: string): { head: number; tail: number } {
   // Room left by a marker sized for the largest count it could show, so the result always fits.
-  const room = MAX_PREVIOUS_FAILURE_CHARS - cutMarker(reason.length).length;
-  const head = wholeEnd(reason, Math.floor((room * 3) / 4));
-  let tail = reason.length - (room - Math.floor((room * 3) / 4));
+  const room = MAX_PREVIOUS_FAILURE_CHARS - cutMarker(reason.length).length
+  const head = wholeEnd(reason, Math.floor((room * 3) / 4))
+  let tail = reason.length - (room - Math.floor((room * 3) / 4))
   // A surrogate pair split in two leaves a lone half, which is not text: cut around it instead.
-  if (isLowSurrogate(reason.charCodeAt(tail))) tail += 1;
-  return { head, tail };
+  if (isLowSurrogate(reason.charCodeAt(tail))) tail += 1
+  return { head, tail }
 }
 
 function cutMarker(chars: number): string {
-  return ` ${cutNote(chars)} `;
+  return ` ${cutNote(chars)} `
 }
 
 function placeholders(engine: ReflexEngine, text: string): string {
-  return engine.redact(text, { mode: 'placeholder' }).redactedText;
+  return engine.redact(text, { mode: 'placeholder' }).redactedText
 }

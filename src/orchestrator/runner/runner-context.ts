@@ -1,56 +1,56 @@
 /**
  * What every handler of the runner shares: the ports it acts through and the limits it keeps.
  */
-import type { ReflexEngine } from '../../reflex/engine.js';
-import type { Sql } from '../../stores/sql.js';
-import type { StepStatus, StoredTask, TaskStatus } from '../../stores/task.js';
-import type { TaskStore } from '../../stores/task-store.js';
-import type { JobQueue } from '../queue/job-queue.js';
-import type { AbortRegistry } from './abort-registry.js';
-import type { TaskPlanner } from './planner.js';
-import type { StepRunner } from './step-runner.js';
+import type { ReflexEngine } from '../../reflex/engine.js'
+import type { Sql } from '../../stores/sql.js'
+import type { StepStatus, StoredTask, TaskStatus } from '../../stores/task.js'
+import type { TaskStore } from '../../stores/task-store.js'
+import type { JobQueue } from '../queue/job-queue.js'
+import type { AbortRegistry } from './abort-registry.js'
+import type { TaskPlanner } from './planner.js'
+import type { StepRunner } from './step-runner.js'
 
 /** Implemented with prom-client by the service; every method is synchronous and cheap. */
 export interface RunnerMetrics {
-  stepStarted(arm: string): void;
+  stepStarted(arm: string): void
   /** `pending` means the attempt failed and the step went back for a retry. */
-  stepFinished(arm: string, status: StepStatus, seconds: number): void;
-  taskFinished(status: TaskStatus, seconds: number): void;
+  stepFinished(arm: string, status: StepStatus, seconds: number): void
+  taskFinished(status: TaskStatus, seconds: number): void
   /** From a step becoming ready (its job sent) to a worker starting it. */
-  dispatchLatency(seconds: number): void;
+  dispatchLatency(seconds: number): void
   /** Tokens an arm call spent; `model` as provenance names it (`provider/model`). */
-  modelTokens(model: string | null, prompt: number, completion: number): void;
+  modelTokens(model: string | null, prompt: number, completion: number): void
 }
 
-type LogFn = (obj: object, msg?: string) => void;
+type LogFn = (obj: object, msg?: string) => void
 /** The part of pino the runner uses. */
 export interface RunnerLog {
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
-  debug: LogFn;
+  info: LogFn
+  warn: LogFn
+  error: LogFn
+  debug: LogFn
 }
 
 export interface RunnerContext {
-  store: TaskStore;
-  queue: JobQueue;
-  sql: Sql;
-  engine: ReflexEngine;
-  steps: StepRunner;
-  planner: TaskPlanner;
-  maxParallelArms: number;
-  onCompleted?: ((task: StoredTask) => Promise<void>) | undefined;
-  metrics?: RunnerMetrics | undefined;
-  log: RunnerLog;
-  registry: AbortRegistry;
+  store: TaskStore
+  queue: JobQueue
+  sql: Sql
+  engine: ReflexEngine
+  steps: StepRunner
+  planner: TaskPlanner
+  maxParallelArms: number
+  onCompleted?: ((task: StoredTask) => Promise<void>) | undefined
+  metrics?: RunnerMetrics | undefined
+  log: RunnerLog
+  registry: AbortRegistry
   /** Longest one step attempt may run, before the task's own deadline. */
-  stepTimeoutMs: number;
+  stepTimeoutMs: number
   /** Attempts of a step beyond the first before a retryable failure fails the task. */
-  stepRetryLimit: number;
+  stepRetryLimit: number
   /** Retries of task.run: planning failures past it fail the task. */
-  taskRetryLimit: number;
+  taskRetryLimit: number
   /** The step.run lease: a running step older than this has lost its worker. */
-  stepLeaseSeconds: number;
+  stepLeaseSeconds: number
   /** New plans a task may get after a failed validation (DESIGN.md §7: one). */
-  maxReplans: number;
+  maxReplans: number
 }

@@ -2,94 +2,102 @@
  * One `step.run` job: claim the step (at most once, within the task's running limit), run it with a
  * signal that cancel, timeout and lease loss all reach, record the outcome, move the task on.
  */
-import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js';
-import type { QueueJob } from '../queue/job-queue.js';
-import { StepAbort, type AbortKind } from './abort-registry.js';
-import { advance, finishStopped } from './advance.js';
-import type { StepRunJob } from './queues.js';
-import type { RunnerContext } from './runner-context.js';
-import { StepError, type StepResult } from './step-runner.js';
+import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js'
+import type { QueueJob } from '../queue/job-queue.js'
+import { type AbortKind, StepAbort } from './abort-registry.js'
+import { advance, finishStopped } from './advance.js'
+import type { StepRunJob } from './queues.js'
+import type { RunnerContext } from './runner-context.js'
+import { StepError, type StepResult } from './step-runner.js'
 
-type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown };
+type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown }
 
 export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>): Promise<void> {
-  const { task_id: taskId, step_id: stepId } = job.data;
+  const { task_id: taskId, step_id: stepId } = job.data
   // The claim reads the task under its row lock and answers with it: no read before it.
   const claim = await ctx.store.claimStep(taskId, stepId, {
     from: job.retryCount > 0 ? ['pending', 'running'] : ['pending'],
     maxRunning: ctx.maxParallelArms,
     staleAfterSeconds: ctx.stepLeaseSeconds,
     taskFrom: ['running'],
-  });
-  if (claim.outcome === 'busy') return; // the step that frees a slot sends this one again
+  })
+  if (claim.outcome === 'busy') return // the step that frees a slot sends this one again
   if (claim.outcome === 'unavailable') {
-    if (claim.status === null) return;
-    if (claim.status !== 'running') return releaseStopped(ctx, job, claim.status);
-    if (job.retryCount === 0) return; // a duplicate delivery: the step's owner moves the task on
-    const now = await ctx.store.get(taskId);
-    if (!now) return;
-    if (now.status !== 'running') return releaseStopped(ctx, job, now.status);
+    if (claim.status === null) return
+    if (claim.status !== 'running') return releaseStopped(ctx, job, claim.status)
+    if (job.retryCount === 0) return // a duplicate delivery: the step's owner moves the task on
+    const now = await ctx.store.get(taskId)
+    if (!now) return
+    if (now.status !== 'running') return releaseStopped(ctx, job, now.status)
     // Running but not yet stale: its worker may be alive. Come back after the backoff.
-    if (now.plan.steps.find((s) => s.step_id === stepId)?.status === 'running') throw new Error(`step ${stepId} is still leased`);
-    return advance(ctx, taskId, now); // the crash fell between the step's commit and the task's next move
+    if (now.plan.steps.find((s) => s.step_id === stepId)?.status === 'running') throw new Error(`step ${stepId} is still leased`)
+    return advance(ctx, taskId, now) // the crash fell between the step's commit and the task's next move
   }
-  const { step, task } = claim;
-  ctx.metrics?.dispatchLatency(Math.max(0, Date.now() - job.data.ready_at) / 1000);
-  ctx.metrics?.stepStarted(step.arm);
+  const { step, task } = claim
+  ctx.metrics?.dispatchLatency(Math.max(0, Date.now() - job.data.ready_at) / 1000)
+  ctx.metrics?.stepStarted(step.arm)
 
-  const controller = new AbortController();
-  const unregister = ctx.registry.add(taskId, controller);
-  const onLease = (): void => controller.abort(new StepAbort('lease_lost'));
-  job.signal.addEventListener('abort', onLease, { once: true });
-  const toDeadline = task.deadline_at ? Date.parse(task.deadline_at) - Date.now() : Infinity;
-  const limit = Math.min(ctx.stepTimeoutMs, toDeadline);
-  const timer = setTimeout(() => controller.abort(new StepAbort(toDeadline <= ctx.stepTimeoutMs ? 'timed_out' : 'step_timeout')),
-    Math.max(0, limit));
-  const began = performance.now();
-  let outcome: Outcome;
+  const controller = new AbortController()
+  const unregister = ctx.registry.add(taskId, controller)
+  const onLease = (): void => controller.abort(new StepAbort('lease_lost'))
+  job.signal.addEventListener('abort', onLease, { once: true })
+  const toDeadline = task.deadline_at ? Date.parse(task.deadline_at) - Date.now() : Infinity
+  const limit = Math.min(ctx.stepTimeoutMs, toDeadline)
+  const timer = setTimeout(
+    () => controller.abort(new StepAbort(toDeadline <= ctx.stepTimeoutMs ? 'timed_out' : 'step_timeout')),
+    Math.max(0, limit),
+  )
+  const began = performance.now()
+  let outcome: Outcome
   try {
-    const goal = ctx.engine.redact(task.goal, { mode: 'placeholder' }).redactedText;
-    const outputs = new Map(task.plan.steps.map((s) => [s.step_id, s.output]));
-    const depOutputs = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]));
-    outcome = { ok: true, result: await ctx.steps.run(step, { goal, task, depOutputs }, controller.signal) };
+    const goal = ctx.engine.redact(task.goal, { mode: 'placeholder' }).redactedText
+    const outputs = new Map(task.plan.steps.map((s) => [s.step_id, s.output]))
+    const depOutputs = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]))
+    outcome = { ok: true, result: await ctx.steps.run(step, { goal, task, depOutputs }, controller.signal) }
   } catch (error) {
-    outcome = { ok: false, error };
+    outcome = { ok: false, error }
   } finally {
-    clearTimeout(timer);
-    job.signal.removeEventListener('abort', onLease);
-    unregister();
+    clearTimeout(timer)
+    job.signal.removeEventListener('abort', onLease)
+    unregister()
   }
-  const seconds = (performance.now() - began) / 1000;
+  const seconds = (performance.now() - began) / 1000
 
   // A stop wins over a result that arrived too late to matter.
-  const aborted = controller.signal.aborted ? abortKind(controller.signal.reason) : null;
+  const aborted = controller.signal.aborted ? abortKind(controller.signal.reason) : null
   if (aborted === 'cancelled' || aborted === 'timed_out') {
-    await ctx.store.updateStep(taskId, stepId, ['running'], 'cancelled', { error: stopError(aborted) });
-    ctx.metrics?.stepFinished(step.arm, 'cancelled', seconds);
-    if (aborted === 'timed_out') await finishStopped(ctx, taskId, 'timed_out');
-    return advance(ctx, taskId);
+    await ctx.store.updateStep(taskId, stepId, ['running'], 'cancelled', { error: stopError(aborted) })
+    ctx.metrics?.stepFinished(step.arm, 'cancelled', seconds)
+    if (aborted === 'timed_out') await finishStopped(ctx, taskId, 'timed_out')
+    return advance(ctx, taskId)
   }
   if (aborted === 'lease_lost') {
     // pg-boss has already given this attempt up and will retry the job: hand the step back.
-    await ctx.store.updateStep(taskId, stepId, ['running'], 'pending', { error: stopError(aborted) });
-    ctx.metrics?.stepFinished(step.arm, 'pending', seconds);
-    throw new Error(`step ${stepId} lost its lease`);
+    await ctx.store.updateStep(taskId, stepId, ['running'], 'pending', { error: stopError(aborted) })
+    ctx.metrics?.stepFinished(step.arm, 'pending', seconds)
+    throw new Error(`step ${stepId} lost its lease`)
   }
   if (outcome.ok && aborted === null) {
-    const { output, provenance } = outcome.result;
-    const done = await ctx.store.moveStep(taskId, stepId, ['running'], 'completed',
-      provenance === undefined ? { output } : { output, provenance });
+    const { output, provenance } = outcome.result
+    const done = await ctx.store.moveStep(
+      taskId,
+      stepId,
+      ['running'],
+      'completed',
+      provenance === undefined ? { output } : { output, provenance },
+    )
     if (done && outcome.result.usage) {
-      await ctx.store.appendEvent(taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } });
+      await ctx.store.appendEvent(taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } })
     }
-    ctx.metrics?.stepFinished(step.arm, 'completed', seconds);
+    ctx.metrics?.stepFinished(step.arm, 'completed', seconds)
     // The move read the task under its lock: advance starts from that instead of reading it again.
-    return advance(ctx, taskId, done?.task);
+    return advance(ctx, taskId, done?.task)
   }
-  const error = aborted === 'step_timeout'
-    ? { code: 'STEP_TIMEOUT', message: `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`, retryable: true }
-    : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error);
-  return failAttempt(ctx, step, taskId, error, seconds);
+  const error =
+    aborted === 'step_timeout'
+      ? { code: 'STEP_TIMEOUT', message: `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`, retryable: true }
+      : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error)
+  return failAttempt(ctx, step, taskId, error, seconds)
 }
 
 /**
@@ -98,39 +106,38 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
  * (cancelling → cancelled with the partial result).
  */
 async function releaseStopped(ctx: RunnerContext, job: QueueJob<StepRunJob>, status: TaskStatus): Promise<void> {
-  if (status !== 'cancelling' && !isFinal(status)) return; // queued/planning: no step job belongs here yet
-  const from = job.retryCount > 0 ? ['pending', 'running'] as const : ['pending'] as const;
-  await ctx.store.updateStep(job.data.task_id, job.data.step_id, from, 'cancelled');
-  await advance(ctx, job.data.task_id);
+  if (status !== 'cancelling' && !isFinal(status)) return // queued/planning: no step job belongs here yet
+  const from = job.retryCount > 0 ? (['pending', 'running'] as const) : (['pending'] as const)
+  await ctx.store.updateStep(job.data.task_id, job.data.step_id, from, 'cancelled')
+  await advance(ctx, job.data.task_id)
 }
 
-async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, error: TaskError,
-  seconds: number): Promise<void> {
+async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, error: TaskError, seconds: number): Promise<void> {
   // attempts counts this one: attempts - 1 retries have been spent.
   if (error.retryable && step.attempts <= ctx.stepRetryLimit) {
-    await ctx.store.updateStep(taskId, step.step_id, ['running'], 'pending', { error });
-    ctx.metrics?.stepFinished(step.arm, 'pending', seconds);
-    ctx.log.warn({ task_id: taskId, step_id: step.step_id, attempt: step.attempts, error }, 'step attempt failed; retrying');
-    throw new StepError(error.code, error.message, true); // pg-boss retries the job with backoff
+    await ctx.store.updateStep(taskId, step.step_id, ['running'], 'pending', { error })
+    ctx.metrics?.stepFinished(step.arm, 'pending', seconds)
+    ctx.log.warn({ task_id: taskId, step_id: step.step_id, attempt: step.attempts, error }, 'step attempt failed; retrying')
+    throw new StepError(error.code, error.message, true) // pg-boss retries the job with backoff
   }
-  const moved = await ctx.store.moveStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } });
-  ctx.metrics?.stepFinished(step.arm, 'failed', seconds);
-  ctx.log.warn({ task_id: taskId, step_id: step.step_id, error }, 'step failed');
-  await advance(ctx, taskId, moved?.task);
+  const moved = await ctx.store.moveStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } })
+  ctx.metrics?.stepFinished(step.arm, 'failed', seconds)
+  ctx.log.warn({ task_id: taskId, step_id: step.step_id, error }, 'step failed')
+  await advance(ctx, taskId, moved?.task)
 }
 
 function abortKind(reason: unknown): AbortKind {
-  return reason instanceof StepAbort ? reason.kind : 'lease_lost';
+  return reason instanceof StepAbort ? reason.kind : 'lease_lost'
 }
 
 function stopError(kind: AbortKind): TaskError {
-  if (kind === 'cancelled') return { code: 'CANCELLED', message: 'the task was cancelled', retryable: false };
-  if (kind === 'timed_out') return { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: false };
-  return { code: 'LEASE_LOST', message: 'the worker lost the job lease', retryable: true };
+  if (kind === 'cancelled') return { code: 'CANCELLED', message: 'the task was cancelled', retryable: false }
+  if (kind === 'timed_out') return { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: false }
+  return { code: 'LEASE_LOST', message: 'the worker lost the job lease', retryable: true }
 }
 
 function toTaskError(err: unknown): TaskError {
-  if (err instanceof StepError) return { code: err.code, message: err.message, retryable: err.retryable };
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'STEP_ERROR', message, retryable: true };
+  if (err instanceof StepError) return { code: err.code, message: err.message, retryable: err.retryable }
+  const message = err instanceof Error ? err.message : String(err)
+  return { code: 'STEP_ERROR', message, retryable: true }
 }

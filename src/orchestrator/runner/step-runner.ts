@@ -9,31 +9,31 @@
  * Contract: `run` honours `signal` (rejects promptly once it aborts) and throws `StepError` to say
  * whether a failure is worth retrying. Any other thrown error counts as retryable.
  */
-import type { StoredTask, TaskStep } from '../../stores/task.js';
+import type { StoredTask, TaskStep } from '../../stores/task.js'
 
 export interface StepInput {
   /** The goal with personal data replaced by placeholders: nothing raw leaves for an arm. */
-  goal: string;
-  task: StoredTask;
+  goal: string
+  task: StoredTask
   /** Outputs of the steps this one depends on, by step id. */
-  depOutputs: Record<string, unknown>;
+  depOutputs: Record<string, unknown>
 }
 
 export interface StepUsage {
-  prompt: number;
-  completion: number;
+  prompt: number
+  completion: number
 }
 
 export interface StepResult {
-  output: unknown;
+  output: unknown
   /** Recorded as a `budget.usage` event; a runner that records usage itself leaves it out. */
-  usage?: StepUsage;
+  usage?: StepUsage
   /** Stored with the step: who produced the output (the arms' ProvenanceMetadata). */
-  provenance?: unknown;
+  provenance?: unknown
 }
 
 export interface StepRunner {
-  run(step: TaskStep, input: StepInput, signal: AbortSignal): Promise<StepResult>;
+  run(step: TaskStep, input: StepInput, signal: AbortSignal): Promise<StepResult>
 }
 
 /** A step failure with a stable code; `retryable: false` fails the task at once. */
@@ -43,7 +43,7 @@ export class StepError extends Error {
     message: string,
     readonly retryable: boolean,
   ) {
-    super(message);
-    this.name = 'StepError';
+    super(message)
+    this.name = 'StepError'
   }
 }

@@ -2,48 +2,48 @@
  * `task.run` (plan, start) and `task.timeout` (end it timed out). Both are safe to repeat: a retry
  * resumes from whatever state the task reached.
  */
-import { ACTIVE_STATUSES } from '../../stores/task.js';
-import type { QueueJob } from '../queue/job-queue.js';
-import { advance, finishStopped } from './advance.js';
-import { StepError } from './step-runner.js';
-import type { TaskRunJob, TaskTimeoutJob } from './queues.js';
-import type { RunnerContext } from './runner-context.js';
+import { ACTIVE_STATUSES } from '../../stores/task.js'
+import type { QueueJob } from '../queue/job-queue.js'
+import { advance, finishStopped } from './advance.js'
+import type { TaskRunJob, TaskTimeoutJob } from './queues.js'
+import type { RunnerContext } from './runner-context.js'
+import { StepError } from './step-runner.js'
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
-  const taskId = job.data.task_id;
+  const taskId = job.data.task_id
   // Usually the task is queued: move it at once, and read it only when that is refused (a retry,
   // a task moved on by someone else, or gone).
-  const task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId));
-  if (!task) return;
+  const task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId))
+  if (!task) return
   if (task.status === 'planning') {
     // A retry after a crash may find the plan already written; the planner is deterministic, but
     // writing it again would log a second task.plan event.
     if (task.plan.steps.length === 0) {
-      let steps;
+      let steps
       try {
-        steps = await ctx.planner(task);
+        steps = await ctx.planner(task)
       } catch (err) {
-        const retryable = !(err instanceof StepError && !err.retryable);
+        const retryable = !(err instanceof StepError && !err.retryable)
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
-        if (retryable && job.retryCount < ctx.taskRetryLimit) throw err;
-        const message = err instanceof Error ? err.message : String(err);
-        await ctx.store.transition(taskId, ['planning'], 'failed', { error: { code: 'PLAN_FAILED', message, retryable } });
-        return;
+        if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
+        const message = err instanceof Error ? err.message : String(err)
+        await ctx.store.transition(taskId, ['planning'], 'failed', { error: { code: 'PLAN_FAILED', message, retryable } })
+        return
       }
-      if (!(await ctx.store.upsertSteps(taskId, steps))) return;
-      ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned');
+      if (!(await ctx.store.upsertSteps(taskId, steps))) return
+      ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned')
     }
-    const running = await ctx.store.transition(taskId, ['planning'], 'running');
+    const running = await ctx.store.transition(taskId, ['planning'], 'running')
     // Running: send the ready steps. Refused: someone else moved it; read it and act on that.
-    return advance(ctx, taskId, running ?? undefined);
+    return advance(ctx, taskId, running ?? undefined)
   }
   // Running: send the ready steps (again, on a retry); cancelling: finish it; final: tidy up.
-  await advance(ctx, taskId, task);
+  await advance(ctx, taskId, task)
 }
 
 export async function runTimeoutJob(ctx: RunnerContext, job: QueueJob<TaskTimeoutJob>): Promise<void> {
-  const taskId = job.data.task_id;
-  const task = await ctx.store.get(taskId);
-  if (!task || !ACTIVE_STATUSES.includes(task.status)) return; // finished in time: nothing to do
-  await finishStopped(ctx, taskId, 'timed_out');
+  const taskId = job.data.task_id
+  const task = await ctx.store.get(taskId)
+  if (!task || !ACTIVE_STATUSES.includes(task.status)) return // finished in time: nothing to do
+  await finishStopped(ctx, taskId, 'timed_out')
 }

@@ -10,70 +10,69 @@
  * await runner.stop(); await queue.stop()
  * ```
  */
-import type { ReflexEngine } from '../../reflex/engine.js';
-import type { Sql } from '../../stores/sql.js';
-import type { StoredTask } from '../../stores/task.js';
-import type { TaskStore } from '../../stores/task-store.js';
-import type { JobQueue, QueueJob } from '../queue/job-queue.js';
-import { AbortRegistry } from './abort-registry.js';
-import { advance } from './advance.js';
-import { BuiltinStepRunner } from './builtin-step-runner.js';
-import { startCancelWatcher } from './cancel-watcher.js';
-import { heuristicPlanner, type TaskPlanner } from './planner.js';
-import { ORCHESTRATOR_QUEUES, STEP_RUN, TASK_RUN, TASK_TIMEOUT, type StepRunJob, type TaskRunJob,
-  type TaskTimeoutJob } from './queues.js';
-import type { RunnerContext, RunnerLog, RunnerMetrics } from './runner-context.js';
-import { runStepJob } from './step-job.js';
-import type { StepRunner } from './step-runner.js';
-import { runTaskJob, runTimeoutJob } from './task-job.js';
+import type { ReflexEngine } from '../../reflex/engine.js'
+import type { Sql } from '../../stores/sql.js'
+import type { StoredTask } from '../../stores/task.js'
+import type { TaskStore } from '../../stores/task-store.js'
+import type { JobQueue, QueueJob } from '../queue/job-queue.js'
+import { AbortRegistry } from './abort-registry.js'
+import { advance } from './advance.js'
+import { BuiltinStepRunner } from './builtin-step-runner.js'
+import { startCancelWatcher } from './cancel-watcher.js'
+import { heuristicPlanner, type TaskPlanner } from './planner.js'
+import { ORCHESTRATOR_QUEUES, STEP_RUN, type StepRunJob, TASK_RUN, TASK_TIMEOUT, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
+import type { RunnerContext, RunnerLog, RunnerMetrics } from './runner-context.js'
+import { runStepJob } from './step-job.js'
+import type { StepRunner } from './step-runner.js'
+import { runTaskJob, runTimeoutJob } from './task-job.js'
 
-export type { RunnerLog, RunnerMetrics } from './runner-context.js';
-export type { TaskPlanner } from './planner.js';
+export type { TaskPlanner } from './planner.js'
+export type { RunnerLog, RunnerMetrics } from './runner-context.js'
 
 export interface TaskRunnerDeps {
-  store: TaskStore;
-  queue: JobQueue;
-  sql: Sql;
-  engine: ReflexEngine;
+  store: TaskStore
+  queue: JobQueue
+  sql: Sql
+  engine: ReflexEngine
   /** Default: BuiltinStepRunner, which calls no arm (the service passes ArmStepRunner). */
-  steps?: StepRunner;
+  steps?: StepRunner
   /** Default: the routing-hint planner (planner.ts); the service passes armPlanner. */
-  planner?: TaskPlanner;
+  planner?: TaskPlanner
   /** MAX_PARALLEL_ARMS: running steps per task, across every process. */
-  maxParallelArms: number;
+  maxParallelArms: number
   /** Called once per task that completes (the API caches the result here). */
-  onCompleted?: (task: StoredTask) => Promise<void>;
-  metrics?: RunnerMetrics;
-  log: RunnerLog;
+  onCompleted?: (task: StoredTask) => Promise<void>
+  metrics?: RunnerMetrics
+  log: RunnerLog
 }
 
 export interface TaskRunnerOptions {
   /** task.run jobs at once in this process. Default 4. */
-  taskConcurrency?: number;
+  taskConcurrency?: number
   /** step.run jobs at once in this process. Default 16. */
-  stepConcurrency?: number;
+  stepConcurrency?: number
   /** How often local steps are checked against the database for a cancel or a deadline. Default 250. */
-  watchIntervalMs?: number;
+  watchIntervalMs?: number
   /** Longest one step attempt; keep it below the step.run lease. Default 60 s. */
-  stepTimeoutSeconds?: number;
+  stepTimeoutSeconds?: number
   /** Must match the step.run queue's retryLimit. Default: ORCHESTRATOR_QUEUES. */
-  stepRetryLimit?: number;
+  stepRetryLimit?: number
   /** Must match the step.run queue's lease. Default: ORCHESTRATOR_QUEUES. */
-  stepLeaseSeconds?: number;
+  stepLeaseSeconds?: number
   /** New plans after a failed validation (judge VALIDATION_FAILED). Default 1. */
-  maxReplans?: number;
+  maxReplans?: number
 }
 
 export interface TaskRunner {
   /** Stops this process's steps of the task at once (the process that took the DELETE). */
-  abort(taskId: string, reason: 'cancelled' | 'timed_out'): void;
+  abort(taskId: string, reason: 'cancelled' | 'timed_out'): void
   /** Stops taking jobs, lets running ones end (aborting them after 10 s), stops the watcher. */
-  stop(): Promise<void>;
+  stop(): Promise<void>
 }
 
 export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerOptions = {}): Promise<TaskRunner> {
-  const stepQueue = ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN);
-  const registry = new AbortRegistry();
+  const stepQueue = ORCHESTRATOR_QUEUES.find((q) => q.name === STEP_RUN)
+  const registry = new AbortRegistry()
   const ctx: RunnerContext = {
     store: deps.store,
     queue: deps.queue,
@@ -91,49 +90,68 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     stepLeaseSeconds: options.stepLeaseSeconds ?? stepQueue?.expireInSeconds ?? 600,
     taskRetryLimit: ORCHESTRATOR_QUEUES.find((q) => q.name === TASK_RUN)?.retryLimit ?? 5,
     maxReplans: options.maxReplans ?? 1,
-  };
+  }
 
-  const inflight = new Set<Promise<unknown>>();
-  const track = <T extends object>(name: string, handler: (job: QueueJob<T>) => Promise<void>) =>
+  const inflight = new Set<Promise<unknown>>()
+  const track =
+    <T extends object>(name: string, handler: (job: QueueJob<T>) => Promise<void>) =>
     async (job: QueueJob<T>): Promise<void> => {
-      const run = handler(job);
-      inflight.add(run);
+      const run = handler(job)
+      inflight.add(run)
       try {
-        await run;
+        await run
       } catch (err) {
-        deps.log.debug({ err, queue: name, job_id: job.id, retry: job.retryCount }, 'job attempt failed');
-        throw err;
+        deps.log.debug({ err, queue: name, job_id: job.id, retry: job.retryCount }, 'job attempt failed')
+        throw err
       } finally {
-        inflight.delete(run);
+        inflight.delete(run)
       }
-    };
+    }
 
-  const workers: [string, string][] = [];
-  workers.push([TASK_RUN, await deps.queue.work<TaskRunJob>(TASK_RUN,
-    track(TASK_RUN, (job) => runTaskJob(ctx, job)), { concurrency: options.taskConcurrency ?? 4 })]);
-  workers.push([STEP_RUN, await deps.queue.work<StepRunJob>(STEP_RUN,
-    track(STEP_RUN, (job) => runStepJob(ctx, job)), { concurrency: options.stepConcurrency ?? 16 })]);
-  workers.push([TASK_TIMEOUT, await deps.queue.work<TaskTimeoutJob>(TASK_TIMEOUT,
-    track(TASK_TIMEOUT, (job) => runTimeoutJob(ctx, job)), { concurrency: 2 })]);
-  const stopWatcher = startCancelWatcher(deps.sql, registry, options.watchIntervalMs ?? 250, deps.log);
+  const workers: [string, string][] = []
+  workers.push([
+    TASK_RUN,
+    await deps.queue.work<TaskRunJob>(
+      TASK_RUN,
+      track(TASK_RUN, (job) => runTaskJob(ctx, job)),
+      { concurrency: options.taskConcurrency ?? 4 },
+    ),
+  ])
+  workers.push([
+    STEP_RUN,
+    await deps.queue.work<StepRunJob>(
+      STEP_RUN,
+      track(STEP_RUN, (job) => runStepJob(ctx, job)),
+      { concurrency: options.stepConcurrency ?? 16 },
+    ),
+  ])
+  workers.push([
+    TASK_TIMEOUT,
+    await deps.queue.work<TaskTimeoutJob>(
+      TASK_TIMEOUT,
+      track(TASK_TIMEOUT, (job) => runTimeoutJob(ctx, job)),
+      { concurrency: 2 },
+    ),
+  ])
+  const stopWatcher = startCancelWatcher(deps.sql, registry, options.watchIntervalMs ?? 250, deps.log)
 
   return {
     abort(taskId, reason) {
-      if (registry.abort(taskId, reason) > 0) return; // the aborted steps' handlers finish the task
+      if (registry.abort(taskId, reason) > 0) return // the aborted steps' handlers finish the task
       // Nothing of it runs here: move it on now (cancelling with no running step → cancelled)
       // rather than when its next job arrives.
       const run = advance(ctx, taskId)
         .catch((err: unknown) => deps.log.warn({ err, task_id: taskId }, 'advance after abort failed'))
-        .finally(() => inflight.delete(run));
-      inflight.add(run); // stop() waits for it like for a job
+        .finally(() => inflight.delete(run))
+      inflight.add(run) // stop() waits for it like for a job
     },
     async stop() {
-      for (const [name, id] of workers) await deps.queue.offWork(name, id, { wait: false });
-      const settled = Promise.allSettled([...inflight]);
-      const late = setTimeout(() => registry.abortAll('lease_lost'), 10_000);
-      await settled;
-      clearTimeout(late);
-      stopWatcher();
+      for (const [name, id] of workers) await deps.queue.offWork(name, id, { wait: false })
+      const settled = Promise.allSettled([...inflight])
+      const late = setTimeout(() => registry.abortAll('lease_lost'), 10_000)
+      await settled
+      clearTimeout(late)
+      stopWatcher()
     },
-  };
+  }
 }

@@ -2,7 +2,7 @@
 // the last expression is the answer (node:vm here, QuickJS in the executor; both are ECMAScript).
 import { runInNewContext } from 'node:vm'
 
-import { createCoderArm, type CoderOutput } from '../../../src/arms/coder/coder-arm.js'
+import { type CoderOutput, createCoderArm } from '../../../src/arms/coder/coder-arm.js'
 import type { ArmEvent } from '../../../src/arms/contract.js'
 import type { Llm } from '../../../src/llm/provider.js'
 import { armContext, executeRequest } from '../arm-context-fixture.js'

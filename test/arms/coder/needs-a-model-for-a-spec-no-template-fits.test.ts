@@ -5,7 +5,9 @@ import { callCoder } from './coder-fixture.js'
 
 t.test('an unknown spec is CODER_NEEDS_MODEL, not retryable', async (t) => {
   await t.rejects(callCoder('generate', { spec: 'parse this CSV and pivot it by region' }), {
-    name: 'ArmError', code: 'CODER_NEEDS_MODEL', retryable: false,
+    name: 'ArmError',
+    code: 'CODER_NEEDS_MODEL',
+    retryable: false,
     message: /no model is configured and no built-in template fits: 'parse this CSV and pivot it by region'/,
   })
 })

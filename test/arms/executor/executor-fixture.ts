@@ -1,7 +1,8 @@
 // Calls the executor arm directly with the shared arm-context fixture: one tool, one input, an
 // optional abort signal and dependency outputs. Real bubblewrap and real QuickJS: nothing mocked.
-import { type ExecutorOptions, createExecutorArm } from '../../../src/arms/executor/executor-arm.js'
+
 import type { Arm } from '../../../src/arms/contract.js'
+import { createExecutorArm, type ExecutorOptions } from '../../../src/arms/executor/executor-arm.js'
 import { armContext, executeRequest } from '../arm-context-fixture.js'
 
 export function executor(opts: Partial<ExecutorOptions> = {}): Arm {

@@ -12,7 +12,10 @@ const seams = { fetchAllow: ['api.test'], lookup: fakeDns({ 'api.test': ['127.0.
 
 t.test('a body past max_bytes is cut and marked truncated', async (t) => {
   const { port } = await loopbackServer(t, (_req, res) => res.end('x'.repeat(5000)))
-  const out = (await call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/`, max_bytes: 100 })) as { body: string; truncated: boolean }
+  const out = (await call(executor(seams), 'http_fetch', { url: `http://api.test:${port}/`, max_bytes: 100 })) as {
+    body: string
+    truncated: boolean
+  }
   t.equal(out.body, 'x'.repeat(100))
   t.equal(out.truncated, true)
 })
@@ -27,7 +30,9 @@ t.test('the default cap is 1 MiB', async (t) => {
 t.test('a server that never answers is FETCH_TIMEOUT', async (t) => {
   const { port } = await loopbackServer(t, () => {})
   const started = Date.now()
-  await t.rejects(call(executor({ ...seams, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: `http://api.test:${port}/` }), { code: 'FETCH_TIMEOUT' })
+  await t.rejects(call(executor({ ...seams, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: `http://api.test:${port}/` }), {
+    code: 'FETCH_TIMEOUT',
+  })
   t.ok(Date.now() - started < SOON, `timed out after ${Date.now() - started} ms`)
 })
 
@@ -47,7 +52,9 @@ t.test('a name that never resolves ends at the fetch timeout, and a cancel ends 
   const alive = setInterval(() => {}, 1000)
   t.teardown(() => clearInterval(alive))
   const started = Date.now()
-  await t.rejects(call(executor({ ...hanging, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: 'http://api.test/' }), { code: 'FETCH_TIMEOUT' })
+  await t.rejects(call(executor({ ...hanging, limits: { fetchTimeoutMs: 300 } }), 'http_fetch', { url: 'http://api.test/' }), {
+    code: 'FETCH_TIMEOUT',
+  })
   t.ok(Date.now() - started < SOON, `timed out after ${Date.now() - started} ms`)
 
   const controller = new AbortController()

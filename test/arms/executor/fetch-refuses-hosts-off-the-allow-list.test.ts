@@ -4,8 +4,20 @@ import { call, executor } from './executor-fixture.js'
 
 t.test('a host not on the list is HOST_NOT_ALLOWED, before any lookup', async (t) => {
   let lookups = 0
-  const arm = executor({ fetchAllow: ['api.example.com', '*.example.org'], lookup: async () => { lookups++; return [{ address: '93.184.216.34', family: 4 }] } })
-  for (const url of ['https://evil.com/', 'https://example.com.evil.com/', 'https://example.org/', 'https://notexample.org/', 'http://api.example.com.attacker.net/']) {
+  const arm = executor({
+    fetchAllow: ['api.example.com', '*.example.org'],
+    lookup: async () => {
+      lookups++
+      return [{ address: '93.184.216.34', family: 4 }]
+    },
+  })
+  for (const url of [
+    'https://evil.com/',
+    'https://example.com.evil.com/',
+    'https://example.org/',
+    'https://notexample.org/',
+    'http://api.example.com.attacker.net/',
+  ]) {
     await t.rejects(call(arm, 'http_fetch', { url }), { code: 'HOST_NOT_ALLOWED', retryable: false }, url)
   }
   t.equal(lookups, 0)

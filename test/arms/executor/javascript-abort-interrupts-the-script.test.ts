@@ -8,7 +8,9 @@ t.teardown(() => arm.close?.())
 
 // Start the worker first: under the tests' TypeScript loader a worker takes seconds to boot,
 // and the timings below are about the script, not the boot.
-t.before(async () => { await call(arm, 'javascript', { code: '0' }) })
+t.before(async () => {
+  await call(arm, 'javascript', { code: '0' })
+})
 
 t.test('aborting the signal stops a running infinite loop at once', async (t) => {
   const controller = new AbortController()

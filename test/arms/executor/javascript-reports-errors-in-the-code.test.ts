@@ -14,7 +14,10 @@ t.test('a thrown error is SCRIPT_ERROR with its name and message', async (t) => 
 })
 
 t.test('a rejected promise is SCRIPT_ERROR', async (t) => {
-  await t.rejects(call(arm, 'javascript', { code: 'Promise.reject(new TypeError("nope"))' }), { code: 'SCRIPT_ERROR', message: 'TypeError: nope' })
+  await t.rejects(call(arm, 'javascript', { code: 'Promise.reject(new TypeError("nope"))' }), {
+    code: 'SCRIPT_ERROR',
+    message: 'TypeError: nope',
+  })
 })
 
 t.test('a thrown non-error is SCRIPT_ERROR too', async (t) => {

@@ -18,12 +18,17 @@ t.test('an async result is awaited', async (t) => {
 t.test('values JSON has no form for are converted as documented', async (t) => {
   t.match(await call(arm, 'javascript', { code: 'undefined' }), { result: null })
   t.match(await call(arm, 'javascript', { code: '(function f() {})' }), { result: null })
-  t.match(await call(arm, 'javascript', { code: '[1, undefined, () => 1, 2n ** 70n]' }), { result: [1, null, null, '1180591620717411303424'] })
+  t.match(await call(arm, 'javascript', { code: '[1, undefined, () => 1, 2n ** 70n]' }), {
+    result: [1, null, null, '1180591620717411303424'],
+  })
   t.match(await call(arm, 'javascript', { code: 'JSON.stringify = () => "spoofed"; ({ a: 1 })' }), { result: { a: 1 } })
 })
 
 t.test('a cycle is SCRIPT_ERROR', async (t) => {
-  await t.rejects(call(arm, 'javascript', { code: 'const o = {}; o.self = o; o' }), { code: 'SCRIPT_ERROR', message: /cannot be converted to JSON/ })
+  await t.rejects(call(arm, 'javascript', { code: 'const o = {}; o.self = o; o' }), {
+    code: 'SCRIPT_ERROR',
+    message: /cannot be converted to JSON/,
+  })
 })
 
 t.test('the host is not reachable from the script', async (t) => {

@@ -7,7 +7,9 @@ t.teardown(() => arm.close?.())
 
 // Start the worker first: under the tests' TypeScript loader a worker takes seconds to boot,
 // and the timings below are about the script, not the boot.
-t.before(async () => { await call(arm, 'javascript', { code: '0' }) })
+t.before(async () => {
+  await call(arm, 'javascript', { code: '0' })
+})
 
 t.test('an infinite loop stops with SCRIPT_TIMEOUT', async (t) => {
   const started = Date.now()
@@ -18,7 +20,10 @@ t.test('an infinite loop stops with SCRIPT_TIMEOUT', async (t) => {
 
 t.test('the default time limit (5 s) applies, and bounds async jobs too', async (t) => {
   const started = Date.now()
-  await t.rejects(call(arm, 'javascript', { code: '(async () => { for (;;) await null })()' }), { code: 'SCRIPT_TIMEOUT', message: /5000 ms/ })
+  await t.rejects(call(arm, 'javascript', { code: '(async () => { for (;;) await null })()' }), {
+    code: 'SCRIPT_TIMEOUT',
+    message: /5000 ms/,
+  })
   t.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`) // the message names the limit; this, that it ended
 })
 

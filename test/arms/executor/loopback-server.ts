@@ -2,7 +2,7 @@
 // need one because nothing else is reachable from these machines, and loopback is exactly what
 // the executor refuses: the tests admit it through the `testAllowAddresses` seam, and resolve
 // made-up names to it through the `lookup` seam.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import type { Test } from 'tap'
@@ -20,7 +20,13 @@ export async function loopbackServer(
     handler(req, res)
   })
   await new Promise<void>((resolve) => server.listen(0, host, resolve))
-  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
   return { port: (server.address() as AddressInfo).port, requests }
 }
 

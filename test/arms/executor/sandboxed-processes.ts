@@ -1,6 +1,6 @@
 // Finds processes of a sandboxed command on the host by their command line, through /proc (no
 // pgrep dependency): how the tests prove that nothing survives a kill.
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 export function processesRunning(argv: readonly string[]): number[] {
   const wanted = argv.join('\0')
@@ -11,7 +11,9 @@ export function processesRunning(argv: readonly string[]): number[] {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0$/, '')
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       if (cmdline.endsWith(wanted) && !/\) Z /.test(stat)) found.push(Number(entry))
-    } catch { /* exited while we looked */ }
+    } catch {
+      /* exited while we looked */
+    }
   }
   return found
 }

@@ -34,7 +34,11 @@ t.test('the root holds only what commands need; /usr/bin only the allowed comman
 
 t.test('nothing outside /tmp is writable, the root included', async (t) => {
   for (const target of ['/x', '/usr/x', '/usr/lib/x'])
-    await t.rejects(call(executor(), 'shell', { command: 'sort', args: ['-o', target, '/dev/null'] }), { code: 'COMMAND_FAILED', message: /Read-only file system/ }, target)
+    await t.rejects(
+      call(executor(), 'shell', { command: 'sort', args: ['-o', target, '/dev/null'] }),
+      { code: 'COMMAND_FAILED', message: /Read-only file system/ },
+      target,
+    )
 })
 
 t.test('the system is read-only; /tmp is private and writable', async (t) => {
@@ -46,7 +50,9 @@ t.test('the system is read-only; /tmp is private and writable', async (t) => {
 
 t.test('the environment is cleared', async (t) => {
   process.env.EXECUTOR_TEST_SECRET = 'hunter2'
-  t.teardown(() => { delete process.env.EXECUTOR_TEST_SECRET })
+  t.teardown(() => {
+    delete process.env.EXECUTOR_TEST_SECRET
+  })
   const out = await call(executor(), 'shell', { command: 'cat', args: ['/proc/self/environ'] })
   t.same((out as { stdout: string }).stdout.split('\0').filter(Boolean).sort(), ['HOME=/tmp', 'LANG=C.UTF-8', 'PATH=/usr/bin', 'PWD=/tmp'])
 })

@@ -21,7 +21,9 @@ for (const [what, input, message] of cases) {
 }
 
 t.test('too many arguments is INPUT_INVALID', async (t) => {
-  await t.rejects(call(executor({ limits: { shellMaxArgs: 3 } }), 'shell', { command: 'echo', args: ['1', '2', '3', '4'] }), { code: 'INPUT_INVALID' })
+  await t.rejects(call(executor({ limits: { shellMaxArgs: 3 } }), 'shell', { command: 'echo', args: ['1', '2', '3', '4'] }), {
+    code: 'INPUT_INVALID',
+  })
 })
 
 t.test('an unknown tool is INPUT_INVALID', async (t) => {

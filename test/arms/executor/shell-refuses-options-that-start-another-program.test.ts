@@ -7,8 +7,11 @@ import { call, executor } from './executor-fixture.js'
 
 for (const option of ['--compress-program=/usr/bin/true', '--compress-prog=/usr/bin/true', '--co=/usr/bin/true']) {
   t.test(`sort ${option} is COMMAND_NOT_ALLOWED`, async (t) => {
-    await t.rejects(call(executor(), 'shell', { command: 'sort', args: ['-S', '64K', option], stdin: 'b\na\n' }),
-      { code: 'COMMAND_NOT_ALLOWED', retryable: false, message: /would start another program/ })
+    await t.rejects(call(executor(), 'shell', { command: 'sort', args: ['-S', '64K', option], stdin: 'b\na\n' }), {
+      code: 'COMMAND_NOT_ALLOWED',
+      retryable: false,
+      message: /would start another program/,
+    })
   })
 }
 

@@ -4,7 +4,9 @@ import { call, executor } from './executor-fixture.js'
 
 t.test('a non-zero exit is COMMAND_FAILED with the code and stderr', async (t) => {
   await t.rejects(call(executor(), 'shell', { command: 'grep', args: ['-E', '('], stdin: 'x' }), {
-    code: 'COMMAND_FAILED', retryable: false, message: /'grep' exited with code 2: .*grep: /,
+    code: 'COMMAND_FAILED',
+    retryable: false,
+    message: /'grep' exited with code 2: .*grep: /,
   })
 })
 

@@ -17,7 +17,9 @@ t.test('the command runs under the CPU, memory, file size and process rlimits', 
 
 t.test('configured limits reach the sandbox', async (t) => {
   const arm = executor({ limits: { shellCpuSeconds: 3, shellProcesses: 16 } })
-  const out = (await call(arm, 'shell', { command: 'grep', args: ['-E', 'Max (cpu time|processes)', '/proc/self/limits'] })) as { stdout: string }
+  const out = (await call(arm, 'shell', { command: 'grep', args: ['-E', 'Max (cpu time|processes)', '/proc/self/limits'] })) as {
+    stdout: string
+  }
   t.match(out.stdout, /Max cpu time\s+3\s+3/)
   t.match(out.stdout, /Max processes\s+16\s+16/)
 })

@@ -17,10 +17,18 @@ t.test('the hit is replaced by a marker naming the families and severity; its ne
   const { output, events } = await guard<ScrubDepsOutput>({ tool: 'scrub', deps })
   const hits = (output.scrubbed as typeof deps).s1.hits
   t.equal(hits[0]!.text, deps.s1.hits[0]!.text)
-  t.match(hits[1]!.text, /^\[withheld: possible prompt injection \((?:[a-z_]+, )*instruction_override(?:, [a-z_]+)*, (?:high|critical)\)\]$/)
+  t.match(
+    hits[1]!.text,
+    /^\[withheld: possible prompt injection \((?:[a-z_]+, )*instruction_override(?:, [a-z_]+)*, (?:high|critical)\)\]$/,
+  )
   t.equal(hits[1]!.title, 'Comment')
   t.equal(output.withheld, 1)
-  t.match(events, [{ type: 'guardrail.injection', data: { severity: /high|critical/, families: ['instruction_override', 'prompt_leak'], withheld: true, path: 's1.hits.1.text' } }])
+  t.match(events, [
+    {
+      type: 'guardrail.injection',
+      data: { severity: /high|critical/, families: ['instruction_override', 'prompt_leak'], withheld: true, path: 's1.hits.1.text' },
+    },
+  ])
   t.notMatch(JSON.stringify(events), /ignore all previous|system prompt/i, 'the event carries no matched text')
 })
 

@@ -14,7 +14,11 @@ t.test('every key, array, number, boolean and null stays; only the personal data
   const { output, events } = await guard<ScrubDepsOutput>({ tool: 'scrub', deps })
   t.same(output.scrubbed, {
     s1: { exit_code: 0, stdout: 'owner: [EMAIL_1]\n', stderr: '', truncated: false, duration_ms: 9 },
-    s2: { query: 'billing', hits: [{ title: 'Invoice', text: 'Paid with [CREDIT_CARD_1] by [EMAIL_1]', score: 0.82 }], summary: 'One invoice.' },
+    s2: {
+      query: 'billing',
+      hits: [{ title: 'Invoice', text: 'Paid with [CREDIT_CARD_1] by [EMAIL_1]', score: 0.82 }],
+      summary: 'One invoice.',
+    },
     s3: { result: { env: { GITHUB_TOKEN: '[API_KEY_1]' }, ids: [1, 2, 3], ok: true, none: null }, console: [], duration_ms: 2 },
     s4: { result: '[CREDIT_CARD_2]', console: [], duration_ms: 1 },
   })

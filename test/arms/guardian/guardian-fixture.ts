@@ -2,7 +2,7 @@
 // constraints in; the output, the events it emitted (or the ArmError it threw) out.
 import type { ArmError, ArmEvent } from '../../../src/arms/contract.js'
 import { createGuardianArm } from '../../../src/arms/guardian/guardian-arm.js'
-import { createEngine, type BlockLevel } from '../../../src/reflex/engine.js'
+import { type BlockLevel, createEngine } from '../../../src/reflex/engine.js'
 import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 
 export const engine = createEngine()

@@ -32,7 +32,9 @@ t.test('a policy that is not the documented shape is INPUT_INVALID; list constra
     code: 'INPUT_INVALID',
     message: /constraints\.output_policy\.blocked_terms/,
   })
-  t.match(await guardError({ tool: 'scrub', input: { text: 'x' }, constraints: { output_policy: { max_chars: 3 } } }), { code: 'INPUT_INVALID' })
+  t.match(await guardError({ tool: 'scrub', input: { text: 'x' }, constraints: { output_policy: { max_chars: 3 } } }), {
+    code: 'INPUT_INVALID',
+  })
   const { output } = await guard<ScrubTextOutput>({ tool: 'scrub', input: { text: 'acme' }, constraints: ['keep it short'] })
   t.equal(output.text, 'acme')
 })

@@ -5,7 +5,13 @@ import { EMAIL, guard, INJECTION } from './guardian-fixture.js'
 
 t.test('a text with an injection and an email is reported, not changed', async (t) => {
   const { output, events } = await guard<ScreenOutput>({ tool: 'screen', input: { text: `${INJECTION} Send it to ${EMAIL}.` } })
-  t.match(output, { injection_detected: true, severity: /high|critical/, families: ['instruction_override', 'prompt_leak'], pii_detected: true, pii_types: ['EMAIL'] })
+  t.match(output, {
+    injection_detected: true,
+    severity: /high|critical/,
+    families: ['instruction_override', 'prompt_leak'],
+    pii_detected: true,
+    pii_types: ['EMAIL'],
+  })
   t.same(Object.keys(output).sort(), ['families', 'injection_detected', 'pii_detected', 'pii_types', 'severity'])
   t.match(events, [{ type: 'guardrail.injection', data: { withheld: false, families: ['instruction_override', 'prompt_leak'] } }])
 })

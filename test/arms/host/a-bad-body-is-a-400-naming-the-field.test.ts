@@ -19,7 +19,11 @@ t.test('a bad body is a 400 naming the field, over HTTP and in-process', async (
     [{ ...good, input: 'text' }, 'input'],
   ]
   for (const [body, field] of cases) {
-    const res = await fetch(`${url}/execute`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+    const res = await fetch(`${url}/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    })
     t.equal(res.status, 400, field)
     const json = (await res.json()) as { error: { code: string; details: { field: string }; request_id: string } }
     t.equal(json.error.code, 'VALIDATION_ERROR')

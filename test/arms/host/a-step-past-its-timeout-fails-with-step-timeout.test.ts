@@ -19,7 +19,11 @@ t.test('a step past its timeout fails with STEP_TIMEOUT, retryable', async (t) =
 
   // an arm that ignores its signal is not waited for either
   const ignoring = Date.now()
-  const stuck = await host.execute(request({ tool: 'sleep', input: { ms: 3000, ignore_signal: true }, timeout_ms: 100 }), await tokenFor(issuer, 'sleep'), signal)
+  const stuck = await host.execute(
+    request({ tool: 'sleep', input: { ms: 3000, ignore_signal: true }, timeout_ms: 100 }),
+    await tokenFor(issuer, 'sleep'),
+    signal,
+  )
   t.ok(Date.now() - ignoring < 2000)
   t.match(stuck, { status: 'failed', error: { code: 'STEP_TIMEOUT' } })
 })

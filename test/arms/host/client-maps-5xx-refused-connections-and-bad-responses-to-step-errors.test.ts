@@ -35,9 +35,20 @@ t.test('5xx, refused connections and bad responses become step errors', async (t
 
   t.match(await failure(new HttpArmClient(await answering(t, 200, '{"status":"done"}'))), { code: 'ARM_BAD_RESPONSE', retryable: true })
   t.match(await failure(new HttpArmClient(await answering(t, 200, 'not json'))), { code: 'ARM_BAD_RESPONSE', retryable: true })
-  t.match(await failure(new HttpArmClient(await answering(t, 400, '{"error":{"code":"VALIDATION_ERROR","message":"bad"}}'))), { code: 'ARM_BAD_REQUEST', retryable: false })
+  t.match(await failure(new HttpArmClient(await answering(t, 400, '{"error":{"code":"VALIDATION_ERROR","message":"bad"}}'))), {
+    code: 'ARM_BAD_REQUEST',
+    retryable: false,
+  })
   t.match(
-    await failure(new HttpArmClient(await answering(t, 403, '{"error":{"code":"FORBIDDEN","message":"no","details":{"field":"authorization","constraint":"TOKEN_OUT_OF_SCOPE"}}}'))),
+    await failure(
+      new HttpArmClient(
+        await answering(
+          t,
+          403,
+          '{"error":{"code":"FORBIDDEN","message":"no","details":{"field":"authorization","constraint":"TOKEN_OUT_OF_SCOPE"}}}',
+        ),
+      ),
+    ),
     { code: 'TOKEN_OUT_OF_SCOPE', retryable: false },
   )
 

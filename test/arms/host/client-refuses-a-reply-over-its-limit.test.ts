@@ -24,8 +24,14 @@ async function failure(client: HttpArmClient): Promise<StepError> {
 
 const LIMIT = 4096
 const provenance = {
-  arm: 'echo', tool: 'echo', started_at: '2026-11-24T00:00:00Z', completed_at: '2026-11-24T00:00:01Z', duration_ms: 1000,
-  tokens: { prompt: 0, completion: 0, total: 0 }, model: null, token_id: 'jti-1',
+  arm: 'echo',
+  tool: 'echo',
+  started_at: '2026-11-24T00:00:00Z',
+  completed_at: '2026-11-24T00:00:01Z',
+  duration_ms: 1000,
+  tokens: { prompt: 0, completion: 0, total: 0 },
+  model: null,
+  token_id: 'jti-1',
 }
 const response = (text: string) => JSON.stringify({ status: 'completed', output: { text }, events: [], provenance })
 

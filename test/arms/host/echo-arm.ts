@@ -6,7 +6,7 @@
 //   crash      → throws a plain Error (its stack must not leak)
 //   bad_output → returns a BigInt, which JSON cannot carry
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ArmError, type Arm, type ArmHealth } from '../../../src/arms/contract.js'
+import { type Arm, ArmError, type ArmHealth } from '../../../src/arms/contract.js'
 
 export const ECHO_TOOLS = ['echo', 'ask', 'sleep', 'fail', 'crash', 'bad_output']
 
@@ -37,7 +37,10 @@ export function echoArm(opts: EchoArmOptions = {}): Arm {
           if (input.emit) ctx.emit({ type: 'test.echo', data: { said: input.emit } })
           return { input, token_id: ctx.claims.tokenId }
         case 'ask': {
-          const done = await ctx.llm.complete({ messages: [{ role: 'user', content: String(input.text) }], maxTokens: input.max_tokens }, ctx.signal)
+          const done = await ctx.llm.complete(
+            { messages: [{ role: 'user', content: String(input.text) }], maxTokens: input.max_tokens },
+            ctx.signal,
+          )
           return { text: done.text }
         }
         case 'sleep':

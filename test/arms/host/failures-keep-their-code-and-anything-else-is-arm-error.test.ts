@@ -12,8 +12,14 @@ t.test('ArmError keeps its code, a plain throw is ARM_ERROR without a stack, non
   const signal = new AbortController().signal
   const run = async (tool: string, input = {}) => client.execute(request({ tool, input }), await tokenFor(issuer, tool), signal)
 
-  t.match(await run('fail', { code: 'SHELL_DENIED', retryable: false }), { status: 'failed', error: { code: 'SHELL_DENIED', message: 'it failed', retryable: false } })
-  t.match(await run('fail', { code: 'SANDBOX_BUSY', retryable: true }), { status: 'failed', error: { code: 'SANDBOX_BUSY', retryable: true } })
+  t.match(await run('fail', { code: 'SHELL_DENIED', retryable: false }), {
+    status: 'failed',
+    error: { code: 'SHELL_DENIED', message: 'it failed', retryable: false },
+  })
+  t.match(await run('fail', { code: 'SANDBOX_BUSY', retryable: true }), {
+    status: 'failed',
+    error: { code: 'SANDBOX_BUSY', retryable: true },
+  })
 
   const crashed = await run('crash')
   t.match(crashed, { status: 'failed', error: { code: 'ARM_ERROR', message: 'boom', retryable: true } })

@@ -13,7 +13,11 @@ t.test('provenance names the arm, tool, times, tokens, model and token id', asyn
 
   const before = Date.now()
   const token = await tokenFor(issuer, 'ask')
-  const asked = await endpoint.execute(request({ tool: 'ask', input: { text: 'The sky is blue. Grass is green.', max_tokens: 50 } }), token, signal)
+  const asked = await endpoint.execute(
+    request({ tool: 'ask', input: { text: 'The sky is blue. Grass is green.', max_tokens: 50 } }),
+    token,
+    signal,
+  )
   t.equal(asked.status, 'completed')
   const p = asked.provenance
   t.equal(p.arm, 'echo')
@@ -27,10 +31,14 @@ t.test('provenance names the arm, tool, times, tokens, model and token id', asyn
   t.match(p.started_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
 
   const echoed = await endpoint.execute(request({ tool: 'echo', input: { emit: 'hi', n: [1, 2] } }), await tokenFor(issuer, 'echo'), signal)
-  t.same(echoed, {
-    status: 'completed',
-    output: { input: { emit: 'hi', n: [1, 2] }, token_id: echoed.provenance.token_id },
-    events: [{ type: 'test.echo', data: { said: 'hi' } }],
-    provenance: { ...echoed.provenance, model: null, tokens: { prompt: 0, completion: 0, total: 0 } },
-  }, 'no model used: model null, zero tokens; events collected')
+  t.same(
+    echoed,
+    {
+      status: 'completed',
+      output: { input: { emit: 'hi', n: [1, 2] }, token_id: echoed.provenance.token_id },
+      events: [{ type: 'test.echo', data: { said: 'hi' } }],
+      provenance: { ...echoed.provenance, model: null, tokens: { prompt: 0, completion: 0, total: 0 } },
+    },
+    'no model used: model null, zero tokens; events collected',
+  )
 })

@@ -9,7 +9,13 @@ t.test('listing the arms at any rate probes each arm at most once per reuse wind
   const verifier = (await CapabilityIssuer.open({})).localVerifier()
   let probes = 0
   let status: 'healthy' | 'unhealthy' = 'healthy'
-  const arm = echoArm({ name: 'judge', health: async () => (probes++, { status, checks: {} }) })
+  const arm = echoArm({
+    name: 'judge',
+    health: async () => {
+      probes++
+      return { status, checks: {} }
+    },
+  })
   const registry = await ArmRegistry.open({
     builtin: new Map([['judge', { endpoint: new InProcessArmEndpoint(makeHost(arm, verifier)), location: 'in-process' }]]),
     probeReuseMs: 300,
@@ -29,10 +35,17 @@ t.test('listing the arms at any rate probes each arm at most once per reuse wind
   t.equal(later[0]!.health.status, 'unhealthy')
 })
 
-t.test("a caller that gives up does not cancel the probe others wait on", async (t) => {
+t.test('a caller that gives up does not cancel the probe others wait on', async (t) => {
   const verifier = (await CapabilityIssuer.open({})).localVerifier()
   let probes = 0
-  const arm = echoArm({ name: 'judge', health: async () => (probes++, await new Promise((r) => setTimeout(r, 200)), { status: 'healthy', checks: {} }) })
+  const arm = echoArm({
+    name: 'judge',
+    health: async () => {
+      probes++
+      await new Promise((r) => setTimeout(r, 200))
+      return { status: 'healthy', checks: {} }
+    },
+  })
   const registry = await ArmRegistry.open({
     builtin: new Map([['judge', { endpoint: new InProcessArmEndpoint(makeHost(arm, verifier)), location: 'in-process' }]]),
   })

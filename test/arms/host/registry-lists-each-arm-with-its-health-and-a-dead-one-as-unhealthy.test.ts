@@ -1,3 +1,4 @@
+import pino from 'pino'
 import t from 'tap'
 import { HttpArmClient } from '../../../src/arms/arm-client.js'
 import { ArmHost } from '../../../src/arms/arm-host.js'
@@ -7,7 +8,6 @@ import { ArmRegistry } from '../../../src/arms/registry.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { createHttpApp } from '../../../src/http/app.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
-import pino from 'pino'
 import { echoArm } from './echo-arm.js'
 import { makeHost, serveArm } from './servers.js'
 
@@ -40,7 +40,10 @@ t.test('the registry lists each arm with its capability and health; an arm that 
   const started = Date.now()
   const list = await registry.list()
   t.ok(Date.now() - started < 3000, 'health checks run in parallel, each bounded')
-  t.same(list.map((a) => a.name), ['coder', 'ghost', 'judge', 'translator'])
+  t.same(
+    list.map((a) => a.name),
+    ['coder', 'ghost', 'judge', 'translator'],
+  )
   const by = Object.fromEntries(list.map((a) => [a.name, a]))
   t.match(by.judge, { builtin: true, location: 'in-process', capability: { endpoint: 'in-process' }, health: { status: 'healthy' } })
   t.match(by.coder, { builtin: true, location: deadUrl, capability: null, health: { status: 'unhealthy', checks: { reachable: false } } })

@@ -10,7 +10,10 @@ t.test('registration refuses built-in names (409), bad names and URLs (400) and 
   const registry = await ArmRegistry.open({ builtin: new Map(), healthTimeoutMs: 500 })
   const url = await serveArm(t, makeHost(echoArm({ name: 'translator' }), issuer.localVerifier()))
   const refusal = async (input: unknown) => {
-    const err = await registry.register(input).then(() => undefined, (e: unknown) => e)
+    const err = await registry.register(input).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     if (!(err instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(err)}`)
     return { status: err.status, field: err.details.field }
   }
@@ -23,7 +26,10 @@ t.test('registration refuses built-in names (409), bad names and URLs (400) and 
   }
   t.same(await refusal({ name: 'translator', url: 'http://127.0.0.1:9' }), { status: 400, field: 'url' }, 'nothing listening')
 
-  const sick = await serveArm(t, makeHost(echoArm({ name: 'sick', health: async () => ({ status: 'unhealthy', checks: { model: false } }) }), issuer.localVerifier()))
+  const sick = await serveArm(
+    t,
+    makeHost(echoArm({ name: 'sick', health: async () => ({ status: 'unhealthy', checks: { model: false } }) }), issuer.localVerifier()),
+  )
   t.same(await refusal({ name: 'sick', url: sick }), { status: 400, field: 'url' }, 'reports itself unhealthy')
 
   // healthy, but /capabilities serves something else
@@ -35,7 +41,15 @@ t.test('registration refuses built-in names (409), bad names and URLs (400) and 
   t.same(await refusal({ name: 'odd', url: odd, capability: { arm_id: 'odd' } }), { status: 400, field: 'capability.name' })
 
   // the same arm with its capability given: accepted, endpoint set to the URL
-  const given = { arm_id: 'odd', name: 'Odd', description: '', capabilities: ['x'], input_schema: {}, output_schema: {}, cost_tier: 'low' as const }
+  const given = {
+    arm_id: 'odd',
+    name: 'Odd',
+    description: '',
+    capabilities: ['x'],
+    input_schema: {},
+    output_schema: {},
+    cost_tier: 'low' as const,
+  }
   const entry = await registry.register({ name: 'odd', url: `${odd}/`, capability: given })
   t.same(entry.capability, { ...given, endpoint: odd })
 })

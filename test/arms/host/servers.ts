@@ -5,10 +5,10 @@ import { ArmHost } from '../../../src/arms/arm-host.js'
 import { registerArmRoutes } from '../../../src/arms/arm-server.js'
 import type { Arm, ExecuteRequest } from '../../../src/arms/contract.js'
 import type { CapabilityVerifier } from '../../../src/auth/capability-verifier.js'
-import { executeRequest } from '../arm-context-fixture.js'
 import { createHttpApp, type HttpApp } from '../../../src/http/app.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import type { Llm } from '../../../src/llm/provider.js'
+import { executeRequest } from '../arm-context-fixture.js'
 
 interface Teardown {
   teardown(fn: () => unknown): void
@@ -37,6 +37,10 @@ export function request(partial: Partial<ExecuteRequest> & { tool: string }): Ex
 }
 
 /** A token for the default request's task and step, for `tool` on `arm`. */
-export async function tokenFor(issuer: { sign(g: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }> }, tool: string, arm = 'echo'): Promise<string> {
+export async function tokenFor(
+  issuer: { sign(g: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }> },
+  tool: string,
+  arm = 'echo',
+): Promise<string> {
   return (await issuer.sign({ arm, taskId: 'task-1', stepId: 's1', scope: [tool], ttlSeconds: 60 })).token
 }

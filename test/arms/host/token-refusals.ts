@@ -15,7 +15,7 @@
  * StepError code only, as the runner sees it). "Accepted" means not refused: the arm may still
  * fail the step for its own reasons, so give an input it can run.
  */
-import { SignJWT, UnsecuredJWT, exportPKCS8, generateKeyPair } from 'jose'
+import { exportPKCS8, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import type { Test } from 'tap'
 import type { ArmHost } from '../../../src/arms/arm-host.js'
 import type { ExecuteRequest } from '../../../src/arms/contract.js'
@@ -44,7 +44,11 @@ export interface StepUnderTest {
 
 const ACCEPTED: Outcome = { status: 200, code: 'ACCEPTED' }
 
-export async function refusesBadTokens(t: Test, step: StepUnderTest, makeTarget: (issuer: CapabilityIssuer) => Promise<TokenTarget>): Promise<void> {
+export async function refusesBadTokens(
+  t: Test,
+  step: StepUnderTest,
+  makeTarget: (issuer: CapabilityIssuer) => Promise<TokenTarget>,
+): Promise<void> {
   const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })
   const pem = await exportPKCS8(pair.privateKey)
   const issuer = await CapabilityIssuer.open({ privateKey: pem })
@@ -61,14 +65,29 @@ export async function refusesBadTokens(t: Test, step: StepUnderTest, makeTarget:
   const claims = { step: 's1', scope: [step.tool] }
   const forged = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'EdDSA', kid: issuer.kid }) // claims to be the trusted key
-    .setIssuer(CAPABILITY_ISSUER).setAudience(step.arm).setSubject('task-1').setJti('forged').setIssuedAt(now).setExpirationTime(now + 60)
+    .setIssuer(CAPABILITY_ISSUER)
+    .setAudience(step.arm)
+    .setSubject('task-1')
+    .setJti('forged')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 60)
     .sign(forger.privateKey)
   const otherIssuer = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'EdDSA', kid: issuer.kid }) // the trusted key itself, another iss
-    .setIssuer('someone-else').setAudience(step.arm).setSubject('task-1').setJti('other-iss').setIssuedAt(now).setExpirationTime(now + 60)
+    .setIssuer('someone-else')
+    .setAudience(step.arm)
+    .setSubject('task-1')
+    .setJti('other-iss')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 60)
     .sign(pair.privateKey)
   const unsigned = new UnsecuredJWT(claims)
-    .setIssuer(CAPABILITY_ISSUER).setAudience(step.arm).setSubject('task-1').setJti('unsigned').setIssuedAt(now).setExpirationTime(now + 60)
+    .setIssuer(CAPABILITY_ISSUER)
+    .setAudience(step.arm)
+    .setSubject('task-1')
+    .setJti('unsigned')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 60)
     .encode()
 
   const cases: Array<[string, () => Promise<string | undefined>, Outcome]> = [
@@ -80,10 +99,26 @@ export async function refusesBadTokens(t: Test, step: StepUnderTest, makeTarget:
     ['a token of the trusted key with another issuer is refused', async () => otherIssuer, { status: 401, code: 'TOKEN_INVALID' }],
     ['a token from an unknown key is refused', async () => (await stranger.sign(grant)).token, { status: 401, code: 'TOKEN_INVALID' }],
     ['an expired token is refused', async () => (await past.sign(grant)).token, { status: 401, code: 'TOKEN_EXPIRED' }],
-    ['a token for another arm is refused', async () => (await issuer.sign({ ...grant, arm: `not-${step.arm}` })).token, { status: 403, code: 'TOKEN_WRONG_AUDIENCE' }],
-    ['a token for another task is refused', async () => (await issuer.sign({ ...grant, taskId: 'task-2' })).token, { status: 403, code: 'TOKEN_WRONG_SUBJECT' }],
-    ['a token for another step is refused', async () => (await issuer.sign({ ...grant, stepId: 's2' })).token, { status: 403, code: 'TOKEN_WRONG_SUBJECT' }],
-    ['a token without this tool in scope is refused', async () => (await issuer.sign({ ...grant, scope: ['some_other_tool'] })).token, { status: 403, code: 'TOKEN_OUT_OF_SCOPE' }],
+    [
+      'a token for another arm is refused',
+      async () => (await issuer.sign({ ...grant, arm: `not-${step.arm}` })).token,
+      { status: 403, code: 'TOKEN_WRONG_AUDIENCE' },
+    ],
+    [
+      'a token for another task is refused',
+      async () => (await issuer.sign({ ...grant, taskId: 'task-2' })).token,
+      { status: 403, code: 'TOKEN_WRONG_SUBJECT' },
+    ],
+    [
+      'a token for another step is refused',
+      async () => (await issuer.sign({ ...grant, stepId: 's2' })).token,
+      { status: 403, code: 'TOKEN_WRONG_SUBJECT' },
+    ],
+    [
+      'a token without this tool in scope is refused',
+      async () => (await issuer.sign({ ...grant, scope: ['some_other_tool'] })).token,
+      { status: 403, code: 'TOKEN_OUT_OF_SCOPE' },
+    ],
   ]
   for (const [name, token, expected] of cases) {
     const got = await target.call(body, await token())

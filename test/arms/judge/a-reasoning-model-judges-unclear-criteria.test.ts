@@ -6,7 +6,13 @@ import { OpenAiProvider } from '../../../src/llm/openai-provider.js'
 import { replayServer } from '../../llm/fixtures/replay-server.js'
 import { judge, judgeError } from './judge-fixture.js'
 
-const deps = { s1: { query: 'incident 4411', hits: [{ title: 'INC-4411', text: 'Writes failed from 02:10 to 02:55.' }], summary: 'The disk on db-2 filled up, so writes failed for 45 minutes.' } }
+const deps = {
+  s1: {
+    query: 'incident 4411',
+    hits: [{ title: 'INC-4411', text: 'Writes failed from 02:10 to 02:55.' }],
+    summary: 'The disk on db-2 filled up, so writes failed for 45 minutes.',
+  },
+}
 const criteria = ['The summary names the root cause', 'mentions db-2']
 
 t.test('a criterion the model finds met is reported with method model; clear ones stay deterministic', async (t) => {
@@ -17,7 +23,10 @@ t.test('a criterion the model finds met is reported with method model; clear one
     { criterion: 'The summary names the root cause', method: 'model', passed: true, detail: /disk on db-2/ },
   ])
   t.equal(requests.length, 1, 'one call for all unclear criteria')
-  const body = requests[0]!.body as { messages: Array<{ content: string }>; response_format: { json_schema: { name: string; strict: boolean } } }
+  const body = requests[0]!.body as {
+    messages: Array<{ content: string }>
+    response_format: { json_schema: { name: string; strict: boolean } }
+  }
   t.match(body.response_format.json_schema, { name: 'verdicts', strict: true })
   const prompt = body.messages.map((m) => m.content).join('\n')
   t.match(prompt, /1\. The summary names the root cause/)

@@ -1,8 +1,10 @@
 import t from 'tap'
 
-import { judge, judgeError, JS_RESULT, verdict } from './judge-fixture.js'
+import { JS_RESULT, judge, judgeError, verdict } from './judge-fixture.js'
 
-const hits = { s1: { query: 'refunds', hits: [{ title: 'Policy', text: 'A refund is paid within 14 days.' }], summary: 'Refunds take 14 days.' } }
+const hits = {
+  s1: { query: 'refunds', hits: [{ title: 'Policy', text: 'A refund is paid within 14 days.' }], summary: 'Refunds take 14 days.' },
+}
 
 t.test('contains finds text in a nested string or a number', async (t) => {
   const out = await judge({ deps: hits, input: { checks: [{ type: 'contains', value: 'within 14 days' }] } })

@@ -1,6 +1,6 @@
 import t from 'tap'
 
-import { judgeError, JS_RESULT, SHELL_OK, verdict } from './judge-fixture.js'
+import { JS_RESULT, judgeError, SHELL_OK, verdict } from './judge-fixture.js'
 
 t.test('a number equals the javascript result and the stdout that prints it', async (t) => {
   t.ok(await verdict({ deps: { s1: JS_RESULT }, input: { checks: [{ type: 'equals', value: 6765 }] } }))

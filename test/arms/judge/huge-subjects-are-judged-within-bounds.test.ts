@@ -16,7 +16,10 @@ t.test('a regex reads the first 100000 characters of a 5 MB string, and says so'
 
 t.test('a pattern that backtracks past the scan is stopped by the time limit', async (t) => {
   const started = Date.now()
-  const err = await judgeError({ deps: { s1: { ...SHELL_OK, stdout: `${'a'.repeat(40)}b` } }, input: { checks: [{ type: 'regex', pattern: '^(a|a)*$' }] } })
+  const err = await judgeError({
+    deps: { s1: { ...SHELL_OK, stdout: `${'a'.repeat(40)}b` } },
+    input: { checks: [{ type: 'regex', pattern: '^(a|a)*$' }] },
+  })
   t.match(err, { code: 'INPUT_INVALID', message: /took longer than 100 ms/ })
   t.ok(Date.now() - started < 2_000)
 })
@@ -30,7 +33,10 @@ t.test('the model is sent a bounded excerpt of the subject', async (t) => {
 
 t.test('a json_schema pattern that backtracks is stopped by the time limit too', async (t) => {
   const stdout = `${'a'.repeat(40)}b`
-  for (const schema of [{ type: 'string', pattern: '^(a|a)*$' }, { type: 'object', patternProperties: { '^(a|a)*$': { type: 'string' } } }]) {
+  for (const schema of [
+    { type: 'string', pattern: '^(a|a)*$' },
+    { type: 'object', patternProperties: { '^(a|a)*$': { type: 'string' } } },
+  ]) {
     const deps = { s1: { result: schema.type === 'string' ? stdout : { [stdout]: 1 } } }
     const started = Date.now()
     const err = await judgeError({ deps, input: { checks: [{ type: 'json_schema', schema, path: 's1.result' }] } })

@@ -13,11 +13,27 @@ const bad: Array<[string, unknown, RegExp]> = [
   ['a stateful flag', { type: 'regex', pattern: 'a', flags: 'g' }, /only i, m, s and u/],
   ['a pattern too long', { type: 'regex', pattern: 'a'.repeat(1001) }, /longer than 1000/],
   ['a schema with an unknown type', { type: 'json_schema', schema: { type: 'strnig' } }, /schema\.type: "strnig" is not a JSON type/],
-  ['a schema whose required is not a list', { type: 'json_schema', schema: { type: 'object', required: 'a' } }, /schema\.required: must be an array/],
+  [
+    'a schema whose required is not a list',
+    { type: 'json_schema', schema: { type: 'object', required: 'a' } },
+    /schema\.required: must be an array/,
+  ],
   ['a schema that is not an object', { type: 'json_schema', schema: 5 }, /schema: must be an object or a boolean/],
-  ['a schema pattern that does not compile', { type: 'json_schema', schema: { properties: { a: { pattern: '[' } } } }, /schema\.properties\.a\.pattern/],
-  ['a patternProperties key that does not compile', { type: 'json_schema', schema: { patternProperties: { '[': {} } } }, /schema\.patternProperties: "\[":/],
-  ['a patternProperties key with a nested quantifier', { type: 'json_schema', schema: { patternProperties: { '^(a+)+$': {} } } }, /schema\.patternProperties: .*backtrack/],
+  [
+    'a schema pattern that does not compile',
+    { type: 'json_schema', schema: { properties: { a: { pattern: '[' } } } },
+    /schema\.properties\.a\.pattern/,
+  ],
+  [
+    'a patternProperties key that does not compile',
+    { type: 'json_schema', schema: { patternProperties: { '[': {} } } },
+    /schema\.patternProperties: "\[":/,
+  ],
+  [
+    'a patternProperties key with a nested quantifier',
+    { type: 'json_schema', schema: { patternProperties: { '^(a+)+$': {} } } },
+    /schema\.patternProperties: .*backtrack/,
+  ],
   ['a field the check does not have', { type: 'contains', value: 'x', where: 'y' }, /checks\.0/],
   ['a missing value', { type: 'equals' }, /checks\.0/],
 ]

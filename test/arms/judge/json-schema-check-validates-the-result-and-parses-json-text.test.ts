@@ -28,6 +28,9 @@ t.test('fails a result that does not match, saying where', async (t) => {
 })
 
 t.test('fails when the path is not there', async (t) => {
-  const err = await judgeError({ deps: { s1: { result: 1 } }, input: { checks: [{ type: 'json_schema', schema: {}, path: 's1.output.x' }] } })
+  const err = await judgeError({
+    deps: { s1: { result: 1 } },
+    input: { checks: [{ type: 'json_schema', schema: {}, path: 's1.output.x' }] },
+  })
   t.match(err.message, /no value at s1\.output/)
 })

@@ -4,7 +4,12 @@ import { judgeError, SHELL_OK, verdict } from './judge-fixture.js'
 
 t.test('passes when any string leaf matches, and honours flags', async (t) => {
   t.ok(await verdict({ deps: { s1: SHELL_OK }, input: { checks: [{ type: 'regex', pattern: '^\\d{4}$', flags: 'm' }] } }))
-  t.ok(await verdict({ deps: { s1: { ...SHELL_OK, stdout: 'FIB: 6765' } }, input: { checks: [{ type: 'regex', pattern: 'fib: \\d+', flags: 'i' }] } }))
+  t.ok(
+    await verdict({
+      deps: { s1: { ...SHELL_OK, stdout: 'FIB: 6765' } },
+      input: { checks: [{ type: 'regex', pattern: 'fib: \\d+', flags: 'i' }] },
+    }),
+  )
 })
 
 t.test('with a path, reads only that value', async (t) => {

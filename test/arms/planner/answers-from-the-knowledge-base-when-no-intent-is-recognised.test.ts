@@ -14,5 +14,5 @@ t.test('a retriever search with the goal as query, summarised', async (t) => {
 t.test('a goal longer than a query may be is cut to the first 2000 characters', async (t) => {
   const goal = `Tell me about ${'the history of the company '.repeat(120)}`
   const { output } = await plan(goal)
-  t.equal((output.steps[0]!.input['query'] as string).length, 2000)
+  t.equal((output.steps[0]!.input.query as string).length, 2000)
 })

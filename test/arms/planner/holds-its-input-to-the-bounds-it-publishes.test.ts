@@ -2,10 +2,9 @@
 // a longer previous_failure or more or longer acceptance criteria gets INPUT_INVALID naming the
 // field and the bound, and nothing reaches a model prompt. Input at the bounds is planned.
 import t from 'tap'
-
-import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { createPlannerArm } from '../../../src/arms/planner/planner-arm.js'
 import { MAX_CRITERIA, MAX_CRITERION_CHARS, MAX_PREVIOUS_FAILURE_CHARS } from '../../../src/arms/planner/planner-input.js'
+import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import type { Llm } from '../../../src/llm/provider.js'
 import { makeHost, request, tokenFor } from '../host/servers.js'
 import { plan } from './planner-fixture.js'
@@ -14,23 +13,42 @@ const goal = 'Count the lines of: a\nb'
 
 /** A reasoning model that must not be asked: the input is refused before any prompt is written. */
 const unaskable: Llm = {
-  provider: 'openai', model: 'unaskable', reasoning: true,
+  provider: 'openai',
+  model: 'unaskable',
+  reasoning: true,
   complete: () => Promise.reject(new Error('the model was asked')),
-  stream: () => { throw new Error('the model was asked') },
+  stream: () => {
+    throw new Error('the model was asked')
+  },
 }
 
 t.test('over the bounds: INPUT_INVALID naming the field and the bound', async (t) => {
   const bad: Array<[string, Parameters<typeof plan>[1], string]> = [
-    ['a previous failure one character too long', { previous_failure: 'x'.repeat(MAX_PREVIOUS_FAILURE_CHARS + 1) },
-      `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`],
-    ['a 5 MB previous failure', { previous_failure: 'x'.repeat(5_000_000) },
-      `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`],
-    ['one criterion too many', { acceptance_criteria: Array.from({ length: MAX_CRITERIA + 1 }, (_, i) => `criterion ${i}`) },
-      `input.acceptance_criteria: must not have more than ${MAX_CRITERIA} items`],
-    ['10,000 criteria', { acceptance_criteria: Array.from({ length: 10_000 }, () => 'c') },
-      `input.acceptance_criteria: must not have more than ${MAX_CRITERIA} items`],
-    ['a criterion one character too long', { acceptance_criteria: ['short', 'y'.repeat(MAX_CRITERION_CHARS + 1)] },
-      `input.acceptance_criteria.1: must not have more than ${MAX_CRITERION_CHARS} characters`],
+    [
+      'a previous failure one character too long',
+      { previous_failure: 'x'.repeat(MAX_PREVIOUS_FAILURE_CHARS + 1) },
+      `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`,
+    ],
+    [
+      'a 5 MB previous failure',
+      { previous_failure: 'x'.repeat(5_000_000) },
+      `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`,
+    ],
+    [
+      'one criterion too many',
+      { acceptance_criteria: Array.from({ length: MAX_CRITERIA + 1 }, (_, i) => `criterion ${i}`) },
+      `input.acceptance_criteria: must not have more than ${MAX_CRITERIA} items`,
+    ],
+    [
+      '10,000 criteria',
+      { acceptance_criteria: Array.from({ length: 10_000 }, () => 'c') },
+      `input.acceptance_criteria: must not have more than ${MAX_CRITERIA} items`,
+    ],
+    [
+      'a criterion one character too long',
+      { acceptance_criteria: ['short', 'y'.repeat(MAX_CRITERION_CHARS + 1)] },
+      `input.acceptance_criteria.1: must not have more than ${MAX_CRITERION_CHARS} characters`,
+    ],
   ]
   for (const [what, opts, message] of bad) {
     await t.rejects(plan(goal, { ...opts, llm: unaskable }), { name: 'ArmError', code: 'INPUT_INVALID', message }, what)
@@ -43,7 +61,10 @@ t.test('at the bounds the input is planned', async (t) => {
     acceptance_criteria: Array.from({ length: MAX_CRITERIA }, (_, i) => `${i}`.padEnd(MAX_CRITERION_CHARS, '.')),
   })
   t.equal(output.source, 'heuristic')
-  t.ok(output.steps.some((s) => s.arm === 'judge'), 'the criteria were read')
+  t.ok(
+    output.steps.some((s) => s.arm === 'judge'),
+    'the criteria were read',
+  )
 })
 
 t.test('lengths are counted in characters (code points), as JSON Schema counts them', async (t) => {
@@ -71,6 +92,10 @@ t.test('through the arm host the refusal is a failed step with the code and the 
   const response = await host.execute(body, await tokenFor(issuer, 'plan', 'planner'), new AbortController().signal)
   t.match(response, {
     status: 'failed',
-    error: { code: 'INPUT_INVALID', message: `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`, retryable: false },
+    error: {
+      code: 'INPUT_INVALID',
+      message: `input.previous_failure: must not have more than ${MAX_PREVIOUS_FAILURE_CHARS} characters`,
+      retryable: false,
+    },
   })
 })

@@ -10,7 +10,10 @@ t.test('an intent whose arm is excluded is answered from the knowledge base inst
 })
 
 t.test('a judge excluded is left out; the guardian is not', async (t) => {
-  const { output } = await plan('Fetch https://example.com', { constraints: { allowed_arms: ['executor'] }, acceptance_criteria: ['has a title'] })
+  const { output } = await plan('Fetch https://example.com', {
+    constraints: { allowed_arms: ['executor'] },
+    acceptance_criteria: ['has a title'],
+  })
   t.same(outline(output), ['s1 executor.http_fetch', 's2 guardian.scrub <- s1'])
 })
 
@@ -20,5 +23,8 @@ t.test('code needs both the coder and the executor', async (t) => {
 })
 
 t.test('nothing allowed that can do the work is PLAN_NOT_POSSIBLE', async (t) => {
-  await t.rejects(plan('Fetch https://example.com', { constraints: { allowed_arms: ['judge'] } }), { code: 'PLAN_NOT_POSSIBLE', retryable: false })
+  await t.rejects(plan('Fetch https://example.com', { constraints: { allowed_arms: ['judge'] } }), {
+    code: 'PLAN_NOT_POSSIBLE',
+    retryable: false,
+  })
 })

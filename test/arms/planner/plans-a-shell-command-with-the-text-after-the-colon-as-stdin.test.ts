@@ -13,7 +13,11 @@ t.test('a backticked command line with its text', async (t) => {
 
 t.test('an unquoted command and "count the words of"', async (t) => {
   t.same((await plan('run sort -r on: b\na\nc')).output.steps[0]!.input, { command: 'sort', args: ['-r'], stdin: 'b\na\nc\n' })
-  t.same((await plan('Count the words in this text: one two three')).output.steps[0]!.input, { command: 'wc', args: ['-w'], stdin: 'one two three\n' })
+  t.same((await plan('Count the words in this text: one two three')).output.steps[0]!.input, {
+    command: 'wc',
+    args: ['-w'],
+    stdin: 'one two three\n',
+  })
 })
 
 t.test('text after the colon is payload: an URL in it is not fetched', async (t) => {

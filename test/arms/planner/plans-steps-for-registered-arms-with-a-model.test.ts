@@ -26,22 +26,36 @@ const translator: ExternalArm = {
 t.test("the model plans a registered arm's step; its input is parsed and checked by the arm's schema", async (t) => {
   const { url, requests } = await replayServer(t, { fixture: fixture('plan-registered-arm') })
   const { output, stored } = await plan('Translate this note into English: Bonjour à tous', {
-    llm: new OpenAiProvider({ baseUrl: url }), external_arms: [translator],
+    llm: new OpenAiProvider({ baseUrl: url }),
+    external_arms: [translator],
   })
   t.equal(output.source, 'model')
   t.same(outline(output), ['s1 translator.translate', 's2 guardian.scrub <- s1'])
   t.same(output.steps[0]!.input, { text: 'Bonjour à tous', to: 'en' }, 'the JSON text, parsed')
-  t.same(stored.map((s) => s.arm), ['translator', 'guardian'], "the orchestrator's check takes it")
+  t.same(
+    stored.map((s) => s.arm),
+    ['translator', 'guardian'],
+    "the orchestrator's check takes it",
+  )
 
   const body = requests[0]!.body!
-  const [system] = body['messages'] as Array<{ role: string; content: string }>
+  const [system] = body.messages as Array<{ role: string; content: string }>
   t.match(system!.content, /Registered arms/)
-  t.match(system!.content, /- translator\.translate input \{"type":"object".*"enum":\["en","fr","de"\].*: Translates text between languages\./)
-  const schema = (body['response_format'] as { json_schema: { schema: { properties: { steps: { items: { properties: Record<string, { enum?: string[]; anyOf?: unknown[] }> } } } } } })
-    .json_schema.schema.properties.steps.items.properties
-  t.ok(schema['arm']!.enum!.includes('translator'))
-  t.ok(schema['tool']!.enum!.includes('translate'))
-  t.ok(schema['input']!.anyOf!.some((branch) => JSON.stringify(branch).includes('"json"')), 'one input branch is the JSON text')
+  t.match(
+    system!.content,
+    /- translator\.translate input \{"type":"object".*"enum":\["en","fr","de"\].*: Translates text between languages\./,
+  )
+  const schema = (
+    body.response_format as {
+      json_schema: { schema: { properties: { steps: { items: { properties: Record<string, { enum?: string[]; anyOf?: unknown[] }> } } } } }
+    }
+  ).json_schema.schema.properties.steps.items.properties
+  t.ok(schema.arm!.enum!.includes('translator'))
+  t.ok(schema.tool!.enum!.includes('translate'))
+  t.ok(
+    schema.input!.anyOf!.some((branch) => JSON.stringify(branch).includes('"json"')),
+    'one input branch is the JSON text',
+  )
 })
 
 t.test("input the arm's schema refuses, or text that is not JSON, falls back to the heuristic and says why", async (t) => {
@@ -51,9 +65,15 @@ t.test("input the arm's schema refuses, or text that is not JSON, falls back to 
   ]
   for (const [name, why] of cases) {
     const { url } = await replayServer(t, { fixture: fixture(name) })
-    const { output, events } = await plan('Translate this note into English: Bonjour', { llm: new OpenAiProvider({ baseUrl: url }), external_arms: [translator] })
+    const { output, events } = await plan('Translate this note into English: Bonjour', {
+      llm: new OpenAiProvider({ baseUrl: url }),
+      external_arms: [translator],
+    })
     t.equal(output.source, 'heuristic_fallback', name)
-    t.notOk(output.steps.some((s) => s.arm === 'translator'), 'the heuristic does not plan the registered arm')
+    t.notOk(
+      output.steps.some((s) => s.arm === 'translator'),
+      'the heuristic does not plan the registered arm',
+    )
     t.match(events.find((e) => e.type === 'planner.fallback')?.data, { code: 'PLAN_INVALID', message: why }, name)
   }
 })
@@ -61,11 +81,13 @@ t.test("input the arm's schema refuses, or text that is not JSON, falls back to 
 t.test('allowed_arms that leave the registered arm out keep it out of the schema', async (t) => {
   const { url, requests } = await replayServer(t, { fixture: fixture('plan-valid') })
   await plan('What caused the March outage?', {
-    llm: new OpenAiProvider({ baseUrl: url }), external_arms: [translator], constraints: { allowed_arms: ['retriever', 'judge'] },
+    llm: new OpenAiProvider({ baseUrl: url }),
+    external_arms: [translator],
+    constraints: { allowed_arms: ['retriever', 'judge'] },
   })
   const body = requests[0]!.body!
-  t.notMatch(JSON.stringify(body['response_format']), /translator/)
-  t.notMatch((body['messages'] as Array<{ content: string }>)[0]!.content, /translator/)
+  t.notMatch(JSON.stringify(body.response_format), /translator/)
+  t.notMatch((body.messages as Array<{ content: string }>)[0]!.content, /translator/)
 })
 
 t.test('without a model the registered arms are not planned', async (t) => {

@@ -6,15 +6,22 @@ import type { EpisodicMemory, SimilarTask } from '../../../src/arms/memory.js'
 import { plan } from './planner-fixture.js'
 
 const past: SimilarTask = {
-  task_id: 't_past', goal: 'Count the lines of a log', score: 0.91, outcome: 'completed: 12',
-  completed_at: '2026-01-01T00:00:00Z', steps: [{ arm: 'executor', tool: 'shell', action: 'Run wc -l' }],
+  task_id: 't_past',
+  goal: 'Count the lines of a log',
+  score: 0.91,
+  outcome: 'completed: 12',
+  completed_at: '2026-01-01T00:00:00Z',
+  steps: [{ arm: 'executor', tool: 'shell', action: 'Run wc -l' }],
 }
 
 t.test('similar tasks are asked for with k 3 and reported', async (t) => {
   const asked: Array<[string, number]> = []
   const memory: EpisodicMemory = {
     remember: async () => {},
-    similar: async (goal, k) => (asked.push([goal, k]), [past]),
+    similar: async (goal, k) => {
+      asked.push([goal, k])
+      return [past]
+    },
   }
   const { output } = await plan('Count the lines of: a\nb', { memory })
   t.same(asked, [['Count the lines of: a\nb', 3]])
@@ -22,7 +29,12 @@ t.test('similar tasks are asked for with k 3 and reported', async (t) => {
 })
 
 t.test('a memory that throws: no similar tasks, same plan', async (t) => {
-  const memory: EpisodicMemory = { remember: async () => {}, similar: async () => { throw new Error('database is down') } }
+  const memory: EpisodicMemory = {
+    remember: async () => {},
+    similar: async () => {
+      throw new Error('database is down')
+    },
+  }
   const { output } = await plan('Count the lines of: a\nb', { memory })
   t.same(output.similar_tasks, [])
   t.equal(output.steps.length, 2)

@@ -8,7 +8,9 @@ import { plan } from './planner-fixture.js'
 t.test('no budget left: LLM_BUDGET_EXCEEDED, not retryable, the model never asked', async (t) => {
   const { url, requests } = await replayServer(t, { fixture: '../../arms/planner/fixtures/plan-valid.json' })
   await t.rejects(plan('What caused the March outage?', { llm: new OpenAiProvider({ baseUrl: url }), maxTokens: 20 }), {
-    name: 'ArmError', code: 'LLM_BUDGET_EXCEEDED', retryable: false,
+    name: 'ArmError',
+    code: 'LLM_BUDGET_EXCEEDED',
+    retryable: false,
   })
   t.equal(requests.length, 0)
 })

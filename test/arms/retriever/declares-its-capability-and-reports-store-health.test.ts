@@ -10,7 +10,7 @@ t.test('the capability is a valid ArmCapability with one input and output branch
   t.same(arm.capability.capabilities, ['search', 'recall'])
   t.equal(arm.capability.cost_tier, 'low')
   t.ok(Compile(ArmCapability).Check({ ...arm.capability, endpoint: 'in-process' }))
-  const titles = (s: object) => ((s as { oneOf: Array<{ title: string }> }).oneOf).map((b) => b.title)
+  const titles = (s: object) => (s as { oneOf: Array<{ title: string }> }).oneOf.map((b) => b.title)
   t.same(titles(arm.capability.input_schema), ['search', 'recall'])
   t.same(titles(arm.capability.output_schema), ['search', 'recall'])
 })

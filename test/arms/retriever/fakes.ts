@@ -7,15 +7,25 @@ export function fakeKnowledge(hits: SearchHit[] = [], ok = true): KnowledgeStore
   const queries: Array<{ query: string; k: number }> = []
   return {
     queries,
-    async ingest() { return [] },
+    async ingest() {
+      return []
+    },
     async search(query, opts) {
       queries.push({ query, k: opts.k })
       return hits.slice(0, opts.k)
     },
-    async get() { return undefined },
-    async delete() { return false },
-    async list() { return { items: [], total: 0 } },
-    async check() { return ok ? { ok: true, detail: 'fake' } : { ok: false, detail: 'connection refused' } },
+    async get() {
+      return undefined
+    },
+    async delete() {
+      return false
+    },
+    async list() {
+      return { items: [], total: 0 }
+    },
+    async check() {
+      return ok ? { ok: true, detail: 'fake' } : { ok: false, detail: 'connection refused' }
+    },
   }
 }
 
@@ -32,5 +42,16 @@ export function fakeMemory(similar: SimilarTask[] = []): EpisodicMemory & { aske
 }
 
 export function hit(text: string, extra: Partial<SearchHit> = {}): SearchHit {
-  return { document_id: 'd1', chunk_id: 'd1:0', position: 0, title: null, source: null, text, score: 1 / 61, fts_rank: 1, vector_rank: 1, ...extra }
+  return {
+    document_id: 'd1',
+    chunk_id: 'd1:0',
+    position: 0,
+    title: null,
+    source: null,
+    text,
+    score: 1 / 61,
+    fts_rank: 1,
+    vector_rank: 1,
+    ...extra,
+  }
 }

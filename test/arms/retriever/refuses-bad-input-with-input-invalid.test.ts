@@ -21,7 +21,10 @@ const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
 for (const [name, tool, input, message] of cases) {
   t.test(`${tool}: ${name} is INPUT_INVALID, not retryable`, async (t) => {
     const { ctx } = armContext({ arm: 'retriever', tool })
-    const err = await arm.execute(executeRequest({ tool, input }), ctx).then(() => undefined, (e: unknown) => e)
+    const err = await arm.execute(executeRequest({ tool, input }), ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     t.ok(err instanceof ArmError)
     t.match(err, { code: 'INPUT_INVALID', retryable: false, message })
   })

@@ -8,13 +8,26 @@ t.test('no input.query: the action, else the goal, and the output says which', a
   const arm = createRetrieverArm({ knowledge, memory: fakeMemory() })
   const { ctx } = armContext({ arm: 'retriever', tool: 'search' })
 
-  const fromAction = await arm.execute(executeRequest({ tool: 'search', action: ' Find the pricing page ', goal: 'Answer a pricing question' }), ctx) as Record<string, any>
+  const fromAction = (await arm.execute(
+    executeRequest({ tool: 'search', action: ' Find the pricing page ', goal: 'Answer a pricing question' }),
+    ctx,
+  )) as Record<string, any>
   t.equal(fromAction.query, 'Find the pricing page')
   t.equal(fromAction.query_source, 'action')
   t.equal(fromAction.hits.length, 2)
 
-  const fromGoal = await arm.execute(executeRequest({ tool: 'search', goal: 'Answer a pricing question', input: { k: 1 } }), ctx) as Record<string, any>
+  const fromGoal = (await arm.execute(
+    executeRequest({ tool: 'search', goal: 'Answer a pricing question', input: { k: 1 } }),
+    ctx,
+  )) as Record<string, any>
   t.equal(fromGoal.query_source, 'goal')
   t.equal(fromGoal.hits.length, 1)
-  t.same(knowledge.queries, [{ query: 'Find the pricing page', k: 5 }, { query: 'Answer a pricing question', k: 1 }], 'k defaults to 5')
+  t.same(
+    knowledge.queries,
+    [
+      { query: 'Find the pricing page', k: 5 },
+      { query: 'Answer a pricing question', k: 1 },
+    ],
+    'k defaults to 5',
+  )
 })

@@ -11,12 +11,19 @@ t.test('search with summarise returns the hits and a summary made of their sente
   const knowledge = await SqlKnowledgeStore.open(sql)
   const arm = createRetrieverArm({ knowledge, memory: new SqlEpisodicMemory(sql, knowledge.embedder) })
   await knowledge.ingest([
-    { title: 'Worker runbook', source: 'wiki/runbook', text: 'To restart the ingest worker, drain its queue first. Then restart the worker with systemctl restart ingest. The worker reconnects to the queue within a minute.' },
+    {
+      title: 'Worker runbook',
+      source: 'wiki/runbook',
+      text: 'To restart the ingest worker, drain its queue first. Then restart the worker with systemctl restart ingest. The worker reconnects to the queue within a minute.',
+    },
     { title: 'Lunch', text: 'The canteen serves soup on Tuesdays and fish on Fridays.' },
   ])
 
   const { ctx, llm } = armContext({ arm: 'retriever', tool: 'search' })
-  const out = await arm.execute(executeRequest({ tool: 'search', input: { query: 'restart the ingest worker', k: 2, summarise: true } }), ctx) as Record<string, any>
+  const out = (await arm.execute(
+    executeRequest({ tool: 'search', input: { query: 'restart the ingest worker', k: 2, summarise: true } }),
+    ctx,
+  )) as Record<string, any>
 
   t.equal(out.query, 'restart the ingest worker')
   t.equal(out.query_source, 'input')
@@ -26,10 +33,14 @@ t.test('search with summarise returns the hits and a summary made of their sente
   t.equal(out.summary_source, 'model')
   t.ok(out.summary.length > 0)
   // The offline provider extracts sentences: each sentence of the summary is one of a hit's.
-  const sentences = (out.summary as string).replace(/\[\d+\]( [^:]+:)?/g, '').split(/(?<=\.)\s+/).map((s) => s.trim()).filter(Boolean)
+  const sentences = (out.summary as string)
+    .replace(/\[\d+\]( [^:]+:)?/g, '')
+    .split(/(?<=\.)\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
   const hitText = out.hits.map((h: { text: string }) => h.text).join(' ')
   for (const s of sentences) t.ok(hitText.includes(s), `from the hits: ${s}`)
   t.match(out.summary, /restart/)
-  t.ok(llm.usage.prompt > 0, 'the step\'s metered model was called')
+  t.ok(llm.usage.prompt > 0, "the step's metered model was called")
   t.same(llm.modelsUsed, ['offline/offline-extractive'])
 })

@@ -7,7 +7,12 @@ t.test('search with summarise and no hits answers with a fixed summary and no mo
   const arm = createRetrieverArm({ knowledge: fakeKnowledge([]), memory: fakeMemory() })
   const { ctx, llm } = armContext({ arm: 'retriever', tool: 'search' })
   const out = await arm.execute(executeRequest({ tool: 'search', input: { query: 'penguin migration', summarise: true } }), ctx)
-  t.same(out, { query: 'penguin migration', query_source: 'input', hits: [], summary: 'Nothing in the knowledge store matches "penguin migration".' })
+  t.same(out, {
+    query: 'penguin migration',
+    query_source: 'input',
+    hits: [],
+    summary: 'Nothing in the knowledge store matches "penguin migration".',
+  })
   t.same(llm.usage, { prompt: 0, completion: 0 })
 })
 
