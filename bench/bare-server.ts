@@ -1,6 +1,6 @@
 /**
- * The HTTP stack's own ceiling (DESIGN.md §5): bare hyper-express routes that read the same 1 KB
- * JSON body the check route gets and answer a small JSON object. Started by bench/http-check.ts in
+ * The HTTP stack's own ceiling (docs/architecture.md#performance-targets): bare hyper-express
+ * routes that read the same 1 KB JSON body the check route gets and answer a small JSON object. Started by bench/http-check.ts in
  * its own process; run by hand with
  *
  *   node --import @tapjs/typescript/import bench/bare-server.ts --port 18101
@@ -31,7 +31,7 @@ interface CheckBody {
   text: string
 }
 
-/** hyper-express 6.14.8 internals driven by readRaw (pinned by DESIGN.md §9). */
+/** hyper-express 6.14.8 internals driven by readRaw (pinned: docs/architecture.md#stack-and-why). */
 interface RequestInternals {
   _body_parser_mode: number
   _body_parser_passthrough: ((chunk: Uint8Array, isLast: boolean) => void) | undefined

@@ -1,5 +1,6 @@
 /**
- * `/api/v1/check` against the HTTP stack's own ceiling, in one run on one machine (DESIGN.md §5).
+ * `/api/v1/check` against the HTTP stack's own ceiling, in one run on one machine
+ * (docs/architecture.md#performance-targets).
  *
  *   npm run build            # the reflex service runs from dist/
  *   node --import @tapjs/typescript/import bench/http-check.ts [options]
@@ -66,7 +67,7 @@ const BARE_PORT = Number(args['bare-port'])
 const REFLEX_PORT = Number(args['reflex-port'])
 // The configuration's maximum (per minute). One IP at 30,000 req/s would drain a bucket of that
 // size within the run, so every body also names one of 256 users (`user_id`), whose buckets are
-// then the ones that count (DESIGN.md §5: per user_id when given); no run gets a 429.
+// then the ones that count (the limit is per user_id when one is given); no run gets a 429.
 const RATE_LIMIT = '1000000'
 const USERS = 256
 

@@ -8,7 +8,7 @@
  * } })
  * ```
  *
- * `level` takes the spec's LOG_LEVEL names (DEBUG, INFO, WARNING, ERROR; WARNING is pino's `warn`).
+ * `level` takes the LOG_LEVEL names (DEBUG, INFO, WARNING, ERROR; WARNING is pino's `warn`).
  * `redactor` is the hook for the reflex layer's PII scrubber: when given, every log line is passed
  * through its `redact` as text just before it is written, so personal data in messages, error
  * messages or logged fields never reaches the log sink. It must be synchronous and keep the line

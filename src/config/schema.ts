@@ -1,6 +1,6 @@
 /**
- * The environment Ganglion reads (DESIGN.md §2), declared once: each variable with its rule and
- * default. `load.ts` turns the raw strings into the typed `Config`.
+ * The environment Ganglion reads (the README's Configuration table), declared once: each variable
+ * with its rule and default. `load.ts` turns the raw strings into the typed `Config`.
  *
  * Numbers arrive as strings and are checked as integer strings here, then converted by the loader;
  * URLs are checked by scheme so a typo (`postgress://`) fails at start-up, not at first query.

@@ -1,5 +1,5 @@
 /**
- * Model providers behind one interface (DESIGN.md §7): OpenAI-compatible HTTP, Anthropic Messages,
+ * Model providers behind one interface (docs/llm.md): OpenAI-compatible HTTP, Anthropic Messages,
  * in-process GGUF through node-llama-cpp, and the offline provider that needs nothing.
  *
  * ```ts

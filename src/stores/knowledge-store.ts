@@ -1,5 +1,5 @@
 /**
- * The knowledge store port: documents in, chunks out by hybrid search (DESIGN.md §7 retriever).
+ * The knowledge store port: documents in, chunks out by hybrid search (the retriever arm's store).
  *
  * ```ts
  * const [doc] = await knowledge.ingest([{ title: 'Runbook', text: longText, source: 'wiki/runbook' }])

@@ -1,5 +1,5 @@
 /**
- * The task record (DESIGN.md §6) and what the store keeps beside it.
+ * The task record (the `Task` schema of openapi.yaml) and what the store keeps beside it.
  *
  * `TaskRecord` is exactly what the API returns; `StoredTask` adds the fields the orchestrator needs
  * and clients never see (request context, budget, owner, cancellation and deadline bookkeeping).

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { loadConfig } from '../../src/config/load.js'
 
-t.test('uses the defaults of DESIGN.md §2 for an empty environment', async (t) => {
+t.test('uses the defaults for an empty environment', async (t) => {
   const { redactionSalt, ...config } = loadConfig({})
   t.match(redactionSalt, /^[0-9a-f]{32}$/, 'a random salt when REDACTION_SALT is unset')
   t.not(loadConfig({}).redactionSalt, redactionSalt, 'random per load')
