@@ -4,7 +4,7 @@
  * the UTF-8 encoding uWS does to a string body) and as it is (`checkRequestBody`), each step alone.
  * CPU time per call (process.cpuUsage over a tight loop, so time lost to other processes on a
  * shared machine does not count), median of rounds. The HTTP side (uWS, hyper-express, headers)
- * is bench/http-check.ts's; together they give the per-request breakdown in bench/RESULTS.md.
+ * is bench/http-check.ts's; the breakdown and what it decided: docs/performance.md.
  *
  *   node --import @tapjs/typescript/import bench/check-route-pieces.ts [--rounds 5] [--calls 100000]
  */

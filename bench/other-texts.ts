@@ -83,7 +83,7 @@ if (args.write !== undefined) {
 // Each set is timed twice with the same number of calls: its texts in turn (every check a text
 // unlike the last, as real traffic is) and each text repeated `REPEAT` times in a row (the way a
 // bench that checks one text over and over runs). The instructions are the same; the time is not:
-// a repeated text's branches are learnt by the CPU's predictor (bench/RESULTS.md).
+// a repeated text's branches are learnt by the CPU's predictor (docs/performance.md).
 const CALLS = 512
 const REPEAT = 16
 const perSet = new Map<string, { turn: number[]; repeated: number[] }>()

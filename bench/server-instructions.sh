@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions a check request costs the whole reflex server (uWS, V8, our JavaScript, the addon),
 # counted by callgrind: steady to a percent or two run to run, where this machine's req/s move by
-# four (bench/RESULTS.md). The service runs under callgrind with instrumentation off; after
+# four (docs/performance.md#measuring-on-shared-machines). The service runs under callgrind with instrumentation off; after
 # --warmup requests (JIT, buffers, the addon's tables) it is switched on for --requests more, and
 # the counts are divided by them. Garbage collection falls in some windows and not others, so the
 # figure is printed with and without V8's functions whose names say they collect (a name match:

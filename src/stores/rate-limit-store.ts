@@ -38,7 +38,7 @@ export interface RateLimitStore {
   /**
    * The same decision without a promise, for stores that answer in-process. The hot routes use
    * it when present: a promise and its await per request were a measurable share of the check
-   * route (bench/RESULTS.md).
+   * route (docs/performance.md#the-check-route-in-one-native-call).
    */
   takeSync?(key: string, limit: Limit, cost?: number): Decision
 }
