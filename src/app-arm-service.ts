@@ -12,6 +12,8 @@
  * The retriever (and the planner, for episodic memory) open the database: in a split deployment
  * that is the orchestrators' PostgreSQL, since an embedded PGlite belongs to one process.
  */
+
+import type { Detector } from '@ganglion/reflex'
 import { openEmbedder, openKnowledge, openLlm } from './app-arms.js'
 import { ArmHost } from './arms/arm-host.js'
 import { registerArmRoutes } from './arms/arm-server.js'
@@ -21,11 +23,10 @@ import { remoteVerifier } from './auth/capability-verifier.js'
 import type { Config } from './config/load.js'
 import type { HttpApp } from './http/app.js'
 import type { Logger } from './log.js'
-import type { ReflexEngine } from './reflex/engine.js'
 import { openSql } from './stores/open-sql.js'
 
 export interface ArmServiceDeps {
-  engine: ReflexEngine
+  detector: Detector
   log: Logger
   version: string
   /** An HTTP app with the service's common settings, routes not yet added. */
@@ -40,9 +41,9 @@ export async function startArmService(
   deps: ArmServiceDeps,
 ): Promise<{ port: number; closers: Array<() => Promise<void>> }> {
   const closers: Array<() => Promise<void>> = []
-  const llm = openLlm(config, deps.engine)
+  const llm = openLlm(config, deps.detector)
   closers.push(async () => llm.close?.())
-  const armDeps: BuiltinArmDeps = { config, engine: deps.engine }
+  const armDeps: BuiltinArmDeps = { config, detector: deps.detector }
   // The planner's memory is optional: without a database it plans without examples.
   if (DATABASE_ARMS.has(name) && (name === 'retriever' || config.databaseUrl !== undefined)) {
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })

@@ -4,12 +4,13 @@
  * issuer, and the registry that reaches each arm in-process or at its `ARM_<NAME>_URL`.
  *
  * ```ts
- * const arms = await openArms(config, { sql, engine, log })
+ * const arms = await openArms(config, { sql, detector, log })
  * startTaskRunner({ ..., steps: arms.steps(deps), planner: arms.planner(deps) })
  * await arms.close()
  * ```
  */
 
+import type { Detector } from '@ganglion/reflex'
 import { HttpArmClient } from './arms/arm-client.js'
 import { ArmHost } from './arms/arm-host.js'
 import { type BuiltinArmDeps, createBuiltinArm } from './arms/builtin-arms.js'
@@ -24,7 +25,6 @@ import type { Embedder } from './llm/embedder.js'
 import { providerEmbedder } from './llm/embedder.js'
 import { HashingEmbedder } from './llm/hashing-embedder.js'
 import type { LlmProvider } from './llm/provider.js'
-import type { ReflexEngine } from './reflex/engine.js'
 import type { KnowledgeStore } from './stores/knowledge-store.js'
 import type { Sql } from './stores/sql.js'
 import { SqlEpisodicMemory } from './stores/sql-episodic-memory.js'
@@ -33,7 +33,7 @@ import type { StoredTask } from './stores/task.js'
 
 export interface ArmsDeps {
   sql: Sql
-  engine: ReflexEngine
+  detector: Detector
   version: string
 }
 
@@ -49,7 +49,7 @@ export interface OpenedArms {
 }
 
 /** The configured model provider; remote ones redact personal data before anything leaves. */
-export function openLlm(config: Config, engine: ReflexEngine): LlmProvider {
+export function openLlm(config: Config, detector: Detector): LlmProvider {
   return createLlmProvider(
     {
       provider: config.llmProvider,
@@ -62,7 +62,7 @@ export function openLlm(config: Config, engine: ReflexEngine): LlmProvider {
       ...(config.llmEmbeddingModel !== undefined && { embeddingModel: config.llmEmbeddingModel }),
       ...(config.llmContextSize > 0 && { contextSize: config.llmContextSize }),
     },
-    { redact: (text) => engine.redact(text, { mode: 'placeholder' }).redactedText },
+    { redact: (text) => detector.redact(text).redacted_text },
   )
 }
 
@@ -78,13 +78,13 @@ export async function openKnowledge(sql: Sql, embedder: Embedder): Promise<{ kno
 }
 
 export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedArms> {
-  const llm = openLlm(config, deps.engine)
+  const llm = openLlm(config, deps.detector)
   const { knowledge, memory } = await openKnowledge(deps.sql, openEmbedder(config, llm))
   const issuer = await CapabilityIssuer.open({
     sql: deps.sql,
     ...(config.capabilityPrivateKey !== undefined && { privateKey: config.capabilityPrivateKey }),
   })
-  const armDeps: BuiltinArmDeps = { config, engine: deps.engine, knowledge, memory }
+  const armDeps: BuiltinArmDeps = { config, detector: deps.detector, knowledge, memory }
   const hosts: ArmHost[] = []
   const builtin = new Map<string, BuiltinArmEntry>()
   for (const name of BUILTIN_ARMS as readonly BuiltinArm[]) {
@@ -109,7 +109,7 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
     memory,
     issuer,
     registry,
-    remember: (task) => memory.remember(episodeOf(task, deps.engine)),
+    remember: (task) => memory.remember(episodeOf(task, deps.detector)),
     async close() {
       await registry.close()
       for (const host of hosts) await host.close()
@@ -120,8 +120,8 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
 }
 
 /** What episodic memory keeps of a completed task: the redacted goal, the plan's shape, a short outcome. */
-export function episodeOf(task: StoredTask, engine: ReflexEngine): Episode {
-  const redact = (text: string): string => engine.redact(text, { mode: 'placeholder' }).redactedText
+export function episodeOf(task: StoredTask, detector: Detector): Episode {
+  const redact = (text: string): string => detector.redact(text).redacted_text
   const outcome = JSON.stringify((task.result as { final?: unknown } | null)?.final ?? task.result ?? null)
   return {
     task_id: task.task_id,

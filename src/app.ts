@@ -8,7 +8,9 @@
  * await running.close()
  * ```
  */
+
 import { createRequire } from 'node:module'
+import { CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/reflex'
 import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
@@ -33,7 +35,6 @@ import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-run
 import { registerStatusRoutes } from './orchestrator/status-routes.js'
 import { registerTaskRoutes } from './orchestrator/task-routes.js'
 import { TaskService } from './orchestrator/task-service.js'
-import { createEngine, type ReflexEngine } from './reflex/engine.js'
 import { registerReflexRoutes } from './reflex/service.js'
 import { limitSql, onUse } from './stores/limited-sql.js'
 import { MemoryCacheStore } from './stores/memory-cache-store.js'
@@ -69,26 +70,24 @@ export interface Running {
   close(): Promise<void>
 }
 
-/** What every service in the process shares: one engine, one cache, one limiter. */
+/** What every service in the process shares: one detector, one cache, one limiter. */
 interface Shared {
-  engine: ReflexEngine
+  detector: Detector
+  /** The in-process cache tier, inside `cache`. */
+  cacheTier: CacheTier
   cache: TieredCacheStore
   limiter: RateLimitStore
   redis: RedisConnection | undefined
   limits: RateLimits
+  /** The check route's one native call; only when the limiter and the cache are in this process alone. */
+  endpoint: CheckEndpoint | undefined
 }
 
-function openEngine(config: Config): ReflexEngine {
-  return createEngine({
-    blockLevel: config.reflexBlockLevel,
-    cacheMaxEntries: config.cacheMaxEntries,
-    cacheMaxBytes: config.cacheMaxBytes,
-  })
-}
-
-async function openShared(config: Config, log: Logger, engine: ReflexEngine): Promise<Shared> {
-  const local = new MemoryCacheStore(engine)
-  const localLimiter = new MemoryRateLimitStore(engine)
+async function openShared(config: Config, log: Logger, detector: Detector): Promise<Shared> {
+  const cacheTier = new CacheTier({ maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes })
+  const rateLimiter = new RateLimiter()
+  const local = new MemoryCacheStore(cacheTier)
+  const localLimiter = new MemoryRateLimitStore(rateLimiter)
   let redis: RedisConnection | undefined
   let cache = new TieredCacheStore(local, undefined, { log })
   let limiter: RateLimitStore = localLimiter
@@ -102,7 +101,17 @@ async function openShared(config: Config, log: Logger, engine: ReflexEngine): Pr
     limiter = new RedisRateLimitStore(redis, localLimiter, { log })
   }
   const limits = { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 }
-  return { engine, cache, limiter, redis, limits }
+  // With Redis, a check must consult the shared tier and the global buckets: no native shortcut.
+  const endpoint =
+    redis === undefined
+      ? new CheckEndpoint({
+          detector,
+          cache: cacheTier,
+          limiter: rateLimiter,
+          perUser: { capacity: limits.perUser, windowMs: limits.windowMs },
+        })
+      : undefined
+  return { detector, cacheTier, cache, limiter, redis, limits, endpoint }
 }
 
 function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): HttpApp {
@@ -117,16 +126,16 @@ function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): 
 
 export async function start(config: Config, which: Which, logger?: Logger, options: StartOptions = {}): Promise<Running> {
   const startedAt = new Date()
-  const engine = openEngine(config)
+  const detector = new Detector({ blockLevel: config.reflexBlockLevel })
   // Personal data never reaches the logs: every line passes through the same redaction as goals.
-  // A line too long to log whole is cut first, around the personal data the engine finds (log.ts).
+  // A line too long to log whole is cut first, around the personal data the detector finds (log.ts).
   const redactor = {
-    redact: (line: string) => engine.redact(line).redactedText,
-    find: piiIn(engine),
+    redact: (line: string) => detector.redact(line).redacted_text,
+    find: piiIn(detector),
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
-  const shared = which.reflex || which.orchestrator ? await openShared(config, log, engine) : undefined
+  const shared = which.reflex || which.orchestrator ? await openShared(config, log, detector) : undefined
   const closers: Array<() => Promise<void>> = []
   const ports: Running['ports'] = {}
   const closeAll = async () => {
@@ -156,7 +165,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     }
     if (which.arm) {
       const app = httpApp(`arm-${which.arm.name}`, config, log)
-      const started = await startArmService(config, which.arm.name, which.arm.port, { engine, log, version: VERSION, app })
+      const started = await startArmService(config, which.arm.name, which.arm.port, { detector, log, version: VERSION, app })
       closers.push(...started.closers)
       ports.arm = started.port
     }
@@ -206,11 +215,12 @@ async function startOrchestrator(
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
-    engine: shared.engine,
+    detector: shared.detector,
+    cacheTier: shared.cacheTier,
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
     queueDepths: async () => (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })
-  const arms = await openArms(config, { sql, engine: shared.engine, version: VERSION })
+  const arms = await openArms(config, { sql, detector: shared.detector, version: VERSION })
   closers.push(() => arms.close())
   const callDeps: CallArmDeps = {
     arms: arms.registry,
@@ -222,7 +232,7 @@ async function startOrchestrator(
   const service = new TaskService({
     store,
     queue,
-    engine: shared.engine,
+    detector: shared.detector,
     cache: shared.cache,
     taskTimeoutSeconds: config.taskTimeout,
     cacheTtlSeconds: config.cacheTtl,
@@ -239,11 +249,11 @@ async function startOrchestrator(
             store: runnerStore,
             queue,
             sql: runnerSql,
-            engine: shared.engine,
+            detector: shared.detector,
             maxParallelArms: config.maxParallelArms,
             ...(options.steps
               ? { steps: options.steps }
-              : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, engine: shared.engine }) }),
+              : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, detector: shared.detector }) }),
             onCompleted: async (task) => {
               await service.remember(task)
               // Memory is an aid to planning: a failure to store an episode must not fail the task.

@@ -2,14 +2,14 @@
  * Where to cut a long text so the cut splits none of its personal data. Text is cut before it is
  * redacted when redacting all of it would cost too much (about 0.1 s a megabyte): the re-plan
  * reason (orchestrator/runner/replan-reason.ts) and a long log line (log-bound.ts). Half a card
- * number is no card number to the engine, so a cut through one would let its half out unredacted.
+ * number is no card number to the detector, so a cut through one would let its half out unredacted.
  *
  * ```ts
- * clearOfPii(piiIn(engine), 'card 4111 1111 1111 1111', 12, 'back') // 5: before the card, not inside it
+ * clearOfPii(piiIn(detector), 'card 4111 1111 1111 1111', 12, 'back') // 5: before the card, not inside it
  * ```
  */
 
-import type { ReflexEngine } from './reflex/engine.js'
+import type { Detector } from '@ganglion/reflex'
 
 /** One item of personal data: `text.slice(start, end)`, UTF-16 offsets. */
 export interface PiiSpan {
@@ -17,19 +17,19 @@ export interface PiiSpan {
   end: number
 }
 
-/** Where personal data lies in a text (the engine's `piiMatches`). */
+/** Where personal data lies in a text (the detector's `piiMatches`). */
 export type PiiFinder = (text: string) => readonly PiiSpan[]
 
 /**
  * How far either side of a cut the finder looks for personal data the cut would split. The
- * longest items the engine finds are PEM private-key blocks (about 3,300 characters for a
+ * longest items the detector finds are PEM private-key blocks (about 3,300 characters for a
  * 4096-bit RSA key); an e-mail address is at most 320, a card number or a phone a few dozen.
  */
 export const PROBE_CHARS = 8_192
 
-/** The engine as `clearOfPii` asks it: where personal data lies in a text. */
-export function piiIn(engine: Pick<ReflexEngine, 'redact'>): PiiFinder {
-  return (text) => engine.redact(text, { mode: 'placeholder' }).piiMatches
+/** The detector as `clearOfPii` asks it: where personal data lies in a text. */
+export function piiIn(detector: Pick<Detector, 'redact'>): PiiFinder {
+  return (text) => detector.redact(text, { mode: 'placeholder' }).pii_matches
 }
 
 /** Marks where `chars` characters of a text were cut (a log line's string, a re-plan reason). */

@@ -3,8 +3,8 @@
  *
  * ```ts
  * const logger = createLogger({ name: 'reflex', level: config.logLevel, redactor: {
- *   redact: (line) => engine.redact(line).redactedText,
- *   find: piiIn(engine), // ./cut-clear-of-pii.ts
+ *   redact: (line) => detector.redact(line).redacted_text,
+ *   find: piiIn(detector), // ./cut-clear-of-pii.ts
  * } })
  * ```
  *

@@ -2,8 +2,9 @@
  * Prometheus metrics (prom-client) for `GET /api/v1/metrics`: HTTP, task, step, queue, reflex
  * and LLM series. One registry per process; counters the addon keeps are read at scrape time.
  */
+
+import type { CacheTier, Detector } from '@ganglion/reflex'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { ReflexEngine } from './reflex/engine.js'
 
 export interface QueueDepth {
   queue: string
@@ -12,7 +13,9 @@ export interface QueueDepth {
 }
 
 export interface MetricsSources {
-  engine: ReflexEngine
+  detector: Detector
+  /** The in-process cache tier. */
+  cacheTier: CacheTier
   /** Job counts per queue, read at scrape time. */
   queueDepths?: () => Promise<QueueDepth[]>
 }
@@ -94,7 +97,7 @@ export class Metrics {
       registers,
     })
 
-    const engine = sources.engine
+    const { detector, cacheTier } = sources
     const reflex = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
@@ -104,15 +107,11 @@ export class Metrics {
           this.set(read())
         },
       })
-    reflex('ganglion_reflex_checks', 'Reflex checks run by this process', () => engine.checkCounters().checks)
-    reflex('ganglion_reflex_blocked', 'Reflex checks that blocked', () => engine.checkCounters().blocked)
-    reflex('ganglion_reflex_pii_detected', 'Reflex checks that found personal data', () => engine.checkCounters().piiDetected)
-    reflex(
-      'ganglion_reflex_injection_detected',
-      'Reflex checks that found injection patterns',
-      () => engine.checkCounters().injectionDetected,
-    )
-    reflex('ganglion_reflex_cache_entries', 'Entries in the in-process cache tier', () => engine.cacheStats().entries)
+    reflex('ganglion_reflex_checks', 'Reflex checks run by this process', () => detector.stats().checks)
+    reflex('ganglion_reflex_blocked', 'Reflex checks that blocked', () => detector.stats().blocked)
+    reflex('ganglion_reflex_pii_detected', 'Reflex checks that found personal data', () => detector.stats().piiDetected)
+    reflex('ganglion_reflex_injection_detected', 'Reflex checks that found injection patterns', () => detector.stats().injectionDetected)
+    reflex('ganglion_reflex_cache_entries', 'Entries in the in-process cache tier', () => cacheTier.stats().entries)
 
     const depths = sources.queueDepths
     if (depths) {

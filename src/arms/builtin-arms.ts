@@ -4,12 +4,13 @@
  * `ganglion arm <name>` hosts one as a service. Either way the arm is the same object.
  *
  * ```ts
- * const arm = createBuiltinArm('executor', { config, engine })
- * const retriever = createBuiltinArm('retriever', { config, engine, knowledge, memory })
+ * const arm = createBuiltinArm('executor', { config, detector })
+ * const retriever = createBuiltinArm('retriever', { config, detector, knowledge, memory })
  * ```
  */
+
+import type { Detector } from '@ganglion/reflex'
 import type { Config } from '../config/load.js'
-import type { ReflexEngine } from '../reflex/engine.js'
 import type { KnowledgeStore } from '../stores/knowledge-store.js'
 import { createCoderArm } from './coder/coder-arm.js'
 import type { Arm, BuiltinArm } from './contract.js'
@@ -22,7 +23,7 @@ import { createRetrieverArm } from './retriever/retriever-arm.js'
 
 export interface BuiltinArmDeps {
   config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'reflexBlockLevel'>
-  engine: ReflexEngine
+  detector: Detector
   /** The retriever's store; required for the retriever only. */
   knowledge?: KnowledgeStore
   /** Completed tasks: the retriever's `recall` and the planner's examples. */
@@ -35,7 +36,7 @@ export const DATABASE_ARMS: ReadonlySet<BuiltinArm> = new Set(['retriever', 'pla
 export function createBuiltinArm(name: BuiltinArm, deps: BuiltinArmDeps): Arm {
   switch (name) {
     case 'planner':
-      return createPlannerArm({ engine: deps.engine, ...(deps.memory && { memory: deps.memory }) })
+      return createPlannerArm({ detector: deps.detector, ...(deps.memory && { memory: deps.memory }) })
     case 'executor':
       return createExecutorArm({
         fetchAllow: deps.config.executorFetchAllow,
@@ -46,7 +47,7 @@ export function createBuiltinArm(name: BuiltinArm, deps: BuiltinArmDeps): Arm {
     case 'judge':
       return createJudgeArm()
     case 'guardian':
-      return createGuardianArm({ engine: deps.engine, blockLevel: deps.config.reflexBlockLevel })
+      return createGuardianArm({ detector: deps.detector, blockLevel: deps.config.reflexBlockLevel })
     case 'retriever': {
       if (!deps.knowledge || !deps.memory) throw new Error('the retriever arm needs the knowledge store and episodic memory')
       return createRetrieverArm({ knowledge: deps.knowledge, memory: deps.memory })

@@ -1,6 +1,7 @@
 /**
  * A thin framework over hyper-express: handlers are plain functions `Ctx → Reply`, and every
- * rule of DESIGN.md §4 (request id, error object, 404/405/413/415, JSON bodies) lives here once.
+ * common HTTP rule (request id, error object, 404/405/413/415, JSON bodies; docs/http.md) lives
+ * here once.
  *
  * ```ts
  * const app = createHttpApp({ name: 'reflex', bodyLimitBytes: config.bodyLimitBytes, logger })
@@ -14,9 +15,10 @@
 
 import type { Request, Response } from 'hyper-express'
 import HyperExpress from 'hyper-express'
-import { isJsonContentType, readBody } from './body.js'
+import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
+import { bodyReceived, closeConnections, readBody, setHead, setHeaders } from './hyper-express-internals.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
 import type { Validate } from './validate.js'
 
@@ -54,17 +56,15 @@ interface Observed {
 }
 
 export interface RouteOptions<B> {
-  /** `json` (default for POST, PUT, PATCH, and whenever a schema is given) or `none` (a sent body is ignored). */
-  body?: 'json' | 'none'
+  /**
+   * `json` (default for POST, PUT, PATCH, and whenever a schema is given): `ctx.body` is the parsed
+   * body; `bytes`: `ctx.body` is the JSON body's bytes, unparsed (the content type and size are
+   * checked as for `json`), which may be uWS's own memory: read them before the handler returns
+   * or awaits; `none`: a sent body is ignored.
+   */
+  body?: 'json' | 'bytes' | 'none'
   /** Validates the parsed body; `compileSchema(...)` from validate.ts. */
   schema?: Validate<B>
-  /**
-   * Offered a JSON body's bytes before they are decoded and parsed: a reply (or a throw) answers
-   * the request there; undefined goes on as usual (decode, parse, `schema`, handler). For a hot
-   * route that reads its usual body natively and leaves every other body, errors included, to the
-   * usual way. The bytes may be uWS's own memory: use them before returning.
-   */
-  fromBytes?: (ctx: Ctx, body: Buffer) => Reply | undefined
 }
 
 /**
@@ -83,14 +83,11 @@ export interface HttpApp {
   close(): Promise<void>
 }
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+export { JSON_CONTENT_TYPE } from './request-id.js'
 
 // hyper-express would answer an over-long body itself with a bare 413; our own check runs first,
 // so its limit only has to stay out of the way.
 const HYPER_EXPRESS_BODY_LIMIT = Number.MAX_SAFE_INTEGER
-
-const EMPTY_BODY = () => HttpError.validation('body', 'must NOT be empty', 'Request body is empty; send a JSON document')
-const BAD_JSON = () => HttpError.validation('body', 'must be valid JSON', 'Request body is not valid JSON')
 
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const server = new HyperExpress.Server({ auto_close: false, max_body_length: HYPER_EXPRESS_BODY_LIMIT })
@@ -116,16 +113,9 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     let payload: string | Buffer | undefined
     if (reply.raw !== undefined) payload = copy ? Buffer.from(reply.raw) : reply.raw
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
-    if (status === 200 && payload !== undefined && reply.head !== undefined) {
-      sendHead(res, copy ? Buffer.from(reply.head) : reply.head, payload)
-      observe(res, method, status)
-      return
-    }
     if (status !== 200) res.status(status)
-    res.header(REQUEST_ID_HEADER, requestId)
-    if (payload !== undefined) res.header('content-type', JSON_CONTENT_TYPE)
-    const headers = reply.headers
-    if (headers !== undefined) for (const name in headers) res.header(name, headers[name]!, true)
+    if (reply.head !== undefined) setHead(res, copy ? Buffer.from(reply.head) : reply.head)
+    else setHeaders(res, requestId, payload !== undefined, reply.headers)
     res.send(payload)
     observe(res, method, status)
   }
@@ -144,9 +134,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     }
     const e = toHttpError(err)
     res.status(e.status)
-    res.header(REQUEST_ID_HEADER, requestId)
-    res.header('content-type', JSON_CONTENT_TYPE)
-    if (e.headers !== undefined) for (const name in e.headers) res.header(name, e.headers[name]!, true)
+    setHeaders(res, requestId, true, e.headers)
     res.send(JSON.stringify(errorBody(e, requestId)))
     observe(res, method, e.status)
   }
@@ -251,8 +239,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   return {
     route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B> = {}): void {
-      const { schema, fromBytes } = routeOpts
+      const { schema } = routeOpts
+      const bytesOnly = routeOpts.body === 'bytes'
       const wantsJson =
+        bytesOnly ||
         routeOpts.body === 'json' ||
         (routeOpts.body === undefined && (schema !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH'))
 
@@ -261,31 +251,15 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         const length = bodyLength(req)
         if (length > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
         if (!wantsJson) return run(ctx, res, handler)
-        if (length === 0) return sendError(res, ctx.requestId, ctx.method, ctx.path, EMPTY_BODY())
+        if (length === 0) return sendError(res, ctx.requestId, ctx.method, ctx.path, emptyBody())
         const contentType = req.headers['content-type']
         if (!isJsonContentType(contentType))
           return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.unsupportedMediaType(contentType))
 
-        readBody(req, res, length, limit, (err, bytes) => {
+        readBody(req, length, limit, (err, bytes) => {
           if (err) return sendError(res, ctx.requestId, ctx.method, ctx.path, err)
-          if (fromBytes !== undefined) {
-            let reply: Reply | undefined
-            try {
-              reply = fromBytes(ctx, bytes)
-            } catch (ferr) {
-              return sendError(res, ctx.requestId, ctx.method, ctx.path, ferr)
-            }
-            if (reply !== undefined) return send(ctx, res, reply)
-          }
-          const text = bytes.toString('utf8')
-          let value: unknown
           try {
-            value = JSON.parse(text)
-          } catch {
-            return sendError(res, ctx.requestId, ctx.method, ctx.path, text.trim() === '' ? EMPTY_BODY() : BAD_JSON())
-          }
-          try {
-            ctx.body = schema === undefined ? (value as B) : schema(value)
+            ctx.body = bytesOnly ? (bytes as B) : schema === undefined ? (parseJsonBody(bytes) as B) : schema(parseJsonBody(bytes))
           } catch (verr) {
             return sendError(res, ctx.requestId, ctx.method, ctx.path, verr)
           }
@@ -322,53 +296,4 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       closeConnections(server)
     },
   }
-}
-
-/** hyper-express 6.14.8's private Response state `sendHead` drives (pinned, DESIGN.md §9). */
-interface CorkInternals {
-  /** Set once the route handler has returned without replying: a reply must cork uWS itself. */
-  _cork: boolean
-  _corked: boolean
-}
-
-const REQUEST_ID_NAME = Buffer.from(REQUEST_ID_HEADER)
-
-/**
- * A 200 with a body and its whole head as bytes (`Reply.head`): the bytes `res.header` +
- * `res.send` write, with one call to uWS for the head.
- *
- * hyper-express's `header` lowercases each name into an object that `send` walks again, and uWS
- * makes a UTF-8 copy of each name and value, then writes `name: value\r\n`: ~1.3k instructions a
- * header. uWS writes the value as given, so the lines after the request id ride in its value, and
- * bytes need no encoding (a head built here as a string cost ~1.5k instructions a request:
- * concatenated, flattened, encoded).
- */
-function sendHead(res: Response, head: Buffer, payload: string | Buffer): void {
-  const raw = res.raw
-  const write = (): void => {
-    raw.writeHeader(REQUEST_ID_NAME, head)
-    res.send(payload)
-  }
-  // As `send` does: a reply after the handler's tick corks uWS, so the head and body leave in one write.
-  const state = res as unknown as CorkInternals
-  if (!state._cork || state._corked) {
-    write()
-    return
-  }
-  state._corked = true
-  raw.cork(write)
-}
-
-/**
- * Whether hyper-express (6.14.8, private state) has the whole request body: until then `send`
- * keeps the body to write on its 'received' event instead of handing it to uWS at once.
- */
-function bodyReceived(res: Response): boolean {
-  return (res as unknown as { _wrapped_request: { received: boolean } })._wrapped_request.received
-}
-
-/** Drops idle keep-alive connections too, so a closed app lets the process exit. */
-function closeConnections(server: HyperExpress.Server): void {
-  const uws = server.uws_instance as unknown as { close?: () => void }
-  uws.close?.()
 }

@@ -9,6 +9,7 @@
 import type { Request, Response } from 'hyper-express'
 import { clientIp } from './client-ip.js'
 import { HttpError } from './errors.js'
+import { pathParameters, remoteAddress, watchAbort } from './hyper-express-internals.js'
 
 export interface Ctx<B = unknown> {
   readonly requestId: string
@@ -41,11 +42,10 @@ export interface Reply {
    */
   rawReused?: boolean
   /**
-   * The whole head of a 200 with a body, as bytes, in place of `headers` and the two every reply
-   * carries: the request id (it follows `x-request-id: `), then for each other header `\r\n`, its
-   * name in lower case, `: ` and its value, `content-type` among them; no line break in any of them.
-   * Handed to uWS as it is, in one call (http/app.ts `sendHead`): the check route's addon writes it
-   * (crates/reflex-node/src/request.rs). The route's reused memory, as `raw`, when `rawReused`.
+   * The whole head as bytes, in place of `headers`: the value of `x-request-id` with every other
+   * header's line after it (`\r\n`, a lower-case name, `: `, the value), `content-type` among them,
+   * and no other line break; as `@ganglion/reflex`'s `CheckEndpoint` writes it. The route's reused
+   * memory, as `raw`, when `rawReused`.
    */
   head?: Buffer
 }
@@ -53,15 +53,6 @@ export interface Reply {
 export type Handler<B = unknown> = (ctx: Ctx<B>) => Reply | Promise<Reply>
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({})
-
-/** The parts of hyper-express 6.14.8's Request/Response used to watch for disconnects (private there). */
-interface AbortInternals {
-  completed: boolean
-  initiated: boolean
-  _writable: unknown
-  _wrapped_request: { _body_parser_stop(): void }
-  emit(event: string, ...args: unknown[]): boolean
-}
 
 /**
  * Ctx over a hyper-express request. Everything costly (ip, query, signal) is computed on first
@@ -93,7 +84,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   /** Path parameters, percent-decoded; a malformed escape is a 400 naming the parameter. */
   get params(): Readonly<Record<string, string>> {
     if (this.#params === undefined) {
-      const raw = (this.#req as unknown as { _path_parameters?: Record<string, string> })._path_parameters
+      const raw = pathParameters(this.#req)
       if (raw === undefined) return (this.#params = NO_PARAMS)
       const decoded: Record<string, string> = {}
       for (const name in raw) {
@@ -120,10 +111,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   /** uWS knows the socket address until the response ends; read it before replying. */
   get ip(): string {
     if (this.#ip === undefined) {
-      const raw = this.#res.raw as unknown as { getRemoteAddressAsText(): ArrayBuffer }
-      let socketIp = ''
-      if (!this.#res.completed) socketIp = Buffer.from(raw.getRemoteAddressAsText()).toString()
-      this.#ip = clientIp(socketIp, this.#req.headers['x-forwarded-for'], this.#trustProxy)
+      this.#ip = clientIp(remoteAddress(this.#res), this.#req.headers['x-forwarded-for'], this.#trustProxy)
     }
     return this.#ip
   }
@@ -131,23 +119,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   get signal(): AbortSignal {
     if (this.#abort === undefined) {
       const abort = (this.#abort = new AbortController())
-      const res = this.#res as unknown as AbortInternals
-      if (res.completed) {
-        abort.abort()
-      } else {
-        // hyper-express's own onAborted handler ignores disconnects once a response has started,
-        // which would leave streams writing to a dead socket; this one mirrors it and always aborts.
-        const req = this.#req
-        this.#res.raw.onAborted(() => {
-          res.completed = true
-          res._wrapped_request._body_parser_stop()
-          if (res._writable) {
-            res.emit('abort', req, res)
-            res.emit('close', req, res)
-          }
-          abort.abort()
-        })
-      }
+      if (!watchAbort(this.#req, this.#res, () => abort.abort())) abort.abort()
     }
     return this.#abort.signal
   }

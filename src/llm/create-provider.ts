@@ -3,10 +3,10 @@
  * Remote providers come back wrapped in the redaction layer, local ones as they are.
  *
  * ```ts
- * const engine = createEngine()
+ * const detector = new Detector()
  * const llm = createLlmProvider(
  *   { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' },
- *   { redact: (text) => engine.redact(text).redactedText },
+ *   { redact: (text) => detector.redact(text).redacted_text },
  * )
  * ```
  *

@@ -4,8 +4,8 @@
  * addon's placeholder redaction, so `ada@example.com` reaches the model as `[EMAIL_1]`.
  *
  * ```ts
- * const engine = createEngine()
- * const llm = new RedactingProvider(new OpenAiProvider({ apiKey }), (text) => engine.redact(text).redactedText)
+ * const detector = new Detector()
+ * const llm = new RedactingProvider(new OpenAiProvider({ apiKey }), (text) => detector.redact(text).redacted_text)
  * ```
  *
  * Replies are not un-redacted: the placeholders stay in what the model wrote, and the arms work

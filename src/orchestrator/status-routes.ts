@@ -2,9 +2,10 @@
  * `GET /api/v1/health` (and `/health`): each dependency's status, 503 when a required one (the
  * database, the job queue) is down; `GET /ready`; `GET /api/v1/metrics` (and `/metrics`).
  */
+
+import { version as addonVersion } from '@ganglion/reflex'
 import type { HttpApp, Reply } from '../http/app.js'
 import type { Metrics } from '../metrics.js'
-import { addonVersion } from '../reflex/engine.js'
 import type { Sql } from '../stores/sql.js'
 import type { CacheHealth } from '../stores/tiered-cache-store.js'
 

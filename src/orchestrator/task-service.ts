@@ -1,5 +1,5 @@
 /**
- * What the task API does, apart from HTTP: screen the goal through the reflex engine, answer a
+ * What the task API does, apart from HTTP: screen the goal through the reflex detector, answer a
  * repeated task from the cache, create the task (and its jobs) in one transaction, read, list and
  * cancel. The lifecycle after creation belongs to the runner (`runner/`).
  *
@@ -11,7 +11,7 @@
  *   from the cache: any of those can change the answer, and the cache key sees only the goal.
  */
 import { randomUUID } from 'node:crypto'
-import type { ReflexEngine } from '../reflex/engine.js'
+import type { Detector } from '@ganglion/reflex'
 import type { CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
@@ -24,7 +24,7 @@ import type { CreateTaskRequest } from './schemas.js'
 export interface TaskServiceDeps {
   store: TaskStore
   queue: JobQueue
-  engine: ReflexEngine
+  detector: Detector
   cache: CacheStore
   /** TASK_TIMEOUT, seconds: the longest any task may run. */
   taskTimeoutSeconds: number
@@ -46,7 +46,7 @@ export interface CreateOutcome {
 }
 
 /** The flags the goal is checked with; a cached result lives under this check's cache key. */
-const GOAL_FLAGS = { checkPii: true, checkInjection: true, useCache: false } as const
+const GOAL_FLAGS = { checkPii: true, checkInjection: true } as const
 
 export class TaskService {
   private readonly batcher: CreateBatcher | undefined
@@ -58,8 +58,8 @@ export class TaskService {
   }
 
   async create(req: CreateTaskRequest, meta: CreateMeta = {}): Promise<CreateOutcome> {
-    const { store, queue, engine } = this.deps
-    const check = engine.check(req.goal, GOAL_FLAGS)
+    const { store, queue, detector } = this.deps
+    const check = detector.check(req.goal, GOAL_FLAGS)
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
     const budget: TaskBudget = normaliseBudget(req.budget)
     const base: NewTask = {
@@ -79,13 +79,13 @@ export class TaskService {
       ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),
     }
 
-    if (check.blocked) {
-      const families = [...new Set(check.injectionMatches.map((m) => m.type))].join(', ')
+    if (!check.allowed) {
+      const families = [...new Set(check.injection_matches.map((m) => m.type))].join(', ')
       const reason = `prompt injection detected (severity ${check.severity}: ${families})`
       return store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
     }
 
-    const cached = isCacheable(req) ? await this.cachedResult(check.cacheKey) : undefined
+    const cached = isCacheable(req) ? await this.cachedResult(check.cache_key) : undefined
     if (cached !== undefined) {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
     }
@@ -96,10 +96,10 @@ export class TaskService {
       this.batcher && meta.idempotencyKey === undefined
         ? { task: await this.batcher.create(base, job), replayed: false }
         : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
-    if (!created.replayed && check.piiMatches.length > 0) {
+    if (!created.replayed && check.pii_matches.length > 0) {
       await store.appendEvent(base.task_id, {
         type: 'guardrail.pii_redacted',
-        data: { types: [...new Set(check.piiMatches.map((m) => m.type))], count: check.piiMatches.length },
+        data: { types: [...new Set(check.pii_matches.map((m) => m.type))], count: check.pii_matches.length },
       })
     }
     return created
@@ -113,7 +113,7 @@ export class TaskService {
   /** Stores a completed task's result under its goal's cache key (the runner calls this). */
   async remember(task: StoredTask): Promise<void> {
     if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
-    const key = this.deps.engine.cacheKey(task.goal, GOAL_FLAGS)
+    const key = this.deps.detector.cacheKey(task.goal, GOAL_FLAGS)
     await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
   }
 

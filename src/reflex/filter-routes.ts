@@ -19,24 +19,8 @@ export function filterPiiRoute(deps: ReflexDeps) {
     const req = parseFilter(ctx.body)
     const headers = await admit(deps.limiter, deps.limits, () => ctx.ip)
     const mode = req.mode ?? 'placeholder'
-    const out = deps.engine.redact(req.text, { mode, keepLast: req.keep_last, salt: deps.hashSalt })
-    return {
-      status: 200,
-      headers,
-      body: {
-        request_id: ctx.requestId,
-        mode,
-        redacted_text: out.redactedText,
-        pii_detected: out.piiMatches.length > 0,
-        pii_matches: out.piiMatches.map((m) => ({
-          type: m.type,
-          start: m.start,
-          end: m.end,
-          matched_text: m.matchedText,
-          confidence: m.confidence,
-        })),
-      },
-    }
+    const out = deps.detector.redact(req.text, { mode, keepLast: req.keep_last, salt: deps.hashSalt })
+    return { status: 200, headers, body: { request_id: ctx.requestId, mode, ...out } }
   }
 }
 
@@ -49,9 +33,8 @@ export function preprocessRoute(deps: ReflexDeps) {
     if (req.input !== undefined && req.text !== undefined && req.input !== req.text) {
       throw HttpError.validation('text', 'must equal input when both are sent')
     }
-    const reply = await runCheck(deps, ctx, { ...req, text }, started)
+    const { headers, body } = await runCheck(deps, ctx, { ...req, text }, started)
     // `output` is the redacted text under the name earlier preprocess clients read.
-    const parsed = JSON.parse(reply.raw as string) as Record<string, unknown>
-    return { status: 200, headers: reply.headers, body: { ...parsed, output: parsed.redacted_text } }
+    return { status: 200, headers, body: { ...body, output: body.redacted_text } }
   }
 }

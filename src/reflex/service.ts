@@ -1,17 +1,15 @@
-/** Registers every reflex route (DESIGN.md §5) on an HTTP app. */
+/** Registers every reflex route (the reflex layer's API, README.md) on an HTTP app. */
 import type { HttpApp } from '../http/app.js'
 import { cacheDeleteRoute, cacheGetRoute, cacheSetRoute } from './cache-routes.js'
-import { checkFromBytes, checkRoute } from './check-route.js'
+import { checkRoute } from './check-route.js'
 import type { ReflexDeps } from './deps.js'
 import { filterPiiRoute, preprocessRoute } from './filter-routes.js'
 import { healthRoute, readyRoute, statsRoute } from './status-routes.js'
 
 export function registerReflexRoutes(app: HttpApp, deps: ReflexDeps): void {
   const check = checkRoute(deps)
-  const fromBytes = checkFromBytes(deps)
-  const checkOptions = fromBytes === undefined ? {} : { fromBytes }
-  app.route('POST', '/api/v1/check', check, checkOptions)
-  app.route('POST', '/process', check, checkOptions)
+  app.route<Buffer>('POST', '/api/v1/check', check, { body: 'bytes' })
+  app.route<Buffer>('POST', '/process', check, { body: 'bytes' })
   app.route('POST', '/preprocess', preprocessRoute(deps))
   app.route('POST', '/filter/pii', filterPiiRoute(deps))
 

@@ -1,7 +1,8 @@
 /** `GET /api/v1/health` (and `/health`), `GET /ready` and `GET /api/v1/stats`. */
+
+import { version as addonVersion } from '@ganglion/reflex'
 import type { Ctx, Reply } from '../http/app.js'
 import type { ReflexDeps } from './deps.js'
-import { addonVersion } from './engine.js'
 
 export function healthRoute(deps: ReflexDeps) {
   return (_ctx: Ctx): Reply => {
@@ -29,7 +30,7 @@ export function readyRoute() {
 export function statsRoute(deps: ReflexDeps) {
   return async (_ctx: Ctx): Promise<Reply> => {
     const cache = await deps.cache.stats()
-    const checks = deps.engine.checkCounters()
+    const checks = deps.detector.stats()
     return {
       status: 200,
       body: {

@@ -1,47 +1,47 @@
 /**
- * The in-process cache tier: the addon's TTL + LRU cache behind the `CacheStore` port.
+ * The in-process cache tier: `@ganglion/reflex`'s TTL + LRU `CacheTier` behind the `CacheStore` port.
  *
  * ```ts
- * const store = new MemoryCacheStore(createEngine({ cacheMaxBytes: 64 << 20 }))
+ * const store = new MemoryCacheStore(new CacheTier({ maxBytes: 64 << 20 }))
  * ```
  *
- * It shares the engine with the check path on purpose: `POST /api/v1/check` answers `cached_value`
- * from this very tier without crossing back into JS.
+ * The check route's native endpoint reads the same `CacheTier`, so `POST /api/v1/check` answers
+ * `cached_value` from this very tier.
  */
-import type { ReflexEngine } from '../reflex/engine.js'
+import { type CacheTier, REFLEX_ERRORS, ReflexError } from '@ganglion/reflex'
 import { assertTtl, type CacheEntry, type CacheStore, entryBytes, hitRate, type TierStats, tooLarge } from './cache-store.js'
 
 export class MemoryCacheStore implements CacheStore {
-  readonly #engine: ReflexEngine
+  readonly #tier: CacheTier
 
-  constructor(engine: ReflexEngine) {
-    this.#engine = engine
+  constructor(tier: CacheTier) {
+    this.#tier = tier
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    const found = this.#engine.cacheGet(key)
-    if (found === null) return undefined
-    return { key, valueJson: found.value, createdAt: new Date(found.createdAtMs), expiresAt: new Date(found.expiresAtMs) }
+    const found = this.#tier.get(key)
+    return found && { key, valueJson: found.value, createdAt: found.createdAt, expiresAt: found.expiresAt }
   }
 
   async set(key: string, valueJson: string, ttlSeconds: number): Promise<CacheEntry> {
     assertTtl(key, ttlSeconds)
-    // Read the clock before the addon does, so createdAt is never later than the core's own stamp.
-    const now = Date.now()
-    // The addon truncates seconds × 1000 to whole milliseconds and refuses 0 ms (born expired): keep
-    // at least 1 ms so that, with the TTL checked above, the only refusal left is size (entry larger
-    // than cacheMaxBytes); the half millisecond keeps 1.001 × 1000 = 1000.999… from losing one.
-    const ttlMs = Math.max(1, Math.floor(ttlSeconds * 1000))
-    if (!this.#engine.cacheSet(key, valueJson, (ttlMs + 0.5) / 1000)) throw tooLarge(key, entryBytes(key, valueJson), 'in-process')
-    return { key, valueJson, createdAt: new Date(now), expiresAt: new Date(now + ttlMs) }
+    try {
+      // The tier keeps whole milliseconds, at least one: a shorter TTL still stores the entry.
+      const entry = this.#tier.set(key, valueJson, Math.max(ttlSeconds, 0.001))
+      return { key, valueJson, createdAt: entry.createdAt, expiresAt: entry.expiresAt }
+    } catch (err) {
+      if (err instanceof ReflexError && err.code === REFLEX_ERRORS.valueTooLarge)
+        throw tooLarge(key, entryBytes(key, valueJson), 'in-process')
+      throw err
+    }
   }
 
   async delete(key: string): Promise<boolean> {
-    return this.#engine.cacheDelete(key)
+    return this.#tier.delete(key)
   }
 
   async stats(): Promise<TierStats> {
-    const s = this.#engine.cacheStats()
+    const s = this.#tier.stats()
     return {
       tier: 'memory',
       hits: s.hits,

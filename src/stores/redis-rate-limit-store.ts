@@ -3,7 +3,7 @@
  * Redis cannot be reached (limits stay, per instance, never unlimited).
  *
  * ```ts
- * const limits = new RedisRateLimitStore(redis, new MemoryRateLimitStore(engine))
+ * const limits = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()))
  * await limits.take('ip:203.0.113.9', { capacity: 100, windowMs: 60_000 })
  * limits.health() // { redis: 'up', fallback_decisions: 0 }
  * ```

@@ -2,7 +2,7 @@
  * The in-process tier in front of the shared Redis tier.
  *
  * ```ts
- * const cache = new TieredCacheStore(new MemoryCacheStore(engine), new RedisCacheStore(redis), { log })
+ * const cache = new TieredCacheStore(new MemoryCacheStore(new CacheTier()), new RedisCacheStore(redis), { log })
  * await cache.get(key) // local, else Redis (and the local tier is filled for the remaining TTL)
  * cache.health()       // { redis: 'up' | 'down' | 'disabled', ... }
  * ```

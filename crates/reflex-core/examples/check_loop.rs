@@ -4,15 +4,13 @@
 //! `valgrind --tool=callgrind --toggle-collect=check_loop::measured \
 //!     target/release/examples/check_loop <stage> <text> [n]`
 //!
-//! stage: `engine`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
+//! stage: `check`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
 //! (as in bench/texts.ts and examples/stages.rs), or `file:<path>` for any other text.
 //!
-//! A fourth argument `cold` walks 1 MiB between calls (as `examples/cold.rs` does, and as an HTTP
-//! request's own work does): with `--cache-sim=yes` the misses per call are then those of a check
+//! A fourth argument `cold` walks 1 MiB between calls (as an HTTP request's own work does): with `--cache-sim=yes` the misses per call are then those of a check
 //! on cold caches. The walk is counted too; take it out with a run of stage `none`.
 
 use std::hint::black_box;
-
 
 #[path = "common/bench_texts.rs"]
 mod bench_texts;
@@ -21,13 +19,13 @@ mod stage;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let stage = args.get(1).map_or("engine", String::as_str);
+    let stage = args.get(1).map_or("check", String::as_str);
     let text = bench_texts::text(args.get(2).map_or("clean", String::as_str));
     let n: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1_000);
     let cold = args.get(4).is_some_and(|a| a == "cold");
-    let engine = stage::engine();
+    let detector = stage::detector();
     // One call outside the measured loop, so the tables built on first use stay out of it.
-    let run = |t: &str| stage::run(stage, &engine, t);
+    let run = |t: &str| stage::run(stage, &detector, t);
     run(&text);
     let mut junk = vec![0u8; if cold { 1 << 20 } else { 0 }];
     measured(&run, &text, n, &mut junk);

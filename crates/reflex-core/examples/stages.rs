@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+use reflex_core::detector::{CheckOptions, Detector, DetectorConfig};
 use reflex_core::{injection, normalize, pii, routing};
 
 #[path = "common/bench_texts.rs"]
@@ -30,16 +30,16 @@ fn time(label: &str, text: &str, f: &dyn Fn(&str)) {
 
 fn main() {
     let texts = ["pii", "typographic", "clean", "attack"].map(|name| (name, bench_texts::text(name)));
-    let engine = Engine::new(EngineConfig::default());
-    let all = CheckOptions { use_cache: false, ..CheckOptions::default() };
-    let neither = CheckOptions { check_pii: false, check_injection: false, use_cache: false };
+    let detector = Detector::new(DetectorConfig::default());
+    let all = CheckOptions::default();
+    let neither = CheckOptions { check_pii: false, check_injection: false };
     for (name, text) in &texts {
         println!("── {name} ({} bytes)", text.len());
-        time("engine.check", text, &|t| {
-            black_box(engine.check(t, all, 0));
+        time("detector.check", text, &|t| {
+            black_box(detector.check(t, all));
         });
-        time("engine.check, neither detector", text, &|t| {
-            black_box(engine.check(t, neither, 0));
+        time("detector.check, neither detector", text, &|t| {
+            black_box(detector.check(t, neither));
         });
         time("injection::detect", text, &|t| {
             black_box(injection::detect(t));

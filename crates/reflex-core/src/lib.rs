@@ -1,6 +1,7 @@
 //! The reflex layer's pure core: personal-data detection and redaction, prompt-injection
-//! detection, cache-key normalisation, token-bucket rate limiting, a TTL + LRU cache and
-//! routing hints. No napi, no I/O: `crates/reflex-node` converts and calls into this crate.
+//! detection, cache-key normalisation, token-bucket rate limiting, a TTL + LRU cache, routing
+//! hints, and the check's JSON form. No napi, no I/O: the Node binding (`packages/reflex`)
+//! converts and calls into this crate.
 //!
 //! ```
 //! use reflex_core::pii;
@@ -9,21 +10,25 @@
 //! ```
 //!
 //! Offsets inside the core are byte offsets into the UTF-8 `&str`; [`utf16`] converts them to
-//! the UTF-16 code-unit offsets JavaScript expects, once, at the edge of [`engine`].
+//! the UTF-16 code-unit offsets JavaScript expects, once, at the edge of [`detector`].
 #![forbid(unsafe_code)]
 
 mod base64;
 pub mod cache;
 pub mod decimal;
-pub mod engine;
+pub mod detector;
+pub mod endpoint;
 pub mod injection;
+pub mod json;
 mod lanes;
 pub mod memo;
 pub mod normalize;
 pub mod pii;
 pub mod ratelimit;
+pub mod reply;
 pub mod routing;
 pub mod severity;
+mod sync;
 #[cfg(test)]
 mod test_rng;
 pub mod utf16;

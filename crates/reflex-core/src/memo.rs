@@ -8,9 +8,9 @@
 //! cache key too, so a repeated hit is recognised before its key is computed: normalising and
 //! hashing the text was a larger share of a hit than reading the memo.
 //!
-//! Only hits are memoised: a text with a cache entry was, by definition, seen before and is
-//! likely to come again, whereas most misses are unique and would only churn the memo (and a
-//! memo of misses would make a repeated miss cost less than the detection it reports).
+//! Only what a caller asks to keep is memoised ([`crate::detector::Detector::remember`]: the
+//! check endpoint keeps cache hits): a text with a cache entry was, by definition, seen before
+//! and is likely to come again, whereas most misses are unique and would only churn the memo.
 //!
 //! Bounded by entries and by bytes (texts up to [`MAX_TEXT`] bytes); the oldest entry goes first.
 //!
@@ -26,14 +26,14 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::engine::Findings;
+use crate::detector::Findings;
 
 /// Longer texts are not memoised: their detection is costlier, but each would take a large
 /// share of the byte budget.
 pub const MAX_TEXT: usize = 16 * 1024;
 
 /// The findings of one text checked with one set of flags, with the text they belong to and its
-/// cache key (`Engine::cache_key` of the two).
+/// cache key (`Detector::cache_key` of the two).
 #[derive(Clone, Debug)]
 pub struct Detected {
     pub text: Box<str>,
@@ -167,7 +167,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::{Detected, Memo};
-    use crate::engine::{Findings, Rendered};
+    use crate::detector::{Findings, Rendered};
     use crate::routing::route;
     use crate::severity::Severity;
 

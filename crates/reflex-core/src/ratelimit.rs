@@ -18,7 +18,10 @@
 //! so refilling for `t` ms adds exactly `t × capacity` and no float rounding drifts the
 //! `Retry-After` a caller is told.
 
+use std::sync::Mutex;
+
 use crate::cache::LruMap;
+use crate::sync::lock;
 
 /// The limit a bucket follows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +56,21 @@ pub struct RateLimiter {
     max_keys: usize,
     buckets: LruMap<Bucket>,
     evictions: u64,
+}
+
+/// A [`RateLimiter`] many threads use through `&self`.
+pub struct Limiter(Mutex<RateLimiter>);
+
+impl Limiter {
+    #[must_use]
+    pub fn new(max_keys: usize) -> Self {
+        Limiter(Mutex::new(RateLimiter::new(max_keys)))
+    }
+
+    /// See [`RateLimiter::take`].
+    pub fn take(&self, key: &str, limit: Limit, cost: u32, now_ms: u64) -> Decision {
+        lock(&self.0).take(key, limit, cost, now_ms)
+    }
 }
 
 /// How many buckets past the LRU end a full-at-capacity `take` inspects for a refilled one;

@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 
 use corpus_eval::checksums;
 use corpus_eval::{
-    corpus_dir, floor_failures, load_injection, load_pii, parse_json, render_injection, render_pii,
+    corpus_dir, floor_failures, load_injection, load_pii, render_injection, render_pii,
     score_injection, score_injection_with, score_pii, score_pii_with, trim_value,
-    validate_injection, validate_pii, validate_pii_checksums, Entity, Json, PiiItem, PiiScores,
+    validate_injection, validate_pii, validate_pii_checksums, Entity, PiiItem, PiiScores,
     DETECTOR_FLOORS, PII_TYPES,
 };
 use reflex_core::injection::{Family, InjectionMatch, InjectionReport};
@@ -228,26 +228,6 @@ fn injection_holdout_is_well_formed() {
 fn injection_holdout_figures() {
     let items = load_injection(&corpus_dir().join("injection-holdout.jsonl")).unwrap();
     println!("{}", render_injection(&score_injection(&items), true));
-}
-
-#[test]
-fn json_reader_handles_escapes() {
-    let v =
-        parse_json(r#"{"a": "x\"y\\n\u00e9\ud83d\ude00", "b": [1, null, true], "c": {}}"#).unwrap();
-    assert_eq!(
-        v.get("a").and_then(Json::as_str),
-        Some("x\"y\\n\u{e9}\u{1f600}")
-    );
-    assert_eq!(
-        v.get("b"),
-        Some(&Json::Arr(vec![
-            Json::Num(1.0),
-            Json::Null,
-            Json::Bool(true)
-        ]))
-    );
-    assert!(parse_json(r#"{"a": "unterminated}"#).is_err());
-    assert!(parse_json(r#"{"a": 1} x"#).is_err());
 }
 
 #[test]

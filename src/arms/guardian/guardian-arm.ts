@@ -1,10 +1,10 @@
 /**
  * The guardian arm (DESIGN.md §7): personal data and secrets out of what the task returns,
  * prompt injection out of what tools and retrieval brought in (indirect injection), and the
- * task's output policy held. All detection is the reflex engine's (the native addon).
+ * task's output policy held. All detection is the reflex detector's (the native addon).
  *
  * ```ts
- * const guardian = createGuardianArm({ engine: createEngine(), blockLevel: 'high' })
+ * const guardian = createGuardianArm({ detector: new Detector(), blockLevel: 'high' })
  * await guardian.execute({ …, tool: 'scrub', input: { text: 'mail ada@example.com' } }, ctx)
  * // → { text: 'mail [EMAIL_1]', redactions: 1, pii_types: ['EMAIL'] }
  * await guardian.execute({ …, tool: 'scrub', input: {}, context: { dep_outputs: { s1: { hits: […] } }, … } }, ctx)
@@ -18,17 +18,17 @@
  * withheld string, at most `MAX_INJECTION_EVENTS` a call), `guardrail.policy`
  * `{ blocked_terms, truncated }`.
  */
-import Type from 'typebox'
 
-import { addonVersion, type BlockLevel, type ReflexEngine } from '../../reflex/engine.js'
+import { version as addonVersion, type BlockLevel, type Detector } from '@ganglion/reflex'
+import Type from 'typebox'
 import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, type Severity, screenText, unique } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
 import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubMode } from './scrubber.js'
 
 export interface GuardianDeps {
-  engine: ReflexEngine
-  /** Injection severity at which a tool or retrieval string is withheld; default the engine's own. */
+  detector: Detector
+  /** Injection severity at which a tool or retrieval string is withheld; default the detector's own. */
   blockLevel?: BlockLevel
 }
 
@@ -66,7 +66,7 @@ export type ScrubDepsOutput = Type.Static<typeof ScrubDepsOutput>
 export type ScreenOutput = Type.Static<typeof ScreenOutput>
 
 export function createGuardianArm(deps: GuardianDeps): Arm {
-  const blockLevel = deps.blockLevel ?? (deps.engine.blockLevel as BlockLevel)
+  const blockLevel = deps.blockLevel ?? (deps.detector.blockLevel as BlockLevel)
   if (!BLOCK_LEVELS.includes(blockLevel)) throw new RangeError(`blockLevel must be one of ${BLOCK_LEVELS.join(', ')}`)
   return {
     name: 'guardian',
@@ -86,14 +86,14 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
       cost_tier: 'low',
     },
     execute: async (request, ctx) => {
-      if (request.tool === 'scrub') return scrub(deps.engine, blockLevel, request, ctx)
-      if (request.tool === 'screen') return screen(deps.engine, request, ctx)
+      if (request.tool === 'scrub') return scrub(deps.detector, blockLevel, request, ctx)
+      if (request.tool === 'screen') return screen(deps.detector, request, ctx)
       throw new ArmError('TOOL_UNKNOWN', `the guardian has no tool '${request.tool}' (scrub, screen)`)
     },
     health: async () => {
       try {
-        const probe = deps.engine.check('health probe: ada@example.com', { useCache: false })
-        const ok = probe.piiMatches.length === 1
+        const probe = deps.detector.check('health probe: ada@example.com')
+        const ok = probe.pii_matches.length === 1
         return { status: ok ? 'healthy' : 'degraded', checks: { engine: { ok, addon: addonVersion, block_level: blockLevel } } }
       } catch (err) {
         return { status: 'unhealthy', checks: { engine: { ok: false, error: (err as { code?: string }).code ?? 'ENGINE_ERROR' } } }
@@ -102,10 +102,10 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
   }
 }
 
-function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteRequest, ctx: ArmContext): ScrubTextOutput | ScrubDepsOutput {
+function scrub(detector: Detector, blockLevel: BlockLevel, request: ExecuteRequest, ctx: ArmContext): ScrubTextOutput | ScrubDepsOutput {
   const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
-  const scrubber = new Scrubber({ engine, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
+  const scrubber = new Scrubber({ detector, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput =
     input.text !== undefined
       ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
@@ -129,14 +129,14 @@ function scrub(engine: ReflexEngine, blockLevel: BlockLevel, request: ExecuteReq
   return output
 }
 
-function screen(engine: ReflexEngine, request: ExecuteRequest, ctx: ArmContext): ScreenOutput {
+function screen(detector: Detector, request: ExecuteRequest, ctx: ArmContext): ScreenOutput {
   const input = checkedInput(ScreenInput, request.input, 'input')
   const texts = input.text !== undefined ? [input.text] : strings(request.context.dep_outputs)
   let severity: Severity = 'none'
   const families = new Set<string>()
   const piiTypes = new Set<string>()
   for (const text of texts) {
-    const found = screenText(engine, text, true)
+    const found = screenText(detector, text, true)
     severity = maxSeverity(severity, found.severity)
     for (const f of found.families) families.add(f)
     for (const p of found.piiTypes) piiTypes.add(p)

@@ -1,27 +1,27 @@
 /**
- * One scrub: redacts personal data and secrets in strings through the reflex engine, withholds
+ * One scrub: redacts personal data and secrets in strings through the reflex detector, withholds
  * tool and retrieval strings that carry a prompt injection at or above the block level, applies
  * the output policy, and counts what it did. Keys and structure are kept, so the result is the
  * same JSON shape as what came in.
  *
  * ```ts
- * const scrubber = new Scrubber({ engine, mode: 'placeholder', blockLevel: 'high' })
+ * const scrubber = new Scrubber({ detector, mode: 'placeholder', blockLevel: 'high' })
  * scrubber.value({ s1: { hits: [{ text: 'mail ada@example.com' }] } })
  * // { s1: { hits: [{ text: 'mail [EMAIL_1]' }] } }; scrubber.redactions === 1
  * ```
  *
  * Placeholders are numbered across the whole scrub, not per string: the same address is
  * `[EMAIL_1]` wherever it appears and a second one is `[EMAIL_2]`, so a reader can still tell
- * "the same person" from "someone else" (the engine numbers each call from 1).
+ * "the same person" from "someone else" (the detector numbers each call from 1).
  */
-import type { BlockLevel, RedactMode, ReflexEngine } from '../../reflex/engine.js'
+import type { BlockLevel, Detector, RedactOptions } from '@ganglion/reflex'
 import { atLeast, type Severity, screenText, unique } from './injection-screen.js'
 import { applyPolicy, type CompiledPolicy } from './output-policy.js'
 
-export type ScrubMode = Extract<RedactMode, 'placeholder' | 'mask' | 'redact'>
+export type ScrubMode = Extract<NonNullable<RedactOptions['mode']>, 'placeholder' | 'mask' | 'redact'>
 
 export interface ScrubberOptions {
-  engine: ReflexEngine
+  detector: Detector
   mode: ScrubMode
   blockLevel: BlockLevel
   policy?: CompiledPolicy
@@ -72,10 +72,10 @@ export class Scrubber {
   }
 
   private toolString(text: string, path: string): string {
-    const screened = screenText(this.opts.engine, text)
+    const screened = screenText(this.opts.detector, text)
     if (screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)) {
       this.withheld.push({
-        path: this.opts.engine.redact(path, { mode: 'placeholder' }).redactedText,
+        path: this.opts.detector.redact(path).redacted_text,
         severity: screened.severity,
         families: screened.families,
       })
@@ -85,16 +85,16 @@ export class Scrubber {
   }
 
   private redact(text: string): string {
-    const result = this.opts.engine.redact(text, { mode: this.opts.mode })
-    if (result.piiMatches.length === 0) return text
-    this.redactions += result.piiMatches.length
-    for (const m of result.piiMatches) this.types.add(m.type)
-    if (this.opts.mode !== 'placeholder') return result.redactedText
+    const result = this.opts.detector.redact(text, { mode: this.opts.mode })
+    if (result.pii_matches.length === 0) return text
+    this.redactions += result.pii_matches.length
+    for (const m of result.pii_matches) this.types.add(m.type)
+    if (this.opts.mode !== 'placeholder') return result.redacted_text
     // rebuilt from the offsets (UTF-16, non-overlapping) so numbering spans the whole scrub
     let out = ''
     let at = 0
-    for (const m of [...result.piiMatches].sort((a, b) => a.start - b.start)) {
-      out += text.slice(at, m.start) + this.placeholder(m.type, m.matchedText)
+    for (const m of [...result.pii_matches].sort((a, b) => a.start - b.start)) {
+      out += text.slice(at, m.start) + this.placeholder(m.type, m.matched_text)
       at = m.end
     }
     return out + text.slice(at)

@@ -23,7 +23,7 @@ export interface HeuristicInput {
   acceptanceCriteria: readonly string[]
   /** Why the last plan failed, when this is a re-plan. */
   previousFailure?: string
-  /** The reflex engine's routing hint, used only when no intent is recognised. */
+  /** The reflex layer's routing hint, used only when no intent is recognised. */
   suggestedArms?: readonly string[]
 }
 

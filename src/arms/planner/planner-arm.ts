@@ -5,7 +5,7 @@
  * tool table before it leaves.
  *
  * ```ts
- * const planner = createPlannerArm({ memory, engine })
+ * const planner = createPlannerArm({ memory, detector })
  * await planner.execute({ …request, tool: 'plan', goal: 'Count the lines of: a\nb', input: { constraints: {}, acceptance_criteria: [] } }, ctx)
  * // { steps: [{ step_id: 's1', arm: 'executor', tool: 'shell', … }, { step_id: 's2', arm: 'guardian', tool: 'scrub', … }],
  * //   source: 'heuristic', similar_tasks: [] }
@@ -15,10 +15,10 @@
  * or planned badly; a `planner.fallback` event says why). Running out of budget and being aborted
  * are not fallbacks: they end the call.
  */
-import Type from 'typebox'
 
+import type { Detector } from '@ganglion/reflex'
+import Type from 'typebox'
 import { LlmError } from '../../llm/provider.js'
-import type { ReflexEngine } from '../../reflex/engine.js'
 import { type Arm, type ArmContext, ArmError, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
@@ -31,7 +31,7 @@ export interface PlannerArmDeps {
   /** Completed tasks, for examples; without it plans are made from the goal alone. */
   memory?: EpisodicMemory
   /** For its routing hint when the heuristic recognises no intent. */
-  engine?: ReflexEngine
+  detector?: Detector
 }
 
 const Step = Type.Object({
@@ -78,7 +78,7 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
   const similar = await similarTasks(deps.memory, input.goal, ctx.signal)
   const similar_tasks = similar.map(({ task_id, goal, score }) => ({ task_id, goal, score }))
   const heuristic = (): PlanStep[] => {
-    const suggestedArms = deps.engine?.check(input.goal, { checkInjection: false, useCache: false }).routing.suggestedArms
+    const suggestedArms = deps.detector?.check(input.goal, { checkInjection: false }).routing.suggested_arms
     const steps = heuristicPlan({ ...input, ...(suggestedArms && { suggestedArms }) })
     try {
       return checkPlanSteps(steps, input.allowed)

@@ -68,7 +68,7 @@ async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: stri
   if (await ctx.store.replan(task.task_id, renamed, reason, ctx.maxReplans)) {
     // The reason's length and redacted head, not the reason: a judge quoting a long output makes it megabytes.
     ctx.log.info(
-      { task_id: task.task_id, steps: renamed.length, ...reasonForLog(ctx.engine, reason) },
+      { task_id: task.task_id, steps: renamed.length, ...reasonForLog(ctx.detector, reason) },
       'task re-planned after a failed validation',
     )
     return true

@@ -4,7 +4,7 @@
  * against what the orchestrator can run before any of it is stored.
  *
  * ```ts
- * const planner = armPlanner({ arms: registry, tokens: issuer, store, stepTimeoutMs, engine })
+ * const planner = armPlanner({ arms: registry, tokens: issuer, store, stepTimeoutMs, detector })
  * const steps = await planner(task)                        // [{ step_id: 's1', arm: 'retriever', tool: 'search', … }]
  * const again = await planner(task, 'judge: missing "42"') // the failure goes to the arm as input
  * ```
@@ -16,8 +16,8 @@
  * (`failureForPlanner`, replan-reason.ts).
  */
 
+import type { Detector } from '@ganglion/reflex'
 import { type ExternalArm, MAX_EXTERNAL_ARMS } from '../../arms/planner/external-arms.js'
-import type { ReflexEngine } from '../../reflex/engine.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
 import { type ArmLookup, type CallArmDeps, callArm } from './call-arm.js'
@@ -26,7 +26,7 @@ import { failureForPlanner } from './replan-reason.js'
 import { StepError } from './step-runner.js'
 
 export interface ArmPlannerDeps extends CallArmDeps {
-  engine: ReflexEngine
+  detector: Detector
   /** Longest a plan may take to arrive. */
   planTimeoutMs?: number
 }
@@ -35,7 +35,7 @@ const MAX_STEPS = 50
 
 export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
   return async (task, feedback) => {
-    const goal = deps.engine.redact(task.goal, { mode: 'placeholder' }).redactedText
+    const goal = deps.detector.redact(task.goal).redacted_text
     const { output, provenance } = await callArm(deps, {
       task,
       stepId: 'plan',
@@ -46,7 +46,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       input: {
         constraints: task.constraints,
         acceptance_criteria: task.acceptance_criteria,
-        ...(feedback !== undefined && { previous_failure: failureForPlanner(deps.engine, feedback) }),
+        ...(feedback !== undefined && { previous_failure: failureForPlanner(deps.detector, feedback) }),
         external_arms: externalArms(deps.arms),
       },
       depOutputs: {},

@@ -1,5 +1,5 @@
 /**
- * The `TaskPlanner` seam, and a deterministic planner from the reflex engine's routing hint for
+ * The `TaskPlanner` seam, and a deterministic planner from the reflex detector's routing hint for
  * running the lifecycle without arms (the runner's tests, the fault tests, the dispatch bench).
  * The service plans through the planner arm (arm-planner.ts). Same goal, same plan.
  *
@@ -12,7 +12,7 @@
  * a judge checks them when there are acceptance criteria; a guardian scrubs the aggregate last. The
  * guardian is the system's own safety step, so `allowed_arms` cannot remove it.
  */
-import type { ReflexEngine } from '../../reflex/engine.js'
+import type { Detector } from '@ganglion/reflex'
 import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
 
@@ -65,14 +65,14 @@ export function planSteps(input: PlanInput): NewStep[] {
  */
 export type TaskPlanner = (task: StoredTask, feedback?: string) => Promise<NewStep[]>
 
-export function heuristicPlanner(engine: ReflexEngine): TaskPlanner {
-  return async (task) => planTask(task, engine).steps
+export function heuristicPlanner(detector: Detector): TaskPlanner {
+  return async (task) => planTask(task, detector).steps
 }
 
-/** Plans a stored task: redacts its goal and asks the reflex engine's routing hint for arms. */
-export function planTask(task: StoredTask, engine: ReflexEngine): { goal: string; steps: NewStep[] } {
-  const goal = engine.redact(task.goal, { mode: 'placeholder' }).redactedText
-  const suggestedArms = engine.check(task.goal, { checkInjection: false, useCache: false }).routing.suggestedArms
+/** Plans a stored task: redacts its goal and asks the reflex detector's routing hint for arms. */
+export function planTask(task: StoredTask, detector: Detector): { goal: string; steps: NewStep[] } {
+  const goal = detector.redact(task.goal).redacted_text
+  const suggestedArms = detector.check(task.goal, { checkInjection: false }).routing.suggested_arms
   return { goal, steps: planSteps({ goal, suggestedArms, allowedArms: allowedArms(task), acceptanceCriteria: task.acceptance_criteria }) }
 }
 

@@ -3,21 +3,22 @@
  * arm as `previous_failure`, and into the re-plan's log line. A judge's message quotes the output
  * it refused (`is "mail ada@example.com"…`), so the reason can hold personal data, and a
  * registered arm's can be megabytes long. Both places get it with personal data replaced by
- * placeholders, as the goal is (`engine.redact`, placeholder mode), and bounded.
+ * placeholders, as the goal is (`detector.redact`, placeholder mode), and bounded.
  *
  * ```ts
- * failureForPlanner(engine, '1 of 1 checks failed: "says 42" (deterministic): is "mail ada@example.com"')
+ * failureForPlanner(detector, '1 of 1 checks failed: "says 42" (deterministic): is "mail ada@example.com"')
  * // '1 of 1 checks failed: "says 42" (deterministic): is "mail [EMAIL_1]"'
- * reasonForLog(engine, reason) // { reason_chars: 1048576, reason_head: '1 of 1 checks failed: …' }
+ * reasonForLog(detector, reason) // { reason_chars: 1048576, reason_head: '1 of 1 checks failed: …' }
  * ```
  *
  * The stored `task.replanned` event keeps the whole reason, as the failed step's own error (and
  * its `step.failed` event) already does: stored records keep the client's own data
  * (task-service.ts); what leaves for an arm, a model or the log does not.
  */
+
+import type { Detector } from '@ganglion/reflex'
 import { MAX_PREVIOUS_FAILURE_CHARS } from '../../arms/planner/planner-input.js'
 import { clearOfPii, cutNote, isLowSurrogate, piiIn, wholeEnd } from '../../cut-clear-of-pii.js'
-import type { ReflexEngine } from '../../reflex/engine.js'
 /** What the log keeps of a reason: enough to recognise it, not a quoted output. */
 export const LOG_HEAD_CHARS = 200
 
@@ -25,17 +26,17 @@ export const LOG_HEAD_CHARS = 200
  * The reason as the planner arm takes it: personal data replaced by placeholders, at most
  * MAX_PREVIOUS_FAILURE_CHARS (`boundedFailure`'s head, marker and tail when it is longer).
  */
-export function failureForPlanner(engine: ReflexEngine, reason: string): string {
+export function failureForPlanner(detector: Detector, reason: string): string {
   // A placeholder can be longer than what it replaces (`a@b.io` → `[EMAIL_1]`): cut after redacting.
-  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return boundedFailure(placeholders(engine, reason))
+  if (reason.length <= MAX_PREVIOUS_FAILURE_CHARS) return boundedFailure(placeholders(detector, reason))
   // Redacting it all would hold the event loop for text that is then cut (about 0.1 s a megabyte
   // of dense personal data): cut first, where no personal data is split, and redact what is kept.
   const { head, tail } = cutPoints(reason)
-  const h = clearOfPii(piiIn(engine), reason, head, 'back')
-  const t = clearOfPii(piiIn(engine), reason, tail, 'forward')
-  // The marker's count is digits the engine takes for nothing (a card needs 12 or more). When
+  const h = clearOfPii(piiIn(detector), reason, head, 'back')
+  const t = clearOfPii(piiIn(detector), reason, tail, 'forward')
+  // The marker's count is digits the detector takes for nothing (a card needs 12 or more). When
   // placeholders make the kept text overflow, boundedFailure cuts again, with a second marker.
-  return boundedFailure(placeholders(engine, `${reason.slice(0, h)}${cutMarker(t - h)}${reason.slice(t)}`))
+  return boundedFailure(placeholders(detector, `${reason.slice(0, h)}${cutMarker(t - h)}${reason.slice(t)}`))
 }
 
 /**
@@ -45,9 +46,10 @@ export function failureForPlanner(engine: ReflexEngine, reason: string): string 
  * does not quote 4 KiB of an output. The head is cut clear of personal data and redacted here, so
  * it holds none even through a logger without a redactor; the sink redacts every line again.
  */
-export function reasonForLog(engine: ReflexEngine, reason: string): { reason_chars: number; reason_head: string } {
-  const end = reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(engine), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back')
-  const head = placeholders(engine, reason.slice(0, end))
+export function reasonForLog(detector: Detector, reason: string): { reason_chars: number; reason_head: string } {
+  const end =
+    reason.length <= LOG_HEAD_CHARS ? reason.length : clearOfPii(piiIn(detector), reason, wholeEnd(reason, LOG_HEAD_CHARS), 'back')
+  const head = placeholders(detector, reason.slice(0, end))
   const shown = head.length > LOG_HEAD_CHARS ? head.slice(0, wholeEnd(head, LOG_HEAD_CHARS)) : head
   return { reason_chars: reason.length, reason_head: shown.length < head.length || end < reason.length ? `${shown}…` : shown }
 }
@@ -80,6 +82,6 @@ function cutMarker(chars: number): string {
   return ` ${cutNote(chars)} `
 }
 
-function placeholders(engine: ReflexEngine, text: string): string {
-  return engine.redact(text, { mode: 'placeholder' }).redactedText
+function placeholders(detector: Detector, text: string): string {
+  return detector.redact(text).redacted_text
 }

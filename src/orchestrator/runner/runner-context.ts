@@ -1,7 +1,7 @@
 /**
  * What every handler of the runner shares: the ports it acts through and the limits it keeps.
  */
-import type { ReflexEngine } from '../../reflex/engine.js'
+import type { Detector } from '@ganglion/reflex'
 import type { Sql } from '../../stores/sql.js'
 import type { StepStatus, StoredTask, TaskStatus } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
@@ -35,7 +35,7 @@ export interface RunnerContext {
   store: TaskStore
   queue: JobQueue
   sql: Sql
-  engine: ReflexEngine
+  detector: Detector
   steps: StepRunner
   planner: TaskPlanner
   maxParallelArms: number

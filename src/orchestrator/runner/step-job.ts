@@ -50,7 +50,7 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   const began = performance.now()
   let outcome: Outcome
   try {
-    const goal = ctx.engine.redact(task.goal, { mode: 'placeholder' }).redactedText
+    const goal = ctx.detector.redact(task.goal).redacted_text
     const outputs = new Map(task.plan.steps.map((s) => [s.step_id, s.output]))
     const depOutputs = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]))
     outcome = { ok: true, result: await ctx.steps.run(step, { goal, task, depOutputs }, controller.signal) }

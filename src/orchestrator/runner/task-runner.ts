@@ -5,12 +5,12 @@
  *
  * ```ts
  * const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
- * const runner = await startTaskRunner({ store, queue, sql, engine, maxParallelArms: 4, log })
+ * const runner = await startTaskRunner({ store, queue, sql, detector, maxParallelArms: 4, log })
  * await store.requestCancel(id); runner.abort(id, 'cancelled') // the DELETE's fast path
  * await runner.stop(); await queue.stop()
  * ```
  */
-import type { ReflexEngine } from '../../reflex/engine.js'
+import type { Detector } from '@ganglion/reflex'
 import type { Sql } from '../../stores/sql.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
@@ -33,7 +33,7 @@ export interface TaskRunnerDeps {
   store: TaskStore
   queue: JobQueue
   sql: Sql
-  engine: ReflexEngine
+  detector: Detector
   /** Default: BuiltinStepRunner, which calls no arm (the service passes ArmStepRunner). */
   steps?: StepRunner
   /** Default: the routing-hint planner (planner.ts); the service passes armPlanner. */
@@ -77,9 +77,9 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     store: deps.store,
     queue: deps.queue,
     sql: deps.sql,
-    engine: deps.engine,
-    steps: deps.steps ?? new BuiltinStepRunner(deps.engine),
-    planner: deps.planner ?? heuristicPlanner(deps.engine),
+    detector: deps.detector,
+    steps: deps.steps ?? new BuiltinStepRunner(deps.detector),
+    planner: deps.planner ?? heuristicPlanner(deps.detector),
     maxParallelArms: Math.max(1, deps.maxParallelArms),
     onCompleted: deps.onCompleted,
     metrics: deps.metrics,

@@ -1,31 +1,30 @@
-//! One stage of a check by name, for the examples that time or count one (`check_loop`,
-//! `cold_median`, `rotation`), and the walk that makes a check's caches cold (`check_loop`,
-//! `cold`, `cold_median`): `#[path = "common/stage.rs"] mod stage;`.
+//! One stage of a check by name, for `check_loop`, and the walk that makes a check's caches cold:
+//! `#[path = "common/stage.rs"] mod stage;`.
 //!
 //! `injection`, `pii`, `route` (routing alone) or `key` (the cache key); `none` does nothing (a
-//! loop's own cost); anything else is the whole `engine.check`, without the cache.
+//! loop's own cost); anything else is the whole `detector.check`.
 
 #![allow(dead_code)] // each example uses some of it
 
 use std::hint::black_box;
 
-use reflex_core::engine::{CheckOptions, Engine, EngineConfig};
+use reflex_core::detector::{CheckOptions, Detector, DetectorConfig};
 use reflex_core::{injection, normalize, pii, routing};
 
-/// The engine the whole check runs on, with its tables built.
-pub fn engine() -> Engine {
-    Engine::new(EngineConfig::default())
+/// The detector the whole check runs on, with its tables built.
+pub fn detector() -> Detector {
+    Detector::new(DetectorConfig::default())
 }
 
-/// Runs `stage` on `text` with `engine`, its result kept from the optimiser.
-pub fn run(stage: &str, engine: &Engine, text: &str) {
+/// Runs `stage` on `text` with `detector`, its result kept from the optimiser.
+pub fn run(stage: &str, detector: &Detector, text: &str) {
     match stage {
         "injection" => drop(black_box(injection::detect(text))),
         "pii" => drop(black_box(pii::detect(text))),
         "route" => drop(black_box(routing::route(text, false, false, false))),
         "key" => drop(black_box(normalize::cache_key(text, 3))),
         "none" => {}
-        _ => drop(black_box(engine.check(text, CheckOptions { use_cache: false, ..CheckOptions::default() }, 0))),
+        _ => drop(black_box(detector.check(text, CheckOptions::default()))),
     }
 }
 

@@ -16,8 +16,10 @@
 //! sweep for a timer that wants the memory back sooner.
 
 mod lru;
+mod tier;
 
 pub(crate) use lru::LruMap;
+pub use tier::{CacheTier, Refused};
 
 use std::sync::Arc;
 

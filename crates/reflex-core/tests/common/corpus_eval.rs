@@ -1,9 +1,7 @@
 //! Shared by `tests/corpus.rs` and `examples/corpus_report.rs` (each includes it with
 //! `#[path = ...] mod corpus_eval;`): loads the labelled corpora in `test/corpus/`, checks
 //! the corpus itself, runs the detectors over it and renders the figures as Markdown.
-//!
-//! A tiny JSON reader lives here so the evaluation adds no dependency (and no lock-file
-//! change) to `reflex-core`: the corpus lines are flat objects of strings, nulls and arrays.
+//! The corpus lines are read with the crate's own JSON reader (`reflex_core::json`).
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -11,201 +9,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use reflex_core::injection;
+use reflex_core::json::{self, Value as Json};
 use reflex_core::pii;
 use reflex_core::severity::Severity;
-
-// ---------------------------------------------------------------------------------------------
-// Minimal JSON
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    pub fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-/// Parses one JSON document (a corpus line).
-pub fn parse_json(src: &str) -> Result<Json, String> {
-    let mut p = Parser {
-        s: src.as_bytes(),
-        src,
-        i: 0,
-    };
-    let v = p.value()?;
-    p.ws();
-    if p.i != p.s.len() {
-        return Err(format!("trailing characters at byte {}", p.i));
-    }
-    Ok(v)
-}
-
-struct Parser<'a> {
-    s: &'a [u8],
-    src: &'a str,
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, lit: &str) -> Result<(), String> {
-        if self.s[self.i..].starts_with(lit.as_bytes()) {
-            self.i += lit.len();
-            Ok(())
-        } else {
-            Err(format!("expected `{lit}` at byte {}", self.i))
-        }
-    }
-
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        match self.s.get(self.i) {
-            None => Err("unexpected end of input".into()),
-            Some(b'n') => self.eat("null").map(|()| Json::Null),
-            Some(b't') => self.eat("true").map(|()| Json::Bool(true)),
-            Some(b'f') => self.eat("false").map(|()| Json::Bool(false)),
-            Some(b'"') => self.string().map(Json::Str),
-            Some(b'[') => {
-                self.i += 1;
-                let mut out = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(out));
-                }
-                loop {
-                    out.push(self.value()?);
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(out));
-                        }
-                        _ => return Err(format!("expected , or ] at byte {}", self.i)),
-                    }
-                }
-            }
-            Some(b'{') => {
-                self.i += 1;
-                let mut out = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(out));
-                }
-                loop {
-                    self.ws();
-                    let key = self.string()?;
-                    self.ws();
-                    self.eat(":")?;
-                    let v = self.value()?;
-                    out.push((key, v));
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(out));
-                        }
-                        _ => return Err(format!("expected , or }} at byte {}", self.i)),
-                    }
-                }
-            }
-            Some(_) => {
-                let start = self.i;
-                while self.i < self.s.len()
-                    && matches!(
-                        self.s[self.i],
-                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                    )
-                {
-                    self.i += 1;
-                }
-                self.src[start..self.i]
-                    .parse()
-                    .map(Json::Num)
-                    .map_err(|_| format!("bad value at byte {start}"))
-            }
-        }
-    }
-
-    fn hex4(&mut self) -> Result<u32, String> {
-        let h = self.src.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-        self.i += 4;
-        u32::from_str_radix(h, 16).map_err(|_| format!("bad \\u escape `{h}`"))
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        self.eat("\"")?;
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while self.i < self.s.len() && self.s[self.i] != b'"' && self.s[self.i] != b'\\' {
-                self.i += 1;
-            }
-            out.push_str(&self.src[start..self.i]);
-            match self.s.get(self.i) {
-                None => return Err("unterminated string".into()),
-                Some(b'"') => {
-                    self.i += 1;
-                    return Ok(out);
-                }
-                Some(_) => {
-                    let esc = *self.s.get(self.i + 1).ok_or("dangling escape")?;
-                    self.i += 2;
-                    match esc {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => {
-                            let mut cp = self.hex4()?;
-                            if (0xD800..0xDC00).contains(&cp) {
-                                self.eat("\\u")?;
-                                let lo = self.hex4()?;
-                                if !(0xDC00..0xE000).contains(&lo) {
-                                    return Err("unpaired surrogate".into());
-                                }
-                                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                            }
-                            out.push(char::from_u32(cp).ok_or("invalid code point")?);
-                        }
-                        other => return Err(format!("bad escape \\{}", other as char)),
-                    }
-                }
-            }
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Corpus items
@@ -300,7 +106,7 @@ fn lines(path: &Path) -> Result<Vec<(usize, Json)>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let v = parse_json(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        let v = json::parse(line).ok_or_else(|| format!("{}:{}: not one JSON document", path.display(), n + 1))?;
         out.push((n + 1, v));
     }
     Ok(out)
@@ -316,7 +122,7 @@ fn req_str(v: &Json, key: &str, line: usize) -> Result<String, String> {
 fn opt_str(v: &Json, key: &str, line: usize) -> Result<Option<String>, String> {
     match v.get(key) {
         None | Some(Json::Null) => Ok(None),
-        Some(Json::Str(s)) => Ok(Some(s.clone())),
+        Some(Json::String(s)) => Ok(Some(s.clone())),
         Some(_) => Err(format!("line {line}: `{key}` must be a string or null")),
     }
 }
@@ -324,7 +130,7 @@ fn opt_str(v: &Json, key: &str, line: usize) -> Result<Option<String>, String> {
 pub fn load_pii(path: &Path) -> Result<Vec<PiiItem>, String> {
     let mut out = Vec::new();
     for (line, v) in lines(path)? {
-        let Some(Json::Arr(ents)) = v.get("entities") else {
+        let Some(Json::Array(ents)) = v.get("entities") else {
             return Err(format!("line {line}: `entities` must be an array"));
         };
         let mut entities = Vec::new();

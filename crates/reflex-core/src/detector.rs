@@ -1,0 +1,342 @@
+//! The detector: one check of a text composed from the detectors and routing, with its cache
+//! key, the counters of what it found, and a memo of recent results by exact text.
+//!
+//! ```
+//! use reflex_core::detector::{CheckOptions, Detector, DetectorConfig};
+//! let detector = Detector::new(DetectorConfig::default());
+//! let out = detector.check("hello", CheckOptions::default());
+//! assert!(!out.blocked);
+//! assert_eq!(out.cache_key.len(), 32);
+//! ```
+//!
+//! The detector knows nothing of caches or limits: a caller that finds an entry under the
+//! check's key and expects the same text again calls [`Detector::remember`], so the next check of
+//! that text reuses the result ([`crate::memo`]).
+
+use std::cell::RefCell;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::injection::{self, Family};
+use crate::memo::{Detected, Memo};
+use crate::normalize;
+use crate::pii::{self, PiiKind, PiiMatch, RedactMode};
+use crate::routing::{self, Routing};
+use crate::severity::Severity;
+use crate::sync::lock;
+use crate::utf16::Utf16Map;
+
+/// Thresholds and sizes fixed at construction.
+#[derive(Clone, Debug)]
+pub struct DetectorConfig {
+    /// A check whose injection severity reaches this level is blocked.
+    pub block_level: Severity,
+    /// Results kept for texts the caller expects again (0: none); see [`crate::memo`].
+    pub memo_max_entries: usize,
+    pub memo_max_bytes: usize,
+}
+
+impl Default for DetectorConfig {
+    fn default() -> Self {
+        DetectorConfig {
+            block_level: Severity::High,
+            memo_max_entries: 4_096,
+            memo_max_bytes: 32 * 1024 * 1024, // 32 MiB
+        }
+    }
+}
+
+/// Which detectors a check runs.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    pub check_pii: bool,
+    pub check_injection: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { check_pii: true, check_injection: true }
+    }
+}
+
+impl CheckOptions {
+    /// The bit set mixed into the cache key, so differently-flagged checks never share an entry.
+    #[must_use]
+    pub fn key_flags(self) -> u8 {
+        u8::from(self.check_pii) | u8::from(self.check_injection) << 1
+    }
+}
+
+/// A personal-data finding with UTF-16 offsets and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PiiFinding {
+    pub kind: PiiKind,
+    pub start: usize,
+    pub end: usize,
+    pub matched_text: String,
+    pub confidence: f32,
+}
+
+/// An injection finding with UTF-16 offsets and its text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjectionFinding {
+    pub family: Family,
+    pub start: usize,
+    pub end: usize,
+    pub matched_text: String,
+    pub severity: Severity,
+    pub confidence: f32,
+}
+
+/// What the detectors found in one text with one set of flags: a check less its cache fields.
+/// Offsets are UTF-16 code units.
+#[derive(Clone, Debug)]
+pub struct Findings {
+    pub pii: Vec<PiiFinding>,
+    pub redacted_text: String,
+    pub injection_score: f32,
+    pub injection_severity: Severity,
+    pub injection: Vec<InjectionFinding>,
+    pub blocked: bool,
+    pub routing: Routing,
+    /// The binding's serialised form of these fields, written on first use.
+    pub rendered: Rendered,
+}
+
+/// A serialised form of some findings, written once by whoever serialises them (the binding
+/// writes its wire JSON here). A memoised hit shares its findings, so it then sends bytes it
+/// already has instead of escaping the redacted text and printing every number again. One form
+/// per findings: a second serialiser would read the first one's bytes.
+#[derive(Default)]
+pub struct Rendered(OnceLock<Box<str>>);
+
+impl Rendered {
+    /// The stored form, or `render`'s, stored.
+    pub fn get_or_init(&self, render: impl FnOnce() -> String) -> &str {
+        self.0.get_or_init(|| render().into_boxed_str())
+    }
+}
+
+/// A clone is made to be changed (tests plant findings that way), so it starts without a form.
+impl Clone for Rendered {
+    fn clone(&self) -> Self {
+        Rendered::default()
+    }
+}
+
+impl std::fmt::Debug for Rendered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "Rendered(..)" } else { "Rendered(None)" })
+    }
+}
+
+/// Everything one check found. The findings are shared with the memo, so a memoised check reuses
+/// them without a copy; they read through `Deref` (`checked.pii`).
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// [`Detector::cache_key`] of the text and options.
+    pub cache_key: String,
+    pub found: Arc<Findings>,
+    /// Whether the findings came from the memo.
+    pub memoised: bool,
+}
+
+impl Deref for Checked {
+    type Target = Findings;
+
+    fn deref(&self) -> &Findings {
+        &self.found
+    }
+}
+
+/// Counters of checks since start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    pub checks: u64,
+    pub blocked: u64,
+    pub pii_detected: u64,
+    pub injection_detected: u64,
+}
+
+/// The detector; shareable across threads (the binding's async calls run on the libuv pool).
+pub struct Detector {
+    config: DetectorConfig,
+    memo: Mutex<Memo>,
+    checks: AtomicU64,
+    blocked: AtomicU64,
+    pii_detected: AtomicU64,
+    injection_detected: AtomicU64,
+}
+
+impl Detector {
+    /// Builds the detector and warms the detectors' pattern tables (built lazily on first use,
+    /// tens of milliseconds), so no request pays for them.
+    #[must_use]
+    pub fn new(config: DetectorConfig) -> Self {
+        let _ = injection::detect("");
+        let _ = pii::detect("");
+        Detector {
+            memo: Mutex::new(Memo::new(config.memo_max_entries, config.memo_max_bytes)),
+            config,
+            checks: AtomicU64::new(0),
+            blocked: AtomicU64::new(0),
+            pii_detected: AtomicU64::new(0),
+            injection_detected: AtomicU64::new(0),
+        }
+    }
+
+    #[must_use]
+    pub fn config(&self) -> &DetectorConfig {
+        &self.config
+    }
+
+    /// The cache key a check of `text` with `options` uses: a hash of the normalised text and the
+    /// options, 32 hex characters.
+    #[must_use]
+    pub fn cache_key(text: &str, options: CheckOptions) -> String {
+        normalize::cache_key(text, options.key_flags())
+    }
+
+    /// Checks `text`: personal data, injection, routing and the cache key. A text remembered
+    /// earlier (see [`Detector::remember`]) reuses its result.
+    pub fn check(&self, text: &str, options: CheckOptions) -> Checked {
+        // A remembered text brings its key too, so it is neither normalised nor hashed again.
+        let memoised = lock(&self.memo).get(text, options.key_flags()).map(|d| (String::from(&*d.cache_key), Arc::clone(&d.found)));
+        if let Some((cache_key, found)) = memoised {
+            self.count(&found);
+            return Checked { cache_key, found, memoised: true };
+        }
+        let found = Arc::new(self.detect(text, options));
+        self.count(&found);
+        Checked { cache_key: Self::cache_key(text, options), found, memoised: false }
+    }
+
+    /// Keeps `checked` (a check of `text` with `options`) for the next check of the same text: for
+    /// a caller that found a cache entry under its key and so expects the text again. Most texts
+    /// are checked once, and a memo of all of them would only churn.
+    pub fn remember(&self, text: &str, options: CheckOptions, checked: &Checked) {
+        if checked.memoised {
+            return;
+        }
+        // Copied before the lock is taken: other checks on the libuv pool wait on it.
+        let detected = Detected {
+            text: text.into(),
+            flags: options.key_flags(),
+            cache_key: checked.cache_key.as_str().into(),
+            found: Arc::clone(&checked.found),
+        };
+        lock(&self.memo).insert(detected);
+    }
+
+    /// Runs the detectors and routing.
+    fn detect(&self, text: &str, options: CheckOptions) -> Findings {
+        let map = Utf16Map::new(text);
+
+        let (pii, redacted_text) = if options.check_pii {
+            with_matches(text, |found| (pii_findings(text, &map, found), pii::redact(text, found, &RedactMode::Placeholder)))
+        } else {
+            (Vec::new(), text.to_string())
+        };
+
+        let (injection, injection_score, injection_severity) = if options.check_injection {
+            let report = injection::detect(text);
+            let findings = report
+                .matches
+                .iter()
+                .map(|m| InjectionFinding {
+                    family: m.family,
+                    start: map.offset(m.start),
+                    end: map.offset(m.end),
+                    matched_text: text[m.start..m.end].to_string(),
+                    severity: m.severity,
+                    confidence: m.confidence,
+                })
+                .collect();
+            (findings, report.score, report.severity)
+        } else {
+            (Vec::new(), 0.0, Severity::None)
+        };
+
+        let blocked = injection_severity >= self.config.block_level && injection_severity > Severity::None;
+        let routing = routing::route(text, false, blocked, !pii.is_empty());
+        Findings { pii, redacted_text, injection_score, injection_severity, injection, blocked, routing, rendered: Rendered::default() }
+    }
+
+    #[cfg(test)]
+    fn memo_len(&self) -> usize {
+        lock(&self.memo).len()
+    }
+
+    fn count(&self, found: &Findings) {
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        if found.blocked {
+            self.blocked.fetch_add(1, Ordering::Relaxed);
+        }
+        if !found.pii.is_empty() {
+            self.pii_detected.fetch_add(1, Ordering::Relaxed);
+        }
+        if !found.injection.is_empty() {
+            self.injection_detected.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Finds personal data and redacts it with `mode`.
+    #[must_use]
+    pub fn redact(&self, text: &str, mode: &RedactMode) -> (String, Vec<PiiFinding>) {
+        let found = pii::detect(text);
+        let redacted = pii::redact(text, &found, mode);
+        (redacted, pii_findings(text, &Utf16Map::new(text), &found))
+    }
+
+    #[must_use]
+    pub fn stats(&self) -> CheckStats {
+        CheckStats {
+            checks: self.checks.load(Ordering::Relaxed),
+            blocked: self.blocked.load(Ordering::Relaxed),
+            pii_detected: self.pii_detected.load(Ordering::Relaxed),
+            injection_detected: self.injection_detected.load(Ordering::Relaxed),
+        }
+    }
+}
+
+thread_local! {
+    /// The personal-data matches of the check running on this thread, before they become
+    /// findings: one vector kept between checks instead of one allocated and freed per check.
+    static MATCHES: RefCell<Vec<PiiMatch>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A vector that grew past this many matches (a long text full of numbers) is not kept.
+const MATCHES_KEPT: usize = 64;
+
+/// Calls `use_them` with the personal data found in `text`.
+fn with_matches<R>(text: &str, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
+    MATCHES.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut found) => {
+            pii::detect_into(text, &mut found);
+            let result = use_them(&found);
+            if found.capacity() > MATCHES_KEPT {
+                *found = Vec::new();
+            }
+            result
+        }
+        // Not reached (nothing here checks text from inside a check); a vector of its own then.
+        Err(_) => use_them(&pii::detect(text)),
+    })
+}
+
+fn pii_findings(text: &str, map: &Utf16Map<'_>, found: &[PiiMatch]) -> Vec<PiiFinding> {
+    found
+        .iter()
+        .map(|m| PiiFinding {
+            kind: m.kind,
+            start: map.offset(m.start),
+            end: map.offset(m.end),
+            matched_text: text[m.start..m.end].to_string(),
+            confidence: m.confidence,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,25 @@
+/**
+ * `@ganglion/reflex`: screens text in microseconds in a native addon. A `Detector` finds personal
+ * data and prompt injection and gives routing hints and a cache key; a `CacheTier` and a
+ * `RateLimiter` are the in-process cache and token buckets beside it; a `CheckEndpoint` runs a
+ * whole check request against the three in one call.
+ *
+ * ```ts
+ * import { Detector } from '@ganglion/reflex'
+ * const detector = new Detector()
+ * const result = detector.check(prompt)
+ * if (!result.allowed) throw new Error(`blocked: ${result.injection_matches[0]?.type}`)
+ * forward(result.redacted_text)
+ * ```
+ */
+import { version as nativeVersion } from '../bindings/index.js'
+
+export { CacheTier } from './cache-tier.js'
+export { CheckEndpoint, type CheckEndpointOptions, type EndpointAnswer } from './check-endpoint.js'
+export { Detector } from './detector.js'
+export { REFLEX_ERRORS, ReflexError, type ReflexErrorCode } from './errors.js'
+export { RateLimiter } from './rate-limiter.js'
+export type * from './types.js'
+
+/** The addon's version. */
+export const version: string = nativeVersion()

@@ -1,0 +1,235 @@
+//! What crosses the boundary as objects: options mirrored as `#[napi(object)]` structs (their `///`
+//! docs become `JSDoc` in the generated `.d.ts`), converted into core types with `TryFrom`, and the
+//! small results (stats, a cache entry, a limiter's decision).
+
+use napi_derive::napi;
+use reflex_core::cache::{CacheStats, Entry};
+use reflex_core::detector::{CheckOptions, CheckStats, DetectorConfig};
+use reflex_core::pii::RedactMode;
+use reflex_core::ratelimit::{self, Decision};
+use reflex_core::severity::Severity;
+
+use crate::errors::{invalid_option, CodedError};
+
+/// How a detector judges and remembers; every field is optional.
+#[napi(object)]
+#[derive(Default)]
+pub struct DetectorOptions {
+    /// Injection severity at which a check is blocked: low, medium, high (default) or critical.
+    pub block_level: Option<String>,
+    /// Results kept for texts checked again (default 4096; 0 keeps none).
+    pub memo_max_entries: Option<u32>,
+    /// Most bytes those results hold (default 32 MiB).
+    pub memo_max_bytes: Option<f64>,
+}
+
+impl TryFrom<DetectorOptions> for DetectorConfig {
+    type Error = CodedError;
+
+    fn try_from(o: DetectorOptions) -> Result<Self, Self::Error> {
+        let defaults = DetectorConfig::default();
+        let block_level = match o.block_level.as_deref() {
+            None => defaults.block_level,
+            Some(name) => match Severity::parse(name) {
+                Some(level) if level > Severity::None => level,
+                _ => return Err(invalid_option(format!("blockLevel must be low, medium, high or critical, not {name:?}"))),
+            },
+        };
+        Ok(DetectorConfig {
+            block_level,
+            memo_max_entries: o.memo_max_entries.map_or(defaults.memo_max_entries, |n| n as usize),
+            memo_max_bytes: o.memo_max_bytes.map_or(defaults.memo_max_bytes, f64_to_usize),
+        })
+    }
+}
+
+/// Which detectors a check runs; each defaults to true.
+#[napi(object)]
+#[derive(Default, Clone, Copy)]
+pub struct CheckFlags {
+    pub check_pii: Option<bool>,
+    pub check_injection: Option<bool>,
+}
+
+impl From<CheckFlags> for CheckOptions {
+    fn from(f: CheckFlags) -> Self {
+        CheckOptions { check_pii: f.check_pii.unwrap_or(true), check_injection: f.check_injection.unwrap_or(true) }
+    }
+}
+
+/// How `redact` replaces what it finds.
+#[napi(object)]
+#[derive(Default)]
+pub struct RedactOptions {
+    /// placeholder (default: `[EMAIL_1]`), mask, redact (`[REDACTED]`), remove or hash.
+    pub mode: Option<String>,
+    /// With mask: how many trailing alphanumerics stay visible (default 4).
+    pub keep_last: Option<u32>,
+    /// With hash: the salt mixed into each digest (default empty).
+    pub salt: Option<String>,
+}
+
+impl TryFrom<RedactOptions> for RedactMode {
+    type Error = CodedError;
+
+    fn try_from(o: RedactOptions) -> Result<Self, Self::Error> {
+        Ok(match o.mode.as_deref().unwrap_or("placeholder") {
+            "placeholder" => RedactMode::Placeholder,
+            "mask" => RedactMode::Mask { keep_last: o.keep_last.unwrap_or(4) as usize },
+            "redact" => RedactMode::Redact,
+            "remove" => RedactMode::Remove,
+            "hash" => RedactMode::Hash { salt: o.salt.unwrap_or_default() },
+            other => return Err(invalid_option(format!("mode must be placeholder, mask, redact, remove or hash, not {other:?}"))),
+        })
+    }
+}
+
+/// Counters of the checks since the detector was made.
+#[napi(object)]
+pub struct DetectorStats {
+    pub checks: f64,
+    pub blocked: f64,
+    pub pii_detected: f64,
+    pub injection_detected: f64,
+}
+
+impl From<CheckStats> for DetectorStats {
+    fn from(s: CheckStats) -> Self {
+        DetectorStats { checks: s.checks as f64, blocked: s.blocked as f64, pii_detected: s.pii_detected as f64, injection_detected: s.injection_detected as f64 }
+    }
+}
+
+/// How a cache tier is bounded; every field is optional.
+#[napi(object)]
+#[derive(Default)]
+pub struct CacheTierOptions {
+    /// Most entries held (default 100000).
+    pub max_entries: Option<u32>,
+    /// Most bytes of keys and values held (default 256 MiB).
+    pub max_bytes: Option<f64>,
+}
+
+impl CacheTierOptions {
+    pub fn max_entries(&self) -> usize {
+        self.max_entries.map_or(100_000, |n| n as usize)
+    }
+
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes.map_or(256 * 1024 * 1024, f64_to_usize)
+    }
+}
+
+/// A stored value and its lifetime.
+#[napi(object)]
+pub struct CacheEntry {
+    /// The stored JSON text.
+    pub value: String,
+    pub created_at_ms: f64,
+    pub expires_at_ms: f64,
+}
+
+impl From<Entry> for CacheEntry {
+    fn from(e: Entry) -> Self {
+        CacheEntry { value: e.value.to_string(), created_at_ms: e.created_at_ms as f64, expires_at_ms: e.expires_at_ms as f64 }
+    }
+}
+
+#[napi(object)]
+pub struct CacheTierStats {
+    pub hits: f64,
+    pub misses: f64,
+    /// Entries held, expired ones not yet dropped included.
+    pub entries: f64,
+    /// Bytes of keys and values held.
+    pub bytes: f64,
+    /// Live entries dropped to make room.
+    pub evictions: f64,
+    /// Expired entries dropped.
+    pub expirations: f64,
+}
+
+impl From<CacheStats> for CacheTierStats {
+    fn from(s: CacheStats) -> Self {
+        CacheTierStats {
+            hits: s.hits as f64,
+            misses: s.misses as f64,
+            entries: s.entries as f64,
+            bytes: s.bytes as f64,
+            evictions: s.evictions as f64,
+            expirations: s.expirations as f64,
+        }
+    }
+}
+
+/// How a rate limiter is bounded.
+#[napi(object)]
+#[derive(Default)]
+pub struct RateLimiterOptions {
+    /// Most buckets held (default 100000); full buckets go first when more arrive.
+    pub max_keys: Option<u32>,
+}
+
+impl RateLimiterOptions {
+    pub fn max_keys(&self) -> usize {
+        self.max_keys.map_or(100_000, |n| n as usize)
+    }
+}
+
+/// A bucket: `capacity` tokens, refilled continuously over `windowMs`.
+#[napi(object)]
+#[derive(Clone, Copy)]
+pub struct Limit {
+    /// Tokens a full bucket holds, and the count allowed per window (at least 1).
+    pub capacity: u32,
+    /// Milliseconds an empty bucket takes to fill (at least 1).
+    pub window_ms: f64,
+}
+
+impl TryFrom<Limit> for ratelimit::Limit {
+    type Error = CodedError;
+
+    fn try_from(l: Limit) -> Result<Self, Self::Error> {
+        if l.capacity < 1 {
+            return Err(invalid_option(format!("capacity must be at least 1, not {}", l.capacity)));
+        }
+        Ok(ratelimit::Limit { capacity: l.capacity, window_ms: positive_ms("windowMs", l.window_ms)? })
+    }
+}
+
+/// The outcome of one `take`, with what the `RateLimit-*` and `Retry-After` headers need.
+#[napi(object)]
+pub struct RateLimitDecision {
+    pub allowed: bool,
+    pub limit: u32,
+    pub remaining: u32,
+    /// Milliseconds until the bucket is full again.
+    pub reset_ms: f64,
+    /// Milliseconds until the request could pass; 0 when allowed.
+    pub retry_after_ms: f64,
+}
+
+impl From<Decision> for RateLimitDecision {
+    fn from(d: Decision) -> Self {
+        RateLimitDecision { allowed: d.allowed, limit: d.limit, remaining: d.remaining, reset_ms: d.reset_ms as f64, retry_after_ms: d.retry_after_ms as f64 }
+    }
+}
+
+/// Whole milliseconds from a JavaScript number of them: at least 1, and finite.
+#[allow(clippy::cast_sign_loss)] // guarded: only finite values of at least 1 are cast
+pub fn positive_ms(name: &str, ms: f64) -> Result<u64, CodedError> {
+    if ms.is_finite() && ms >= 1.0 {
+        Ok(ms as u64)
+    } else {
+        Err(invalid_option(format!("{name} must be a finite number of at least 1 ms, not {ms}")))
+    }
+}
+
+/// JavaScript numbers arrive as f64; negative or NaN sizes fall back to zero.
+#[allow(clippy::cast_sign_loss)] // guarded: negative and NaN values are clamped to 0 first
+fn f64_to_usize(n: f64) -> usize {
+    if n.is_nan() || n <= 0.0 {
+        0
+    } else {
+        n as usize
+    }
+}
