@@ -1,12 +1,15 @@
 // A long log line is cut before it is redacted (src/log-bound.ts): the cut must leave no part of a
 // card number or an e-mail address where the redactor no longer recognises it.
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 import { createLogger } from '../src/log.js'
 import { MAX_FIELD_CHARS, MAX_LINE_CHARS } from '../src/log-bound.js'
-import { createEngine } from '../src/reflex/engine.js'
 
-const engine = createEngine()
-const redactor = { redact: (line: string) => engine.redact(line).redactedText, find: (text: string) => engine.redact(text).piiMatches }
+const detector = new Detector()
+const redactor = {
+  redact: (line: string) => detector.redact(line).redacted_text,
+  find: (text: string) => detector.redact(text).pii_matches,
+}
 const normal = (text: string) => text.replace(/_\d+\]/g, '_N]')
 
 for (const item of ['card 4111 1111 1111 1111; ', 'mail ada.lovelace@example.com; ']) {
@@ -24,11 +27,11 @@ for (const item of ['card 4111 1111 1111 1111; ', 'mail ada.lovelace@example.com
       t.ok(head !== undefined, `lead ${lead}: cut, with a marker`)
       // What is kept is what redacting the whole text shows, up to the cut: each item whole, as a
       // placeholder, or not at all.
-      const whole = normal(engine.redact(text).redactedText)
+      const whole = normal(detector.redact(text).redacted_text)
       t.ok(whole.startsWith(normal(head!)), `lead ${lead}: the head is a prefix of the whole text redacted`)
       t.notMatch(head!.replace(/\[(CREDIT_CARD|EMAIL)_\d+\]/g, ''), /\d|@/, `lead ${lead}: no digit or @ of an item`)
       const kept = text.slice(0, text.length - Number(cut))
-      t.equal(normal(engine.redact(kept).redactedText), normal(head!), `lead ${lead}: the marker counts what went`)
+      t.equal(normal(detector.redact(kept).redacted_text), normal(head!), `lead ${lead}: the marker counts what went`)
     }
   })
 }
@@ -37,7 +40,10 @@ t.test('a line its placeholders take past the bound is cut again', async (t) => 
   const lines: string[] = []
   const log = createLogger({ name: 'test', redactor, destination: { write: (line: string) => void lines.push(line) } })
   const mails = Array.from({ length: 3_000 }, (_, i) => `u${i}@b.io`).join(' ')
-  t.ok(mails.length < MAX_LINE_CHARS - 200 && engine.redact(mails).redactedText.length > MAX_LINE_CHARS, 'under the bound until redacted')
+  t.ok(
+    mails.length < MAX_LINE_CHARS - 200 && detector.redact(mails).redacted_text.length > MAX_LINE_CHARS,
+    'under the bound until redacted',
+  )
   log.warn({ mails }, 'many addresses')
   const line = lines[0]!
   t.ok(line.length <= MAX_LINE_CHARS, `a ${line.length}-character line`)

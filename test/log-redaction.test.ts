@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream'
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 import { createLogger } from '../src/log.js'
-import { createEngine } from '../src/reflex/engine.js'
 
-t.test('log lines pass through the engine redaction, so personal data never reaches the logs', async (t) => {
-  const engine = createEngine()
+t.test('log lines pass through the detector redaction, so personal data never reaches the logs', async (t) => {
+  const detector = new Detector()
   const lines: string[] = []
   const destination = new Writable({
     write(chunk, _enc, done) {
@@ -14,7 +14,7 @@ t.test('log lines pass through the engine redaction, so personal data never reac
   })
   const log = createLogger({
     name: 'test',
-    redactor: { redact: (line) => engine.redact(line).redactedText, find: (text) => engine.redact(text).piiMatches },
+    redactor: { redact: (line) => detector.redact(line).redacted_text, find: (text) => detector.redact(text).pii_matches },
     destination,
   })
   log.info({ goal: 'mail ada@example.com about card 4111 1111 1111 1111' }, 'task accepted')

@@ -115,7 +115,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
     if (status !== 200) res.status(status)
     if (reply.head !== undefined) setHead(res, copy ? Buffer.from(reply.head) : reply.head)
-    else setHeaders(res, requestId, payload !== undefined, reply.headers)
+    else setHeaders(res, requestId, payload !== undefined && !setsContentType(reply.headers), reply.headers)
     res.send(payload)
     observe(res, method, status)
   }
@@ -296,4 +296,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       closeConnections(server)
     },
   }
+}
+
+/** Whether `headers` name a content type of their own, which then wins over the JSON default. */
+function setsContentType(headers: Record<string, string> | undefined): boolean {
+  if (headers === undefined) return false
+  for (const name in headers) if (name.toLowerCase() === 'content-type') return true
+  return false
 }

@@ -2,6 +2,7 @@
 // wrong-subject) tokens are refused by each of the six real arms: in-process, as the orchestrator
 // hosts them, and over HTTP with the verifier an arm service uses (the orchestrator's key set
 // fetched from /.well-known/jwks.json).
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 import { type BuiltinArmDeps, createBuiltinArm } from '../../src/arms/builtin-arms.js'
 import { BUILTIN_ARMS, type BuiltinArm } from '../../src/arms/contract.js'
@@ -9,7 +10,6 @@ import { InProcessArmEndpoint } from '../../src/arms/in-process-endpoint.js'
 import { remoteVerifier } from '../../src/auth/capability-verifier.js'
 import { loadConfig } from '../../src/config/load.js'
 import { HashingEmbedder } from '../../src/llm/hashing-embedder.js'
-import { createEngine } from '../../src/reflex/engine.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
@@ -32,7 +32,7 @@ t.test('every built-in arm', async (t) => {
   const embedder = new HashingEmbedder()
   const deps: BuiltinArmDeps = {
     config: loadConfig({}),
-    engine: createEngine(),
+    detector: new Detector(),
     knowledge: await SqlKnowledgeStore.open(sql, embedder),
     memory: new SqlEpisodicMemory(sql, embedder),
   }

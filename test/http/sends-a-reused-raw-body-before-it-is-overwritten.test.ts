@@ -7,14 +7,17 @@ import { chunkedBody, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 t.test('a reused raw body is sent as it was when the route returned', async (t) => {
   const shared = Buffer.alloc(64)
   const { url } = await startApp(t, (app) =>
-    app.route('POST', '/reuse', () => ({ body: 'unused' }), {
-      fromBytes: (ctx) => {
+    app.route(
+      'POST',
+      '/reuse',
+      (ctx) => {
         const length = shared.write(JSON.stringify({ id: ctx.requestId }))
         queueMicrotask(() => shared.fill('x'))
         setImmediate(() => shared.fill('y'))
         return { raw: shared.subarray(0, length), rawReused: true }
       },
-    }),
+      { body: 'bytes' },
+    ),
   )
 
   const whole = await fetch(`${url}/reuse`, { method: 'POST', headers: { ...JSON_HEADERS, 'x-request-id': 'r-whole' }, body: '{"a":1}' })

@@ -1,12 +1,12 @@
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 
 import { createLlmProvider } from '../../src/llm/create-provider.js'
-import { createEngine } from '../../src/reflex/engine.js'
 import { replayServer } from './fixtures/replay-server.js'
 
 // the real addon's placeholder redaction, as the application passes it
-const engine = createEngine()
-const redact = (text: string): string => engine.redact(text, { mode: 'placeholder' }).redactedText
+const detector = new Detector()
+const redact = (text: string): string => detector.redact(text).redacted_text
 
 const EMAIL = 'ada.lovelace@example.com'
 const CARD = '4111 1111 1111 1111'

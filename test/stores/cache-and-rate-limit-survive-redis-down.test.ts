@@ -5,13 +5,14 @@
  * Starts its own redis-server on a private port (so it can kill and stop it without touching the
  * shared one); those tests skip, saying so, when redis-server is not on PATH.
  */
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { createConnection, createServer } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { CacheTier, RateLimiter } from '@ganglion/reflex'
 import t from 'tap'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 import { RedisCacheStore } from '../../src/stores/redis-cache-store.js'
@@ -23,8 +24,8 @@ const prefix = 'ganglion-test:redis-down:'
 const limit = { capacity: 2, windowMs: 60_000 }
 
 function stores(redis: RedisConnection) {
-  const cache = new TieredCacheStore(new MemoryCacheStore(createEngine()), new RedisCacheStore(redis, { prefix }))
-  const limits = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
+  const cache = new TieredCacheStore(new MemoryCacheStore(new CacheTier()), new RedisCacheStore(redis, { prefix }))
+  const limits = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
   return { cache, limits }
 }
 
@@ -177,7 +178,7 @@ if (!hasRedisServer) {
     await until('health says up again', () => cache.health().redis === 'up', 3000)
     await until('invalidations flushed', () => cache.health().pending_invalidations === 0, 1000)
     // Another instance, with an empty local tier, must not be handed the value from before the hang.
-    const other = new TieredCacheStore(new MemoryCacheStore(createEngine()), new RedisCacheStore(redis, { prefix }))
+    const other = new TieredCacheStore(new MemoryCacheStore(new CacheTier()), new RedisCacheStore(redis, { prefix }))
     t.equal(await other.get('k'), undefined, 'the stale Redis value was deleted')
     t.equal((await cache.get('k'))?.valueJson, '"new"', 'the local value stands')
   })

@@ -3,7 +3,7 @@
  *
  * ```ts
  * cacheStoreContract(t, async () => {
- *   const store = new MemoryCacheStore(createEngine({ cacheMaxBytes: CONTRACT_MAX_ENTRY_BYTES }))
+ *   const store = new MemoryCacheStore(new CacheTier({ maxBytes: CONTRACT_MAX_ENTRY_BYTES }))
  *   return { store, close: async () => {} }
  * })
  * ```
@@ -12,8 +12,10 @@
  * `CONTRACT_MAX_ENTRY_BYTES` (and takes one of a few KiB). Keys are unique per test, so stores may
  * share a Redis namespace across tests.
  */
+
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { CacheTier } from '@ganglion/reflex'
 import type { Test } from 'tap'
 import { CACHE_ERRORS, type CacheStore } from '../../src/stores/cache-store.js'
 import type { RedisConnection } from '../../src/stores/redis-client.js'

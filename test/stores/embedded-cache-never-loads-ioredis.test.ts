@@ -2,9 +2,10 @@
  * The embedded mode (no REDIS_URL) builds the cache and the limiter without loading ioredis:
  * redis-client.ts imports it lazily, inside `connectRedis`.
  */
+
 import { createRequire } from 'node:module'
+import { CacheTier, RateLimiter } from '@ganglion/reflex'
 import t from 'tap'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 import { connectRedis } from '../../src/stores/redis-client.js'
@@ -15,9 +16,8 @@ const require = createRequire(import.meta.url)
 const ioredisLoaded = () => Object.keys(require.cache).some((path) => path.includes('/node_modules/ioredis/'))
 
 t.test('the cache and limiter work without ioredis being loaded', async (t) => {
-  const engine = createEngine()
-  const cache = new TieredCacheStore(new MemoryCacheStore(engine))
-  const limits = new MemoryRateLimitStore(engine)
+  const cache = new TieredCacheStore(new MemoryCacheStore(new CacheTier()))
+  const limits = new MemoryRateLimitStore(new RateLimiter())
   await cache.set('k', '1', 60)
   t.equal((await cache.get('k'))?.valueJson, '1')
   t.equal((await limits.take('ip', { capacity: 1, windowMs: 1000 })).allowed, true)

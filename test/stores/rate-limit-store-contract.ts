@@ -2,14 +2,16 @@
  * The `RateLimitStore` contract, run against every adapter.
  *
  * ```ts
- * rateLimitStoreContract(t, async () => ({ store: new MemoryRateLimitStore(createEngine()), close: async () => {} }))
+ * rateLimitStoreContract(t, async () => ({ store: new MemoryRateLimitStore(new RateLimiter()), close: async () => {} }))
  * ```
  *
  * Windows are short (1 s for 5 tokens: one token per 200 ms) so refill is observed in real time.
  * Keys are unique per test.
  */
+
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { RateLimiter } from '@ganglion/reflex'
 import type { Test } from 'tap'
 import { RATE_LIMIT_ERRORS, type RateLimitStore } from '../../src/stores/rate-limit-store.js'
 import type { StoreFixture } from './cache-store-contract.js'

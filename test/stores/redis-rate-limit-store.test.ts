@@ -1,5 +1,5 @@
+import { RateLimiter } from '@ganglion/reflex'
 import t from 'tap'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 import { connectRedis } from '../../src/stores/redis-client.js'
 import { RedisRateLimitStore } from '../../src/stores/redis-rate-limit-store.js'
@@ -19,7 +19,7 @@ if (url === undefined || url === '') {
 
   const contractStores: RedisRateLimitStore[] = []
   rateLimitStoreContract(t, async () => {
-    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
+    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
     contractStores.push(store)
     return { store, close: async () => {} }
   })
@@ -35,8 +35,8 @@ if (url === undefined || url === '') {
   t.test('two instances with their own connections share one bucket', async (t) => {
     const other = await connectRedis(url)
     t.teardown(() => other.close())
-    const a = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
-    const b = new RedisRateLimitStore(other, new MemoryRateLimitStore(createEngine()), { prefix })
+    const a = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
+    const b = new RedisRateLimitStore(other, new MemoryRateLimitStore(new RateLimiter()), { prefix })
     const limit = { capacity: 4, windowMs: 60_000 }
     const decisions = await Promise.all([a, b, a, b, a, b].map((s) => s.take('shared', limit)))
     t.equal(decisions.filter((d) => d.allowed).length, 4, 'exactly the capacity passes across instances')
@@ -51,8 +51,8 @@ if (url === undefined || url === '') {
   })
 
   t.test('it answers as the in-process bucket does', async (t) => {
-    const redisStore = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
-    const memoryStore = new MemoryRateLimitStore(createEngine())
+    const redisStore = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
+    const memoryStore = new MemoryRateLimitStore(new RateLimiter())
     const limit = { capacity: 3, windowMs: 60_000 }
     // The two buckets read their clocks at slightly different moments within each pair of calls,
     // so their times may differ by up to the first pair's duration plus the current one's.
@@ -73,7 +73,7 @@ if (url === undefined || url === '') {
   })
 
   t.test('the bucket is a hash that expires once it would be full again', async (t) => {
-    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
+    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
     await store.take('shape', { capacity: 10, windowMs: 10_000 }, 2)
     const bucket = await redis.client.hgetall(`${prefix}rl:shape`)
     t.same(Object.keys(bucket).sort(), ['tokens', 'ts', 'w'])
@@ -83,7 +83,7 @@ if (url === undefined || url === '') {
   })
 
   t.test('the script is re-sent when Redis has forgotten it (NOSCRIPT)', async (t) => {
-    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(createEngine()), { prefix })
+    const store = new RedisRateLimitStore(redis, new MemoryRateLimitStore(new RateLimiter()), { prefix })
     await store.take('flush', { capacity: 3, windowMs: 1000 })
     await redis.client.script('FLUSH')
     const d = await store.take('flush', { capacity: 3, windowMs: 1000 })

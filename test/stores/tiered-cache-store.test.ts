@@ -1,12 +1,12 @@
+import { CacheTier } from '@ganglion/reflex'
 import t from 'tap'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { RedisCacheStore } from '../../src/stores/redis-cache-store.js'
 import { connectRedis } from '../../src/stores/redis-client.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 import { CONTRACT_MAX_ENTRY_BYTES, cacheStoreContract, dropRedisPrefix, redisTestPrefix } from './cache-store-contract.js'
 
-const memory = (maxBytes = CONTRACT_MAX_ENTRY_BYTES) => new MemoryCacheStore(createEngine({ cacheMaxBytes: maxBytes }))
+const memory = (maxBytes = CONTRACT_MAX_ENTRY_BYTES) => new MemoryCacheStore(new CacheTier({ maxBytes: maxBytes }))
 
 t.test('without Redis', async (t) => {
   cacheStoreContract(t, async () => ({ store: new TieredCacheStore(memory()), close: async () => {} }))

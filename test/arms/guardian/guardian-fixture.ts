@@ -1,11 +1,11 @@
-// Calls the guardian arm directly with the real addon engine: input, dependency outputs and
+// Calls the guardian arm directly with the real addon detector: input, dependency outputs and
 // constraints in; the output, the events it emitted (or the ArmError it threw) out.
+import { type BlockLevel, Detector } from '@ganglion/reflex'
 import type { ArmError, ArmEvent } from '../../../src/arms/contract.js'
 import { createGuardianArm } from '../../../src/arms/guardian/guardian-arm.js'
-import { type BlockLevel, createEngine } from '../../../src/reflex/engine.js'
 import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 
-export const engine = createEngine()
+export const detector = new Detector()
 
 export interface GuardianCall {
   tool: 'scrub' | 'screen'
@@ -17,7 +17,7 @@ export interface GuardianCall {
 
 export async function guard<T>(call: GuardianCall): Promise<{ output: T; events: ArmEvent[] }> {
   const { ctx, events } = armContext({ arm: 'guardian', tool: call.tool })
-  const arm = createGuardianArm({ engine, ...(call.blockLevel && { blockLevel: call.blockLevel }) })
+  const arm = createGuardianArm({ detector, ...(call.blockLevel && { blockLevel: call.blockLevel }) })
   const request = executeRequest({
     tool: call.tool,
     input: call.input ?? {},

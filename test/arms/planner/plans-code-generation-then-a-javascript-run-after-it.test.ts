@@ -1,8 +1,8 @@
 // A computation in JavaScript is written by the coder and run by the executor after it; an
 // expression to evaluate goes straight to the executor.
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 
-import { createEngine } from '../../../src/reflex/engine.js'
 import { outline, plan } from './planner-fixture.js'
 
 t.test('"compute … in JavaScript": coder.generate with the goal as spec, then executor.javascript', async (t) => {
@@ -25,6 +25,6 @@ t.test('"evaluate `expr`" runs the expression itself', async (t) => {
 })
 
 t.test('"compute" without JavaScript goes to code when the reflex hint says so', async (t) => {
-  const { output } = await plan('compute the 20th fibonacci number', { engine: createEngine() })
+  const { output } = await plan('compute the 20th fibonacci number', { detector: new Detector() })
   t.same(outline(output), ['s1 coder.generate', 's2 executor.javascript <- s1', 's3 guardian.scrub <- s2'])
 })

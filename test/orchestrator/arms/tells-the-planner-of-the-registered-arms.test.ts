@@ -1,11 +1,12 @@
 // The planner arm is told of the registered (external) arms, the first ones by name, and a plan
 // with a step for one of them is stored with that step's arm and tool, ready to be routed.
+
 import { randomUUID } from 'node:crypto'
+import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 import type { ArmCapability } from '../../../src/arms/contract.js'
 import { MAX_EXTERNAL_ARMS } from '../../../src/arms/planner/external-arms.js'
 import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
-import { createEngine } from '../../../src/reflex/engine.js'
 import { openSql } from '../../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../../src/stores/sql-task-store.js'
 import { scriptedArms } from './arm-call-fixture.js'
@@ -50,7 +51,7 @@ t.test('external_arms carries each registered arm; a plan that uses one is store
       arms.deps.arms.get(name) ?? (registered.some((r) => r.name === name) ? arms.deps.arms.get('guardian') : undefined),
     registered: () => registered,
   }
-  const steps = await armPlanner({ ...arms.deps, arms: lookup, engine: createEngine() })(task)
+  const steps = await armPlanner({ ...arms.deps, arms: lookup, detector: new Detector() })(task)
 
   const sent = arms.requests[0]!.input as { external_arms: Array<Record<string, unknown>> }
   t.equal(sent.external_arms.length, MAX_EXTERNAL_ARMS, 'the first ones by name, as many as the planner takes')
@@ -76,6 +77,6 @@ t.test('without registered arms the list is empty', async (t) => {
     }),
     guardian: () => ({ status: 'completed', events: [], output: {} }),
   })
-  await armPlanner({ ...arms.deps, engine: createEngine() })(task)
+  await armPlanner({ ...arms.deps, detector: new Detector() })(task)
   t.same((arms.requests[0]!.input as { external_arms: unknown[] }).external_arms, [])
 })

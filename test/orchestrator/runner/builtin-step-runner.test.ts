@@ -3,7 +3,7 @@
 import t from 'tap'
 import { BuiltinStepRunner } from '../../../src/orchestrator/runner/builtin-step-runner.js'
 import type { StoredTask, TaskStep } from '../../../src/stores/task.js'
-import { testEngine } from '../../fixtures/runner-node.js'
+import { testDetector } from '../../fixtures/runner-node.js'
 
 const step = (arm: string): TaskStep => ({
   step_id: 's1',
@@ -23,7 +23,7 @@ const step = (arm: string): TaskStep => ({
 const input = (depOutputs: Record<string, unknown>) => ({ goal: 'g', task: {} as StoredTask, depOutputs })
 
 t.test('the guardian redacts every string in its inputs and keeps their shape', async (t) => {
-  const runner = new BuiltinStepRunner(testEngine())
+  const runner = new BuiltinStepRunner(testDetector())
   const { output } = await runner.run(
     step('guardian'),
     input({
@@ -39,12 +39,12 @@ t.test('the guardian redacts every string in its inputs and keeps their shape', 
 })
 
 t.test('other arms return an honest record', async (t) => {
-  const { output } = await new BuiltinStepRunner(testEngine()).run(step('coder'), input({}), new AbortController().signal)
+  const { output } = await new BuiltinStepRunner(testDetector()).run(step('coder'), input({}), new AbortController().signal)
   t.same(output, { arm: 'coder', action: 'Act.', note: 'built-in step runner: no arm was called' })
 })
 
 t.test('honours an aborted signal', async (t) => {
   const controller = new AbortController()
   controller.abort(new Error('stop'))
-  await t.rejects(new BuiltinStepRunner(testEngine()).run(step('executor'), input({}), controller.signal), { message: 'stop' })
+  await t.rejects(new BuiltinStepRunner(testDetector()).run(step('executor'), input({}), controller.signal), { message: 'stop' })
 })

@@ -6,7 +6,7 @@ import { LOG_HEAD_CHARS, reasonForLog } from '../../../src/orchestrator/runner/r
 import type { NewStep } from '../../../src/stores/task-store.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { testEngine, waitFinal } from '../../fixtures/runner-node.js'
+import { testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const plan: NewStep[] = [
   { step_id: 's1', arm: 'executor', action: 'work' },
@@ -43,12 +43,12 @@ onEachDatabase('logs a long re-plan reason as its length and head', async (t, db
 })
 
 t.test('the head: whole when short, never half a card number when cut', async (t) => {
-  const engine = testEngine()
-  t.same(reasonForLog(engine, 'output lacks "42"'), { reason_chars: 17, reason_head: 'output lacks "42"' })
+  const detector = testDetector()
+  t.same(reasonForLog(detector, 'output lacks "42"'), { reason_chars: 17, reason_head: 'output lacks "42"' })
   const item = 'card 4111 1111 1111 1111; '
   for (let lead = 0; lead < item.length; lead++) {
     const reason = `${'x'.repeat(lead)}${item.repeat(20)}`
-    const { reason_chars, reason_head } = reasonForLog(engine, reason)
+    const { reason_chars, reason_head } = reasonForLog(detector, reason)
     t.equal(reason_chars, reason.length)
     t.ok(reason_head.length <= LOG_HEAD_CHARS + 1 && reason_head.endsWith('…'), `${reason_head.length} characters, marked as cut`)
     t.notMatch(reason_head.replace(/\[CREDIT_CARD_\d+\]/g, ''), /\d/, `no digit of a card left (lead ${lead})`)

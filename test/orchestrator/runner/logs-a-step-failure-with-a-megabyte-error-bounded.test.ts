@@ -3,19 +3,19 @@ import { MAX_FIELD_CHARS, MAX_LINE_CHARS } from '../../../src/log-bound.js'
 import type { NewStep } from '../../../src/stores/task-store.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { testEngine, waitFinal } from '../../fixtures/runner-node.js'
+import { testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const plan: NewStep[] = [{ step_id: 's1', arm: 'executor', action: 'work' }]
 const head = 'arm refused: "mail ada@example.com, then '
 const message = `${head}${'x'.repeat(1024 * 1024 - head.length)}`
 
 onEachDatabase('logs a step failure with a megabyte error bounded', async (t, db) => {
-  const engine = testEngine()
+  const detector = testDetector()
   const lines: string[] = []
   const log = createLogger({
     name: 'test',
     level: 'DEBUG',
-    redactor: { redact: (line) => engine.redact(line).redactedText, find: (text) => engine.redact(text).piiMatches },
+    redactor: { redact: (line) => detector.redact(line).redacted_text, find: (text) => detector.redact(text).pii_matches },
     destination: { write: (line: string) => void lines.push(line) },
   })
   // The first attempt fails retryably, the second for good: both lines carry the error.

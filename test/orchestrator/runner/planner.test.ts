@@ -3,7 +3,7 @@
 import t from 'tap'
 import { planSteps, planTask } from '../../../src/orchestrator/runner/planner.js'
 import type { StoredTask } from '../../../src/stores/task.js'
-import { testEngine } from '../../fixtures/runner-node.js'
+import { testDetector } from '../../fixtures/runner-node.js'
 
 const base = { goal: 'do it', suggestedArms: [] as string[], allowedArms: null, acceptanceCriteria: [] as string[] }
 
@@ -59,7 +59,7 @@ t.test('plans a stored task from its redacted goal, deterministically', async (t
     constraints: { allowed_arms: ['retriever', 'coder', 'guardian'] },
     acceptance_criteria: [],
   } as unknown as StoredTask
-  const first = planTask(task, testEngine())
+  const first = planTask(task, testDetector())
   t.notMatch(first.goal, /ada@example\.com/)
   t.ok(
     first.steps.every((s) => !s.action.includes('ada@example.com')),
@@ -69,10 +69,10 @@ t.test('plans a stored task from its redacted goal, deterministically', async (t
     first.steps.map((s) => s.arm),
     ['retriever', 'coder', 'guardian'],
   )
-  t.same(planTask(task, testEngine()), first, 'the same goal gives the same plan')
+  t.same(planTask(task, testDetector()), first, 'the same goal gives the same plan')
   const listed = { ...task, constraints: ['be brief'] } as unknown as StoredTask
   t.same(
-    planTask(listed, testEngine()).steps.map((s) => s.arm),
+    planTask(listed, testDetector()).steps.map((s) => s.arm),
     ['retriever', 'coder', 'guardian'],
     'natural-language constraints restrict no arms',
   )

@@ -12,7 +12,7 @@ import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
 import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { type RunnerNode, testEngine, waitFinal } from '../../fixtures/runner-node.js'
+import { type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const head = '1 of 1 checks failed: says 2: the output was '
 const tail = '… and that is all it said.'
@@ -53,7 +53,7 @@ onEachDatabase('re-plans after a judge failure longer than the planner takes', a
   node = await db.node({
     steps,
     planner: (task, why) =>
-      armPlanner({ arms, tokens: issuer, store: node!.store, stepTimeoutMs: 30_000, engine: testEngine() })(task, why),
+      armPlanner({ arms, tokens: issuer, store: node!.store, stepTimeoutMs: 30_000, detector: testDetector() })(task, why),
   })
 
   const submitted = await node.submit({ goal: 'Count the lines of: a\nb', acceptance_criteria: ['says 2'] })

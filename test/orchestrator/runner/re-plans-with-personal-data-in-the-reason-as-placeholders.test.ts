@@ -13,7 +13,7 @@ import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
 import { judgeError } from '../../arms/judge/judge-fixture.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { type RunnerNode, testEngine, waitFinal } from '../../fixtures/runner-node.js'
+import { type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const EMAIL = 'ada@example.com'
 const CARD = '4111 1111 1111 1111'
@@ -54,7 +54,7 @@ onEachDatabase('re-plans with personal data in the reason as placeholders', asyn
   node = await db.node({
     steps,
     planner: (task, why) =>
-      armPlanner({ arms, tokens: issuer, store: node!.store, stepTimeoutMs: 30_000, engine: testEngine() })(task, why),
+      armPlanner({ arms, tokens: issuer, store: node!.store, stepTimeoutMs: 30_000, detector: testDetector() })(task, why),
   })
 
   const submitted = await node.submit({ goal: 'Count the lines of: a\nb', acceptance_criteria: ['says 42'] })

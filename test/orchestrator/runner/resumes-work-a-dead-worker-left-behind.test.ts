@@ -9,7 +9,7 @@ import type { RunnerContext } from '../../../src/orchestrator/runner/runner-cont
 import { runStepJob } from '../../../src/orchestrator/runner/step-job.js'
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { quietLog, testEngine, waitFinal } from '../../fixtures/runner-node.js'
+import { quietLog, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: 10 })
@@ -42,7 +42,7 @@ onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
     store: node.store,
     queue: node.queue,
     sql: node.sql,
-    engine: testEngine(),
+    detector: testDetector(),
     steps,
     planner: async () => plan,
     maxParallelArms: 4,

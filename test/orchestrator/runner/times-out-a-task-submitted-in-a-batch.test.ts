@@ -1,3 +1,4 @@
+import { CacheTier } from '@ganglion/reflex'
 // TASK_TIMEOUT through the API's path: tasks submitted together through TaskService share a group
 // commit, and each keeps its own delayed task.timeout job, which fires and ends the slow one.
 
@@ -6,7 +7,7 @@ import { TaskService } from '../../../src/orchestrator/task-service.js'
 import { MemoryCacheStore } from '../../../src/stores/memory-cache-store.js'
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { testEngine, waitFinal, waitFor } from '../../fixtures/runner-node.js'
+import { testDetector, waitFinal, waitFor } from '../../fixtures/runner-node.js'
 
 onEachDatabase('times out a task submitted in a batch', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: (s, input) => (s.step_id === 's2' && input.goal.includes('slow') ? 30_000 : 20) })
@@ -20,8 +21,8 @@ onEachDatabase('times out a task submitted in a batch', async (t, db) => {
   const service = new TaskService({
     store: node.store,
     queue: node.queue,
-    engine: testEngine(),
-    cache: new MemoryCacheStore(testEngine()),
+    detector: testDetector(),
+    cache: new MemoryCacheStore(new CacheTier()),
     taskTimeoutSeconds: 60,
     cacheTtlSeconds: 60,
     batch: { maxInFlight: 1 },
