@@ -14,7 +14,7 @@
  */
 import { CapabilityError } from '../auth/capability-verifier.js'
 import { HttpError } from '../http/errors.js'
-import { StepError } from '../orchestrator/runner/step-runner.js'
+import { StepError } from '../step-errors.js'
 import type { ArmHost } from './arm-host.js'
 import type { ArmCapability, ArmHealth, ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
@@ -41,8 +41,8 @@ export class InProcessArmEndpoint implements ArmService {
 }
 
 function stepErrorOf(err: unknown): unknown {
-  if (err instanceof CapabilityError) return new StepError(err.reason, err.message, false)
-  if (err instanceof HttpError && err.status === 400) return new StepError('ARM_BAD_REQUEST', err.message, false)
-  if (err instanceof HttpError && err.status === 503) return new StepError('ARM_UNREACHABLE', err.message, true)
+  if (err instanceof CapabilityError) return new StepError(err.reason, err.message)
+  if (err instanceof HttpError && err.status === 400) return new StepError('ARM_BAD_REQUEST', err.message)
+  if (err instanceof HttpError && err.status === 503) return new StepError('ARM_UNREACHABLE', err.message)
   return err
 }

@@ -1,6 +1,6 @@
 /**
- * Checks a capability token (DESIGN.md §7) before an arm does anything: signed by an orchestrator
- * key (EdDSA only), not expired, for this arm, this task and step, and this tool.
+ * Checks a capability token (docs/arms-and-tokens.md) before an arm does anything: signed by an
+ * orchestrator key (EdDSA only), not expired, for this arm, this task and step, and this tool.
  *
  * ```ts
  * const verifier = remoteVerifier(config.orchestratorUrl)   // an arm running as its own service
@@ -30,20 +30,13 @@ import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose'
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
 import type { CapabilityClaims } from '../arms/contract.js'
 import { HttpError } from '../http/errors.js'
+import type { TokenRefusal } from '../step-errors.js'
 
 /** The `iss` of every capability token. */
 export const CAPABILITY_ISSUER = 'ganglion-orchestrator'
 
 /** Seconds of clock skew tolerated between orchestrator and arm machines. */
 export const CLOCK_TOLERANCE_SECONDS = 5
-
-export type TokenRefusal =
-  | 'TOKEN_MISSING'
-  | 'TOKEN_INVALID'
-  | 'TOKEN_EXPIRED'
-  | 'TOKEN_WRONG_AUDIENCE'
-  | 'TOKEN_WRONG_SUBJECT'
-  | 'TOKEN_OUT_OF_SCOPE'
 
 export interface CapabilityExpectation {
   arm: string

@@ -23,7 +23,7 @@ import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { CAPABILITY_ISSUER, CapabilityError } from '../../../src/auth/capability-verifier.js'
 import { HttpError } from '../../../src/http/errors.js'
 import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
-import { StepError } from '../../../src/orchestrator/runner/step-runner.js'
+import { StepError } from '../../../src/step-errors.js'
 import { request } from './servers.js'
 
 /** What a call came to: status 200 and code ACCEPTED, or the refusal. `status` is absent for endpoints. */
