@@ -9,9 +9,10 @@
  * ```
  *
  * In order: the body is validated (400 VALIDATION_ERROR naming the field), the token verified
- * (401/403 CapabilityError, capability-verifier.ts), then the tool checked against the arm's
- * capabilities (400 VALIDATION_ERROR on `tool`: the request is malformed for this arm, whatever
- * the token says, and the token is checked first so an unauthenticated caller learns nothing).
+ * (CapabilityError, capability-verifier.ts; 401/403 over HTTP), then the tool checked against the
+ * arm's capabilities (400 VALIDATION_ERROR on `tool`: the request is malformed for this arm,
+ * whatever the token says, and the token is checked first so an unauthenticated caller learns
+ * nothing).
  * Those are thrown; everything after is a response. The arm runs with a signal that aborts on the
  * caller's signal or after `timeout_ms`; the host stops waiting then even if the arm does not.
  *

@@ -149,6 +149,21 @@ export const ExecuteResponse = Type.Union([
 ])
 export type ExecuteResponse = Type.Static<typeof ExecuteResponse>
 
+/**
+ * One arm as its caller reaches it: in-process (in-process-endpoint.ts) or over HTTP
+ * (arm-client.ts). A refusal or a transport failure is thrown as a StepError (src/step-errors.ts).
+ */
+export interface ArmEndpoint {
+  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>
+}
+
+/** Finds an arm by name (registry.ts implements it). */
+export interface ArmLookup {
+  get(name: string): ArmEndpoint | undefined
+  /** The registered (external) arms, for the planner; none when absent. */
+  registered?(): Array<{ name: string; capability: ArmCapability }>
+}
+
 export const ArmHealth = Type.Object({
   status: Type.Enum(['healthy', 'degraded', 'unhealthy']),
   arm: Type.String(),

@@ -16,12 +16,13 @@
  * (`failureForPlanner`, replan-reason.ts).
  */
 
+import type { ArmLookup } from '../../arms/contract.js'
 import { type ExternalArm, MAX_EXTERNAL_ARMS } from '../../arms/planner/external-arms.js'
 import type { ReflexEngine } from '../../reflex/engine.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
-import { type ArmLookup, type CallArmDeps, callArm } from './call-arm.js'
+import { type CallArmDeps, callArm } from './call-arm.js'
 import type { TaskPlanner } from './planner.js'
 import { failureForPlanner } from './replan-reason.js'
 

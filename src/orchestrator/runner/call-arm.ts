@@ -13,30 +13,11 @@
  * A failed step comes back as `StepError` with the arm's code and retryability; the tokens it spent
  * are charged all the same.
  */
-import {
-  ARM_TOOLS,
-  type ArmCapability,
-  BUILTIN_ARMS,
-  type ExecuteRequest,
-  type ExecuteResponse,
-  type Provenance,
-} from '../../arms/contract.js'
+import { ARM_TOOLS, type ArmLookup, BUILTIN_ARMS, type ExecuteRequest, type Provenance } from '../../arms/contract.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
 import type { RunnerMetrics } from './runner-context.js'
-
-/** The arm client as the runner needs it (src/arms/arm-client.ts implements it). */
-export interface ArmEndpoint {
-  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>
-}
-
-/** The registry as the runner needs it. */
-export interface ArmLookup {
-  get(name: string): ArmEndpoint | undefined
-  /** The registered (external) arms, for the planner; none when absent. */
-  registered?(): Array<{ name: string; capability: ArmCapability }>
-}
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
