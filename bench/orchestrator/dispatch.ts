@@ -40,6 +40,8 @@ import { openSql } from '../../src/stores/open-sql.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
+import { BuiltinStepRunner } from '../../test/fixtures/builtin-step-runner.js'
+import { heuristicPlanner } from '../../test/fixtures/heuristic-planner.js'
 import { arg, fmt, loadNow, machine, resetPostgres, type Summary, sleep, summarise } from './common.js'
 import { countStatements, statementCounts, tally, totalOf } from './statement-counter.js'
 
@@ -175,7 +177,17 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   // As src/app.ts: the runner's store and queries on its share of the pool (RUNNER_CONNECTIONS).
   const runnerSql = limitSql(sql, runnerConnections)
   const runner = await startTaskRunner(
-    { store: new SqlTaskStore(runnerSql), queue, sql: runnerSql, engine, maxParallelArms: 4, metrics, log: silent },
+    {
+      store: new SqlTaskStore(runnerSql),
+      queue,
+      sql: runnerSql,
+      engine,
+      steps: new BuiltinStepRunner(engine),
+      planner: heuristicPlanner(engine),
+      maxParallelArms: 4,
+      metrics,
+      log: silent,
+    },
     { stepConcurrency: stepWorkers },
   )
   await sleep(500)
