@@ -9,18 +9,16 @@
  * English rows, no decoding or judging, no routing or key; its header lists what it leaves out),
  * so the ratio against it understates the addon's margin.
  *
- * Rows per text: `native check` (object result, useCache false), `native checkJson` (the wire body
- * as a string, useCache false), the baseline (object result) and the baseline + stringify (its
- * result as JSON, the fair partner of checkJson). The cache-hit path (useCache true, entry stored
- * first) is a separate row. Each round runs every task once, in order; the table shows the median
+ * Rows per text: `native check` (`Detector.check` of `@ganglion/reflex`: the object result, as an
+ * embedding service gets it) and the baseline (its object result). Each round runs every task once, in order; the table shows the median
  * over rounds of each statistic, so one noisy round does not decide a figure. On a shared machine
  * the mean carries the outliers (GC, preemption by other processes) and the p50 is the steadier
  * figure; both ratios are printed.
  */
 import { cpus } from 'node:os'
 import { parseArgs } from 'node:util'
+import { version as addonVersion, Detector } from '@ganglion/reflex'
 import { Bench, type Task } from 'tinybench'
-import { addonVersion, createEngine } from '../src/reflex/engine.js'
 import { detectInjection, detectPii, tsCheck } from './baseline/ts-detector.js'
 import { TEXT_ATTACK, TEXT_CLEAN, TEXT_PII, TEXT_TYPOGRAPHIC } from './texts.js'
 
@@ -33,8 +31,7 @@ const { values: args } = parseArgs({
 const ROUNDS = Number(args.rounds)
 const TIME_MS = Number(args.time)
 
-const engine = createEngine()
-const noCache = { useCache: false }
+const detector = new Detector()
 
 const texts = [
   ['1 KB English + 2 PII', TEXT_PII],
@@ -48,130 +45,46 @@ console.log(`# addon ${addonVersion}, node ${process.version}, ${cpus()[0]?.mode
 console.log('\n| text | chars | native PII | ts PII | native injection (severity) | ts injection |')
 console.log('|---|---|---|---|---|---|')
 for (const [name, text] of texts) {
-  const n = engine.check(text, noCache)
+  const n = detector.check(text)
   const b = tsCheck(text)
   const types = (ms: Array<{ type: string }>): string => ms.map((m) => m.type).join(', ') || '–'
   console.log(
-    `| ${name} | ${text.length} | ${types(n.piiMatches)} | ${types(b.piiMatches)} | ` +
-      `${n.injectionMatches.length} (${n.severity}) | ${b.injectionMatches.length} (${b.severity}) |`,
+    `| ${name} | ${text.length} | ${types(n.pii_matches)} | ${types(b.piiMatches)} | ` +
+      `${n.injection_matches.length} (${n.severity}) | ${b.injectionMatches.length} (${b.severity}) |`,
   )
 }
-
-// Cache-hit path: store a value under the check's key, then check the same text with the cache.
-const hitKey = engine.cacheKey(TEXT_PII, { useCache: true })
-engine.cacheSet(hitKey, JSON.stringify({ answer: 'a stored task result' }), 3600)
-const hitProbe = engine.check(TEXT_PII, { useCache: true })
-if (!hitProbe.cached) console.log('\nWARNING: the cache-hit row did not hit the in-process tier (stub engine?)')
 
 let sink = 0 // keeps results observable so no call is optimised away
 /** [text, label, fn, the label of the baseline row it is compared with] */
 type Row = [string, string, () => void, [string] | []]
 const tasks: Row[] = []
 for (const [name, text] of texts) {
-  tasks.push([
-    name,
-    'native check',
-    () => {
-      sink += engine.check(text, noCache).piiMatches.length
-    },
-    ['ts'],
-  ])
-  tasks.push([
-    name,
-    'native checkJson',
-    () => {
-      sink += engine.checkJson(text, noCache).length
-    },
-    ['ts + stringify'],
-  ])
-  tasks.push([
-    name,
-    'ts',
-    () => {
-      sink += tsCheck(text).piiMatches.length
-    },
-    [],
-  ])
-  tasks.push([
-    name,
-    'ts + stringify',
-    () => {
-      sink += JSON.stringify(tsCheck(text)).length
-    },
-    [],
-  ])
+  // Both sides give an object: the addon's JSON parsed by the package, the baseline's built in JS.
+  tasks.push([name, 'native check', () => (sink += detector.check(text).pii_matches.length), ['ts']])
+  tasks.push([name, 'ts', () => (sink += tsCheck(text).piiMatches.length), []])
 }
-const PII_NAME = texts[0][0]
-tasks.push([
-  PII_NAME,
-  'native check, cache hit',
-  () => {
-    sink += engine.check(TEXT_PII).cached ? 1 : 0
-  },
-  ['ts'],
-])
-tasks.push([
-  PII_NAME,
-  'native checkJson, cache hit',
-  () => {
-    sink += engine.checkJson(TEXT_PII).length
-  },
-  ['ts + stringify'],
-])
 
 // Where the native time goes: each detector alone, and what is left with both off (cache key,
 // routing, the boundary crossing); beside the baseline's detectors alone.
 const decomposition: Row[] = []
 for (const [name, text] of texts) {
-  const only = (checkPii: boolean, checkInjection: boolean) => ({ checkPii, checkInjection, useCache: false })
+  const only = (checkPii: boolean, checkInjection: boolean) => ({ checkPii, checkInjection })
   decomposition.push([
     name,
-    'native checkJson, PII only',
-    () => {
-      sink += engine.checkJson(text, only(true, false)).length
-    },
+    'native check, PII only',
+    () => (sink += detector.check(text, only(true, false)).pii_matches.length),
     ['ts detectPii'],
   ])
   decomposition.push([
     name,
-    'native checkJson, injection only',
-    () => {
-      sink += engine.checkJson(text, only(false, true)).length
-    },
+    'native check, injection only',
+    () => (sink += detector.check(text, only(false, true)).injection_matches.length),
     ['ts detectInjection'],
   ])
-  decomposition.push([
-    name,
-    'native checkJson, neither',
-    () => {
-      sink += engine.checkJson(text, only(false, false)).length
-    },
-    [],
-  ])
-  decomposition.push([
-    name,
-    'native cacheKey',
-    () => {
-      sink += engine.cacheKey(text, noCache).length
-    },
-    [],
-  ])
-  decomposition.push([
-    name,
-    'ts detectPii',
-    () => {
-      sink += detectPii(text).length
-    },
-    [],
-  ])
-  decomposition.push([
-    name,
-    'ts detectInjection',
-    () => {
-      sink += detectInjection(text).matches.length
-    },
-    [],
-  ])
+  decomposition.push([name, 'native check, neither', () => (sink += detector.check(text, only(false, false)).cache_key.length), []])
+  decomposition.push([name, 'native cacheKey', () => (sink += detector.cacheKey(text).length), []])
+  decomposition.push([name, 'ts detectPii', () => (sink += detectPii(text).length), []])
+  decomposition.push([name, 'ts detectInjection', () => (sink += detectInjection(text).matches.length), []])
 }
 tasks.push(...decomposition)
 

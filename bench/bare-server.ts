@@ -14,15 +14,15 @@
  *                  read found (private API; the same technique src/http/body.ts uses, which
  *                  also marks the body received first so its reply is not deferred: left out
  *                  here so this row stays comparable with earlier runs).
- * - `/bare/check`  `/bare/raw` + `engine.checkJson(text)` answered as the check body: the native
+ * - `/bare/check`  `/bare/raw` + `detector.check(text)` answered as JSON: the native
  *                  check on the wire with none of the service's plumbing (validation, rate limit,
  *                  request id, error handling), to split "check cost" from "plumbing cost".
  * - `GET /bare/ping` a static answer (readiness probe).
  */
 import { parseArgs } from 'node:util'
+import { Detector } from '@ganglion/reflex'
 import type { Request, Response } from 'hyper-express'
 import HyperExpress from 'hyper-express'
-import { createEngine } from '../src/reflex/engine.js'
 
 const { values: args } = parseArgs({ options: { port: { type: 'string', default: '18101' } } })
 const port = Number(args.port)
@@ -63,7 +63,7 @@ function readRaw(req: Request, done: (text: string) => void): void {
   internals._body_parser_flush_buffered()
 }
 
-const engine = createEngine()
+const detector = new Detector()
 const server = new HyperExpress.Server({ max_body_length: 1024 * 1024 })
 
 server.post('/bare/json', async (req: Request, res: Response) => {
@@ -86,7 +86,7 @@ server.post('/bare/raw', (req: Request, res: Response) => {
 server.post('/bare/check', (req: Request, res: Response) => {
   readRaw(req, (text) => {
     const body = JSON.parse(text) as CheckBody
-    res.header('content-type', 'application/json; charset=utf-8').send(`${engine.checkJson(body.text)}}`)
+    res.json(detector.check(body.text))
   })
 })
 

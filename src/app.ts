@@ -30,8 +30,7 @@ import { armPlanner } from './orchestrator/runner/arm-planner.js'
 import { ArmStepRunner } from './orchestrator/runner/arm-step-runner.js'
 import type { CallArmDeps } from './orchestrator/runner/call-arm.js'
 import { ORCHESTRATOR_QUEUES } from './orchestrator/runner/queues.js'
-import type { StepRunner } from './orchestrator/runner/step-runner.js'
-import { startTaskRunner, type TaskRunner } from './orchestrator/runner/task-runner.js'
+import { startTaskRunner, type TaskRunner, type TaskRunnerDeps } from './orchestrator/runner/task-runner.js'
 import { registerStatusRoutes } from './orchestrator/status-routes.js'
 import { registerTaskRoutes } from './orchestrator/task-routes.js'
 import { TaskService } from './orchestrator/task-service.js'
@@ -57,10 +56,10 @@ export interface Which {
 
 export interface StartOptions {
   /**
-   * Runs each plan step instead of the arms, with the heuristic planner instead of the planner
-   * arm. Lifecycle tests pass a scripted runner; unset, every step goes to its arm.
+   * Plans and runs the tasks with these instead of the planner arm and the arms: lifecycle tests
+   * pass a scripted step runner and planner. Unset, every task goes to the arms.
    */
-  steps?: StepRunner
+  scripted?: Pick<TaskRunnerDeps, 'steps' | 'planner'>
 }
 
 export interface Running {
@@ -251,9 +250,10 @@ async function startOrchestrator(
             sql: runnerSql,
             detector: shared.detector,
             maxParallelArms: config.maxParallelArms,
-            ...(options.steps
-              ? { steps: options.steps }
-              : { steps: new ArmStepRunner(callDeps), planner: armPlanner({ ...callDeps, detector: shared.detector }) }),
+            ...(options.scripted ?? {
+              steps: new ArmStepRunner(callDeps),
+              planner: armPlanner({ ...callDeps, detector: shared.detector }),
+            }),
             onCompleted: async (task) => {
               await service.remember(task)
               // Memory is an aid to planning: a failure to store an episode must not fail the task.

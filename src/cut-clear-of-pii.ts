@@ -17,7 +17,7 @@ export interface PiiSpan {
   end: number
 }
 
-/** Where personal data lies in a text (the detector's `piiMatches`). */
+/** Where personal data lies in a text (the detector's `pii_matches`). */
 export type PiiFinder = (text: string) => readonly PiiSpan[]
 
 /**

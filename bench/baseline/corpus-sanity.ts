@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createEngine } from '../../src/reflex/engine.js'
+import { Detector } from '@ganglion/reflex'
 import { tsCheck } from './ts-detector.js'
 
 const { values: args } = parseArgs({ options: { corpus: { type: 'string', default: 'test/corpus' } } })
@@ -29,8 +29,7 @@ const lines = <T>(file: string): T[] =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as T)
 
-const engine = createEngine()
-const flags = { useCache: false }
+const detector = new Detector()
 
 // PII: an entity counts as found when a match of the same type covers its value exactly.
 const pii = lines<PiiItem>('pii.jsonl')
@@ -38,7 +37,8 @@ const found = { ts: 0, native: 0 }
 const extra = { ts: 0, native: 0 }
 let expected = 0
 for (const item of pii) {
-  const sides = { ts: tsCheck(item.text).piiMatches, native: engine.check(item.text, flags).piiMatches }
+  const native = detector.check(item.text).pii_matches.map((m) => ({ type: m.type, matchedText: m.matched_text }))
+  const sides = { ts: tsCheck(item.text).piiMatches, native }
   expected += item.entities.length
   for (const side of ['ts', 'native'] as const) {
     const ms = sides[side]
@@ -58,7 +58,7 @@ for (const item of inj) {
   const isAttack = item.label === 'attack'
   if (isAttack) attacks++
   else benign++
-  const sev = { ts: tsCheck(item.text).severity, native: engine.check(item.text, flags).severity }
+  const sev = { ts: tsCheck(item.text).severity, native: detector.check(item.text).severity }
   for (const side of ['ts', 'native'] as const) {
     if (!flagged(sev[side])) continue
     if (isAttack) tally[side].tp++

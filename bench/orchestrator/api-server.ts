@@ -6,6 +6,7 @@
  * it beside server.ts separates what the runner executing the tasks costs from HTTP + create.
  * Same protocol as server.ts: prints {"ready":true,"port":N,"pid":P}, exits on SIGTERM.
  */
+import { CacheTier, Detector, RateLimiter } from '@ganglion/reflex'
 import pino from 'pino'
 import { loadConfig } from '../../src/config/load.js'
 import { createHttpApp } from '../../src/http/app.js'
@@ -15,7 +16,6 @@ import { ORCHESTRATOR_QUEUES } from '../../src/orchestrator/runner/queues.js'
 import type { TaskRunner } from '../../src/orchestrator/runner/task-runner.js'
 import { registerTaskRoutes } from '../../src/orchestrator/task-routes.js'
 import { TaskService } from '../../src/orchestrator/task-service.js'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
 import { openSql } from '../../src/stores/open-sql.js'
@@ -31,23 +31,20 @@ if (process.env.BENCH_STATEMENTS === '1') {
 
 const config = loadConfig(process.env)
 const log = pino({ level: 'silent' })
-const engine = createEngine({
-  blockLevel: config.reflexBlockLevel,
-  cacheMaxEntries: config.cacheMaxEntries,
-  cacheMaxBytes: config.cacheMaxBytes,
-})
+const detector = new Detector({ blockLevel: config.reflexBlockLevel })
+const cacheTier = new CacheTier({ maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes })
 const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
 const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
 const store = new SqlTaskStore(sql)
 const service = new TaskService({
   store,
   queue,
-  engine,
-  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined, { log }),
+  detector,
+  cache: new TieredCacheStore(new MemoryCacheStore(cacheTier), undefined, { log }),
   taskTimeoutSeconds: config.taskTimeout,
   cacheTtlSeconds: config.cacheTtl,
 })
-const metrics = new Metrics({ engine, queueDepths: async () => [] })
+const metrics = new Metrics({ detector, cacheTier, queueDepths: async () => [] })
 const app = createHttpApp({
   name: 'orchestrator',
   bodyLimitBytes: config.bodyLimitBytes,
@@ -60,7 +57,7 @@ registerTaskRoutes(app, {
   service,
   store,
   runner: noRunner,
-  limiter: new MemoryRateLimitStore(engine),
+  limiter: new MemoryRateLimitStore(new RateLimiter()),
   limits: { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 },
   metrics,
 })

@@ -16,11 +16,12 @@
  *
  *   DATABASE_URL=postgres://… node --import @tapjs/typescript/import bench/orchestrator/bare-send.ts --concurrency 32 --duration 10
  */
+
 import { randomUUID } from 'node:crypto'
+import { CacheTier, Detector } from '@ganglion/reflex'
 import { JobQueue } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, TASK_RUN } from '../../src/orchestrator/runner/queues.js'
 import { TaskService } from '../../src/orchestrator/task-service.js'
-import { createEngine } from '../../src/reflex/engine.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
@@ -35,12 +36,12 @@ const warmupMs = Number(arg('warmup', '1')) * 1000
 const sql = await openSql({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory://' })
 const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
 
-const engine = createEngine({})
+const detector = new Detector()
 const service = new TaskService({
   store: new SqlTaskStore(sql),
   queue,
-  engine,
-  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+  detector,
+  cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
 })
@@ -48,8 +49,8 @@ const service = new TaskService({
 const serviceOneByOne = new TaskService({
   store: new SqlTaskStore(sql),
   queue,
-  engine,
-  cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+  detector,
+  cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
   batch: false,

@@ -26,20 +26,23 @@
  * the default is 16, lower values show how the pg-boss fetch count follows it), --runner-connections N
  * (the runner's share of the pool, as RUNNER_CONNECTIONS; default the service's).
  */
+
 import { writeFileSync } from 'node:fs'
+import { CacheTier, Detector } from '@ganglion/reflex'
 import { INTEGER_VARS } from '../../src/config/schema.js'
 import { JobQueue, type QueueDefinition } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN } from '../../src/orchestrator/runner/queues.js'
 import type { RunnerMetrics } from '../../src/orchestrator/runner/runner-context.js'
 import { startTaskRunner } from '../../src/orchestrator/runner/task-runner.js'
 import { TaskService } from '../../src/orchestrator/task-service.js'
-import { createEngine } from '../../src/reflex/engine.js'
 import { limitSql } from '../../src/stores/limited-sql.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
+import { BuiltinStepRunner } from '../../test/fixtures/builtin-step-runner.js'
+import { heuristicPlanner } from '../../test/fixtures/heuristic-planner.js'
 import { arg, fmt, loadNow, machine, resetPostgres, type Summary, sleep, summarise } from './common.js'
 import { countStatements, statementCounts, tally, totalOf } from './statement-counter.js'
 
@@ -118,13 +121,13 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   const sql = await openSql({ databaseUrl: db === 'postgres' ? databaseUrl : undefined, dataDir: 'memory://' })
   countPglite(sql)
   const queue = await JobQueue.start({ sql, queues: [...ORCHESTRATOR_QUEUES, PING] })
-  const engine = createEngine({})
+  const detector = new Detector()
   const store = new SqlTaskStore(sql)
   const service = new TaskService({
     store,
     queue,
-    engine,
-    cache: new TieredCacheStore(new MemoryCacheStore(engine), undefined),
+    detector,
+    cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
     taskTimeoutSeconds: 300,
     cacheTtlSeconds: 3600,
   })
@@ -175,7 +178,17 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
   // As src/app.ts: the runner's store and queries on its share of the pool (RUNNER_CONNECTIONS).
   const runnerSql = limitSql(sql, runnerConnections)
   const runner = await startTaskRunner(
-    { store: new SqlTaskStore(runnerSql), queue, sql: runnerSql, engine, maxParallelArms: 4, metrics, log: silent },
+    {
+      store: new SqlTaskStore(runnerSql),
+      queue,
+      sql: runnerSql,
+      detector,
+      steps: new BuiltinStepRunner(detector),
+      planner: heuristicPlanner(detector),
+      maxParallelArms: 4,
+      metrics,
+      log: silent,
+    },
     { stepConcurrency: stepWorkers },
   )
   await sleep(500)

@@ -23,7 +23,7 @@
  * reading), so a broken or hostile arm cannot make the orchestrator buffer an unbounded body.
  */
 import { Compile } from 'typebox/compile'
-import { StepError } from '../orchestrator/runner/step-runner.js'
+import { StepError } from '../step-errors.js'
 import { ArmCapability, ArmHealth, type ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
 
@@ -53,7 +53,7 @@ export class HttpArmClient implements ArmService {
     })
     if (status === 200) {
       if (isResponse.Check(body)) return body
-      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /execute with something that is not an ExecuteResponse`, true)
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /execute with something that is not an ExecuteResponse`)
     }
     throw this.statusError(status, body)
   }
@@ -63,7 +63,7 @@ export class HttpArmClient implements ArmService {
     const { status, body } = await this.call('/health', signal)
     if ((status === 200 || status === 503) && isHealth.Check(body)) return body
     if (status === 200)
-      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /health with something that is not an ArmHealth`, true)
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /health with something that is not an ArmHealth`)
     throw this.statusError(status, body)
   }
 
@@ -71,11 +71,7 @@ export class HttpArmClient implements ArmService {
     const { status, body } = await this.call('/capabilities', signal)
     if (status === 200) {
       if (isCapability.Check(body)) return body
-      throw new StepError(
-        'ARM_BAD_RESPONSE',
-        `arm at ${this.base} answered /capabilities with something that is not an ArmCapability`,
-        true,
-      )
+      throw new StepError('ARM_BAD_RESPONSE', `arm at ${this.base} answered /capabilities with something that is not an ArmCapability`)
     }
     throw this.statusError(status, body)
   }
@@ -94,10 +90,10 @@ export class HttpArmClient implements ArmService {
       return { status: res.status, body }
     } catch (err) {
       if (err instanceof StepError) throw err
-      if (signal?.aborted) throw new StepError('STEP_ABORTED', `the call to the arm at ${this.base} was aborted`, true)
+      if (signal?.aborted) throw new StepError('STEP_ABORTED', `the call to the arm at ${this.base} was aborted`)
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
       const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))
-      throw new StepError('ARM_UNREACHABLE', `arm at ${this.base} could not be reached (${why})`, true)
+      throw new StepError('ARM_UNREACHABLE', `arm at ${this.base} could not be reached (${why})`)
     }
   }
 
@@ -124,7 +120,7 @@ export class HttpArmClient implements ArmService {
   }
 
   private tooLarge(where: string): StepError {
-    return new StepError('ARM_REPLY_TOO_LARGE', `arm at ${this.base} answered ${where} with more than ${this.replyLimitBytes} bytes`, false)
+    return new StepError('ARM_REPLY_TOO_LARGE', `arm at ${this.base} answered ${where} with more than ${this.replyLimitBytes} bytes`)
   }
 
   private statusError(status: number, body: unknown): StepError {
@@ -132,17 +128,11 @@ export class HttpArmClient implements ArmService {
     const message = typeof error?.message === 'string' ? error.message : `arm at ${this.base} answered ${status}`
     if (status === 401 || status === 403) {
       const constraint = error?.details?.constraint
-      const code =
-        typeof constraint === 'string' && /^TOKEN_[A-Z_]+$/.test(constraint)
-          ? constraint
-          : typeof error?.code === 'string'
-            ? error.code
-            : status === 401
-              ? 'UNAUTHORIZED'
-              : 'FORBIDDEN'
-      return new StepError(code, message, false)
+      const code = typeof constraint === 'string' && /^TOKEN_[A-Z_]+$/.test(constraint) ? constraint : error?.code
+      if (typeof code === 'string') return StepError.reported({ code, message, retryable: false })
+      return new StepError(status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message)
     }
-    if (status === 408 || status === 429 || status >= 500) return new StepError('ARM_UNREACHABLE', message, true)
-    return new StepError('ARM_BAD_REQUEST', message, false)
+    if (status === 408 || status === 429 || status >= 500) return new StepError('ARM_UNREACHABLE', message)
+    return new StepError('ARM_BAD_REQUEST', message)
   }
 }

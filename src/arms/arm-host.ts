@@ -9,9 +9,10 @@
  * ```
  *
  * In order: the body is validated (400 VALIDATION_ERROR naming the field), the token verified
- * (401/403 CapabilityError, capability-verifier.ts), then the tool checked against the arm's
- * capabilities (400 VALIDATION_ERROR on `tool`: the request is malformed for this arm, whatever
- * the token says, and the token is checked first so an unauthenticated caller learns nothing).
+ * (CapabilityError, capability-verifier.ts; 401/403 over HTTP), then the tool checked against the
+ * arm's capabilities (400 VALIDATION_ERROR on `tool`: the request is malformed for this arm,
+ * whatever the token says, and the token is checked first so an unauthenticated caller learns
+ * nothing).
  * Those are thrown; everything after is a response. The arm runs with a signal that aborts on the
  * caller's signal or after `timeout_ms`; the host stops waiting then even if the arm does not.
  *
@@ -25,6 +26,7 @@ import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
 import { BudgetedLlm } from '../llm/budgeted-llm.js'
 import { type Llm, LlmError } from '../llm/provider.js'
+import { type StepFailure, stepFailure } from '../step-errors.js'
 import {
   type Arm,
   type ArmCapability,
@@ -101,7 +103,7 @@ export class ArmHost {
     let timedOut = false
     const timer = setTimeout(() => {
       timedOut = true
-      stop.abort(new ArmError('STEP_TIMEOUT', `the step ran past ${request.timeout_ms} ms`, true))
+      stop.abort(new ArmError('STEP_TIMEOUT', `the step ran past ${request.timeout_ms} ms`))
     }, request.timeout_ms)
     const onAbort = () => stop.abort(signal.reason)
     if (signal.aborted) onAbort()
@@ -119,7 +121,7 @@ export class ArmHost {
       },
     }
 
-    let outcome: { output: unknown } | { error: { code: string; message: string; retryable: boolean } }
+    let outcome: { output: unknown } | { error: StepFailure }
     try {
       // aborted before it started: the arm is not called at all
       const work = stop.signal.aborted ? Promise.reject(stop.signal.reason) : this.arm.execute(request, ctx)
@@ -127,7 +129,7 @@ export class ArmHost {
       const copy = jsonCopy(output)
       outcome =
         copy === undefined
-          ? { error: { code: 'ARM_BAD_OUTPUT', message: `arm ${this.arm.name} returned output that is not JSON`, retryable: false } }
+          ? { error: stepFailure('ARM_BAD_OUTPUT', `arm ${this.arm.name} returned output that is not JSON`) }
           : { output: copy }
     } catch (err) {
       outcome = { error: failureOf(err, timedOut, signal.aborted, request.timeout_ms) }
@@ -169,16 +171,11 @@ function jsonCopy(value: unknown): unknown {
   return text === undefined ? undefined : JSON.parse(text)
 }
 
-function failureOf(
-  err: unknown,
-  timedOut: boolean,
-  aborted: boolean,
-  timeoutMs: number,
-): { code: string; message: string; retryable: boolean } {
-  if (timedOut) return { code: 'STEP_TIMEOUT', message: `the step ran past ${timeoutMs} ms`, retryable: true }
-  if (aborted) return { code: 'STEP_ABORTED', message: 'the call was aborted by the caller', retryable: true }
-  if (err instanceof ArmError || err instanceof LlmError) return { code: err.code, message: clip(err.message), retryable: err.retryable }
-  return { code: 'ARM_ERROR', message: messageOf(err), retryable: true }
+function failureOf(err: unknown, timedOut: boolean, aborted: boolean, timeoutMs: number): StepFailure {
+  if (timedOut) return stepFailure('STEP_TIMEOUT', `the step ran past ${timeoutMs} ms`)
+  if (aborted) return stepFailure('STEP_ABORTED', 'the call was aborted by the caller')
+  if (err instanceof ArmError || err instanceof LlmError) return stepFailure(err.code, clip(err.message), err.retryable)
+  return stepFailure('ARM_ERROR', messageOf(err))
 }
 
 export function messageOf(err: unknown): string {

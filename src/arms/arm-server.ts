@@ -1,5 +1,5 @@
 /**
- * An arm's three routes (DESIGN.md §7) over its ArmHost, for `ganglion arm <name>`.
+ * An arm's three routes (docs/arms-and-tokens.md) over its ArmHost, for `ganglion arm <name>`.
  *
  * ```ts
  * const app = createHttpApp({ name: 'arm-executor', bodyLimitBytes, logger })
@@ -9,19 +9,27 @@
  * // GET  /capabilities → ArmCapability
  * ```
  *
- * Every refusal is the spec's error object: 400 VALIDATION_ERROR naming the field, 401/403 with
- * the token reason in `details.constraint` (capability-verifier.ts). The body is validated by the
- * host, not the route, so the in-process path refuses exactly the same bodies.
+ * Every refusal is the HTTP error object: 400 VALIDATION_ERROR naming the field, 401/403 with the
+ * token reason in `details.constraint`, 503 when the orchestrator's key set cannot be fetched
+ * (`httpErrorOf`). The body is validated by the host, not the route, so the in-process path
+ * refuses exactly the same bodies.
  */
-import { bearerToken } from '../auth/capability-verifier.js'
+import { bearerToken, CapabilityError, KeySetUnavailableError } from '../auth/capability-verifier.js'
 import type { HttpApp } from '../http/app.js'
+import { HttpError } from '../http/errors.js'
 import type { ArmHost } from './arm-host.js'
 
 export function registerArmRoutes(app: HttpApp, host: ArmHost): void {
   app.route(
     'POST',
     '/execute',
-    async (ctx) => ({ body: await host.execute(ctx.body, bearerToken(ctx.headers('authorization')), ctx.signal) }),
+    async (ctx) => {
+      try {
+        return { body: await host.execute(ctx.body, bearerToken(ctx.headers('authorization')), ctx.signal) }
+      } catch (err) {
+        throw httpErrorOf(err)
+      }
+    },
     { body: 'json' },
   )
   app.route('GET', '/health', async () => {
@@ -29,4 +37,18 @@ export function registerArmRoutes(app: HttpApp, host: ArmHost): void {
     return { status: health.status === 'unhealthy' ? 503 : 200, body: health }
   })
   app.route('GET', '/capabilities', () => ({ body: host.capability() }))
+}
+
+/**
+ * A token refusal as 401 UNAUTHORIZED or 403 FORBIDDEN, `details.field` = authorization and the
+ * reason in `details.constraint` (generic clients read the code, arm clients the reason); a key
+ * set that could not be fetched as 503 on `orchestrator`. Anything else is returned as it is.
+ */
+export function httpErrorOf(err: unknown): unknown {
+  if (err instanceof KeySetUnavailableError) return HttpError.unavailable('orchestrator', err.message)
+  if (!(err instanceof CapabilityError)) return err
+  const details = { field: 'authorization', constraint: err.reason }
+  if (err.forbidden) return new HttpError('FORBIDDEN', err.message, details)
+  // RFC 6750: a 401 names the scheme, so clients know what to send
+  return new HttpError('UNAUTHORIZED', err.message, details, { 'www-authenticate': 'Bearer error="invalid_token"' })
 }

@@ -1,7 +1,8 @@
 /**
- * The arm contract (DESIGN.md §7), declared once: what an arm is in code, and the wire shapes of
- * its three routes. The same `Arm` object serves in-process calls and its own HTTP service; the
- * host (`arm-host.ts`) verifies the capability token and builds the provenance either way.
+ * The arm contract (docs/arms-and-tokens.md), declared once: what an arm is in code, and the wire
+ * shapes of its three routes. The same `Arm` object serves in-process calls and its own HTTP
+ * service; the host (`arm-host.ts`) verifies the capability token and builds the provenance either
+ * way.
  *
  * ```ts
  * // POST {arm_url}/execute   Authorization: Bearer <capability token>
@@ -23,13 +24,14 @@ import { Value } from 'typebox/value'
 
 import { ARM_NAMES, type ArmName as BuiltinArm } from '../config/schema.js'
 import type { MeteredLlm } from '../llm/provider.js'
+import { type FixedCode, retryableOf, type StepCode } from '../step-errors.js'
 import { inputProblem } from './input-problem.js'
 
 /** The six built-in arms. Registered external arms may use other names (`ArmNamePattern`). */
 export const BUILTIN_ARMS = ARM_NAMES
 export type { BuiltinArm }
 
-/** Dev ports of `ganglion arm <name>` (DESIGN.md §2). */
+/** Ports `ganglion arm <name>` listens on when given none. */
 export const ARM_DEV_PORTS: Readonly<Record<BuiltinArm, number>> = {
   planner: 8002,
   executor: 8003,
@@ -103,7 +105,7 @@ export const TokenUsage = Type.Object({
 })
 export type TokenUsage = Type.Static<typeof TokenUsage>
 
-/** ProvenanceMetadata (spec §2): who produced a result, when, with what. */
+/** Who produced a result, when, with what: stored with each step's output. */
 export const Provenance = Type.Object({
   arm: Type.String(),
   tool: Type.String(),
@@ -147,6 +149,21 @@ export const ExecuteResponse = Type.Union([
 ])
 export type ExecuteResponse = Type.Static<typeof ExecuteResponse>
 
+/**
+ * One arm as its caller reaches it: in-process (in-process-endpoint.ts) or over HTTP
+ * (arm-client.ts). A refusal or a transport failure is thrown as a StepError (src/step-errors.ts).
+ */
+export interface ArmEndpoint {
+  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>
+}
+
+/** Finds an arm by name (registry.ts implements it). */
+export interface ArmLookup {
+  get(name: string): ArmEndpoint | undefined
+  /** The registered (external) arms, for the planner; none when absent. */
+  registered?(): Array<{ name: string; capability: ArmCapability }>
+}
+
 export const ArmHealth = Type.Object({
   status: Type.Enum(['healthy', 'degraded', 'unhealthy']),
   arm: Type.String(),
@@ -156,7 +173,7 @@ export const ArmHealth = Type.Object({
 })
 export type ArmHealth = Type.Static<typeof ArmHealth>
 
-/** What a verified capability token grants (see src/auth/capability-token.ts). */
+/** What a verified capability token grants (see src/auth/capability-verifier.ts). */
 export interface CapabilityClaims {
   /** `aud`: the arm the token is for. */
   arm: string
@@ -183,17 +200,21 @@ export interface ArmContext {
 }
 
 /**
- * A step that cannot be done: a stable code, and whether trying again could help. Anything else an
- * arm throws is reported as `ARM_ERROR`, retryable.
+ * A step that cannot be done: a code of the step error catalogue (src/step-errors.ts), and whether
+ * trying again could help, which the catalogue says unless the code's flag varies. Anything else
+ * an arm throws is reported as `ARM_ERROR`, retryable.
  */
 export class ArmError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable = false,
-  ) {
+  readonly code: StepCode
+  readonly retryable: boolean
+
+  constructor(code: FixedCode, message: string)
+  constructor(code: StepCode, message: string, retryable: boolean)
+  constructor(code: StepCode, message: string, retryable = retryableOf(code)) {
     super(message)
     this.name = 'ArmError'
+    this.code = code
+    this.retryable = retryable
   }
 }
 

@@ -5,16 +5,16 @@
  *
  * ```ts
  * const endpoint = new InProcessArmEndpoint(new ArmHost(arm, { verifier: issuer.localVerifier(), llm, endpoint: 'in-process', version }))
- * await endpoint.execute(request, token, signal) // ExecuteResponse, or throws StepError('TOKEN_EXPIRED', …, false)
+ * await endpoint.execute(request, token, signal) // ExecuteResponse, or throws StepError('TOKEN_EXPIRED', …)
  * ```
  *
  * Mapping (the same as arm-client.ts): a token refusal → StepError(the TOKEN_* reason, not
- * retryable); a 400 → ARM_BAD_REQUEST (not retryable); a 503 (key set unavailable) → ARM_UNREACHABLE
- * (retryable).
+ * retryable); a 400 → ARM_BAD_REQUEST (not retryable); a key set that could not be fetched →
+ * ARM_UNREACHABLE (retryable).
  */
-import { CapabilityError } from '../auth/capability-verifier.js'
+import { CapabilityError, KeySetUnavailableError } from '../auth/capability-verifier.js'
 import { HttpError } from '../http/errors.js'
-import { StepError } from '../orchestrator/runner/step-runner.js'
+import { StepError } from '../step-errors.js'
 import type { ArmHost } from './arm-host.js'
 import type { ArmCapability, ArmHealth, ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
@@ -41,8 +41,8 @@ export class InProcessArmEndpoint implements ArmService {
 }
 
 function stepErrorOf(err: unknown): unknown {
-  if (err instanceof CapabilityError) return new StepError(err.reason, err.message, false)
-  if (err instanceof HttpError && err.status === 400) return new StepError('ARM_BAD_REQUEST', err.message, false)
-  if (err instanceof HttpError && err.status === 503) return new StepError('ARM_UNREACHABLE', err.message, true)
+  if (err instanceof CapabilityError) return new StepError(err.reason, err.message)
+  if (err instanceof HttpError && err.status === 400) return new StepError('ARM_BAD_REQUEST', err.message)
+  if (err instanceof KeySetUnavailableError) return new StepError('ARM_UNREACHABLE', err.message)
   return err
 }

@@ -25,11 +25,10 @@ import Type from 'typebox'
 import { Compile } from 'typebox/compile'
 import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
-import type { ArmEndpoint, ArmLookup } from '../orchestrator/runner/call-arm.js'
 import type { Sql } from '../stores/sql.js'
 import { HttpArmClient } from './arm-client.js'
 import { messageOf } from './arm-host.js'
-import { ArmCapability, type ArmHealth, ArmNamePattern, BUILTIN_ARMS } from './contract.js'
+import { ArmCapability, type ArmEndpoint, type ArmHealth, type ArmLookup, ArmNamePattern, BUILTIN_ARMS } from './contract.js'
 import { untilAborted } from './until-aborted.js'
 
 /** An endpoint the registry can also describe: in-process or HTTP. */

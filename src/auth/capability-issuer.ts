@@ -1,6 +1,6 @@
 /**
- * Signs one capability token per arm call (DESIGN.md §7) and publishes the public key arms check
- * it with.
+ * Signs one capability token per arm call (docs/arms-and-tokens.md) and publishes the public key
+ * arms check it with.
  *
  * ```ts
  * const issuer = await CapabilityIssuer.open({ sql, privateKey: config.capabilityPrivateKey })
@@ -24,7 +24,6 @@
 import { randomUUID } from 'node:crypto'
 import type { CryptoKey, JWK } from 'jose'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, SignJWT } from 'jose'
-import type { StepTokenSigner } from '../orchestrator/runner/call-arm.js'
 import type { Sql } from '../stores/sql.js'
 import { CAPABILITY_ISSUER, type CapabilityVerifier, localVerifier } from './capability-verifier.js'
 
@@ -54,7 +53,7 @@ export interface CapabilityIssuerOptions {
 
 const MAX_TTL_SECONDS = 86_400
 
-export class CapabilityIssuer implements StepTokenSigner {
+export class CapabilityIssuer {
   private timer: NodeJS.Timeout | undefined
   private reading: Promise<{ keys: JWK[] }> | undefined
 

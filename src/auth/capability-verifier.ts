@@ -1,6 +1,6 @@
 /**
- * Checks a capability token (DESIGN.md §7) before an arm does anything: signed by an orchestrator
- * key (EdDSA only), not expired, for this arm, this task and step, and this tool.
+ * Checks a capability token (docs/arms-and-tokens.md) before an arm does anything: signed by an
+ * orchestrator key (EdDSA only), not expired, for this arm, this task and step, and this tool.
  *
  * ```ts
  * const verifier = remoteVerifier(config.orchestratorUrl)   // an arm running as its own service
@@ -9,41 +9,33 @@
  * claims.tokenId // the jti, for the result's provenance
  * ```
  *
- * A refusal is a `CapabilityError`, an HttpError: `error.code` stays one of the catalogue's
- * (UNAUTHORIZED 401 or FORBIDDEN 403) so generic clients keep working, and the precise reason is
- * `details.constraint` with `details.field = "authorization"`:
+ * A refusal is a `CapabilityError` whose `reason` says why; `forbidden` tells a valid token that
+ * grants something else (an arm's HTTP route answers 403) from no valid token at all (401):
  *
- * | reason | status | meaning |
+ * | reason | forbidden | meaning |
  * |---|---|---|
- * | TOKEN_MISSING | 401 | no `Authorization: Bearer` token |
- * | TOKEN_INVALID | 401 | malformed, not EdDSA, bad signature, unknown key, wrong issuer |
- * | TOKEN_EXPIRED | 401 | past `exp` (5 s clock tolerance) |
- * | TOKEN_WRONG_AUDIENCE | 403 | `aud` is another arm |
- * | TOKEN_WRONG_SUBJECT | 403 | `sub`/`step` are another task or step than the request's |
- * | TOKEN_OUT_OF_SCOPE | 403 | the request's tool is not in `scope` |
+ * | TOKEN_MISSING | no | no `Authorization: Bearer` token |
+ * | TOKEN_INVALID | no | malformed, not EdDSA, bad signature, unknown key, wrong issuer |
+ * | TOKEN_EXPIRED | no | past `exp` (5 s clock tolerance) |
+ * | TOKEN_WRONG_AUDIENCE | yes | `aud` is another arm |
+ * | TOKEN_WRONG_SUBJECT | yes | `sub`/`step` are another task or step than the request's |
+ * | TOKEN_OUT_OF_SCOPE | yes | the request's tool is not in `scope` |
  *
- * In code, switch on `err.reason`. When the orchestrator's key set cannot be fetched the answer
- * is a 503 (the arm cannot judge the token; the caller should try again), not a refusal.
+ * In code, switch on `err.reason`. When the orchestrator's key set cannot be fetched the verifier
+ * throws `KeySetUnavailableError` instead: the arm cannot judge the token (its route answers 503),
+ * and the caller should try again.
  */
 
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose'
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
 import type { CapabilityClaims } from '../arms/contract.js'
-import { HttpError } from '../http/errors.js'
+import type { TokenRefusal } from '../step-errors.js'
 
 /** The `iss` of every capability token. */
 export const CAPABILITY_ISSUER = 'ganglion-orchestrator'
 
 /** Seconds of clock skew tolerated between orchestrator and arm machines. */
 export const CLOCK_TOLERANCE_SECONDS = 5
-
-export type TokenRefusal =
-  | 'TOKEN_MISSING'
-  | 'TOKEN_INVALID'
-  | 'TOKEN_EXPIRED'
-  | 'TOKEN_WRONG_AUDIENCE'
-  | 'TOKEN_WRONG_SUBJECT'
-  | 'TOKEN_OUT_OF_SCOPE'
 
 export interface CapabilityExpectation {
   arm: string
@@ -58,20 +50,25 @@ export interface CapabilityVerifier {
 
 const FORBIDDEN: ReadonlySet<TokenRefusal> = new Set(['TOKEN_WRONG_AUDIENCE', 'TOKEN_WRONG_SUBJECT', 'TOKEN_OUT_OF_SCOPE'])
 
-export class CapabilityError extends HttpError {
+export class CapabilityError extends Error {
+  /** The token is valid but does not grant this call; false: there is no valid token. */
+  readonly forbidden: boolean
+
   constructor(
     readonly reason: TokenRefusal,
     message: string,
   ) {
-    const forbidden = FORBIDDEN.has(reason)
-    super(
-      forbidden ? 'FORBIDDEN' : 'UNAUTHORIZED',
-      message,
-      { field: 'authorization', constraint: reason },
-      // RFC 6750: a 401 names the scheme, so clients know what to send
-      forbidden ? undefined : { 'www-authenticate': `Bearer error="invalid_token"` },
-    )
+    super(message)
     this.name = 'CapabilityError'
+    this.forbidden = FORBIDDEN.has(reason)
+  }
+}
+
+/** The orchestrator's key set could not be fetched, so the token could not be judged. */
+export class KeySetUnavailableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'KeySetUnavailableError'
   }
 }
 
@@ -109,7 +106,7 @@ export function remoteVerifier(orchestratorUrl: string, opts: RemoteVerifierOpti
   return { verify: (token, expect) => verifyCapability(token, expect, keys, true) }
 }
 
-/** `remote`: the keys come over HTTP, so a failure to get them is a 503 rather than a refusal. */
+/** `remote`: the keys come over HTTP, so a failure to get them is KeySetUnavailableError rather than a refusal. */
 async function verifyCapability(
   token: string | undefined,
   expect: CapabilityExpectation,
@@ -149,7 +146,7 @@ async function verifyCapability(
 }
 
 /** Maps jose's failures; a key set that could not be fetched is the arm's problem, not the token's. */
-function refusalOf(err: unknown, remote: boolean): HttpError {
+function refusalOf(err: unknown, remote: boolean): CapabilityError | KeySetUnavailableError {
   if (err instanceof errors.JWTExpired) return new CapabilityError('TOKEN_EXPIRED', 'The capability token has expired')
   // fetch failing is a TypeError; a non-200 or unparsable key set is jose's generic error
   const unfetched =
@@ -157,7 +154,6 @@ function refusalOf(err: unknown, remote: boolean): HttpError {
     err instanceof errors.JWKSInvalid ||
     !(err instanceof errors.JOSEError) ||
     err.code === 'ERR_JOSE_GENERIC'
-  if (remote && unfetched)
-    return HttpError.unavailable('orchestrator', 'The orchestrator key set could not be fetched to check the capability token')
+  if (remote && unfetched) return new KeySetUnavailableError('The orchestrator key set could not be fetched to check the capability token')
   return new CapabilityError('TOKEN_INVALID', 'The capability token is not valid')
 }

@@ -81,7 +81,7 @@ export class AnthropicProvider implements LlmProvider {
     const call = this.request(signal)
     const response = await call.fetch(`${this.base}/v1/messages`, { method: 'POST', headers: this.headers(), body: this.body(request) })
     const body = (await call.json(response)) as MessageBody
-    if (!Array.isArray(body.content)) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply has no content`, true)
+    if (!Array.isArray(body.content)) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply has no content`)
     const model = body.model ?? this.model
     const text = body.content.flatMap((b) => (b.type === 'text' && 'text' in b ? [b.text] : [])).join('')
     const usage = readUsage(body.usage) ?? { prompt: estimatePromptTokens(request.messages), completion: estimateTokens(text) }
@@ -107,7 +107,7 @@ export class AnthropicProvider implements LlmProvider {
       headers: this.headers(),
       body: { ...this.body(request), stream: true },
     })
-    if (response.body === null) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: empty stream`, true)
+    if (response.body === null) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: empty stream`)
 
     let model = this.model
     let text = ''
@@ -163,7 +163,7 @@ export class AnthropicProvider implements LlmProvider {
         ? error
         : new BilledLlmError(error.code, error.message, spent(), model, error.retryable)
     }
-    if (!stopped) throw new BilledLlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended before message_stop`, spent(), model, true)
+    if (!stopped) throw new BilledLlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended before message_stop`, spent(), model)
 
     const usage = spent()
     const completion: Completion = { text, usage, model, finishReason: finishReason(stopReason) }
@@ -227,7 +227,7 @@ function parseEvent(data: string, label: string): Record<string, unknown> {
   } catch {
     // reported below
   }
-  throw new LlmError('LLM_UNAVAILABLE', `${label}: a stream event is not JSON`, true)
+  throw new LlmError('LLM_UNAVAILABLE', `${label}: a stream event is not JSON`)
 }
 
 /** Input billed includes what was written to or read from the prompt cache. */

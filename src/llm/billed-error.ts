@@ -4,23 +4,29 @@
  * charges them too (`usageOf`).
  *
  * ```ts
- * throw new BilledLlmError('LLM_BAD_OUTPUT', 'reply is not JSON', { prompt: 120, completion: 40 }, 'gpt-4o-mini')
+ * throw new BilledLlmError('LLM_BAD_OUTPUT', 'reply is not JSON', { prompt: 120, completion: 40 }, 'gpt-4o-mini', true)
  * usageOf(err) // { prompt: 120, completion: 40 }, or undefined for an error that cost nothing
  * ```
  */
+import { type FixedCode, type LlmCode, retryableOf } from '../step-errors.js'
 import { LlmError, type Usage } from './provider.js'
 
 export class BilledLlmError extends LlmError {
+  /** The model that answered, when known. */
+  readonly model: string | undefined
+
+  constructor(code: LlmCode & FixedCode, message: string, usage: Usage, model?: string)
+  constructor(code: LlmCode, message: string, usage: Usage, model: string | undefined, retryable: boolean)
   constructor(
-    code: string,
+    code: LlmCode,
     message: string,
     readonly usage: Usage,
-    /** The model that answered, when known. */
-    readonly model?: string,
-    retryable = false,
+    model?: string,
+    retryable = retryableOf(code),
   ) {
     super(code, message, retryable)
     this.name = 'LlmError'
+    this.model = model
   }
 }
 

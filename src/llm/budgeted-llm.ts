@@ -128,7 +128,6 @@ export class BudgetedLlm implements MeteredLlm {
       throw new LlmError(
         'LLM_BUDGET_EXCEEDED',
         `token budget exhausted: ${remaining} of ${this.maxTokens} tokens left, the prompt alone needs about ${prompt}`,
-        false,
       )
     }
     this.held += prompt + cap

@@ -48,11 +48,11 @@ export function providerEmbedder(provider: LlmProvider, model: string): Embedder
       if (texts.length === 0) return []
       const vectors = await embed(texts, signal)
       if (vectors.length !== texts.length)
-        throw new LlmError('LLM_BAD_OUTPUT', `embeddings: ${vectors.length} vectors for ${texts.length} texts`)
+        throw new LlmError('LLM_BAD_OUTPUT', `embeddings: ${vectors.length} vectors for ${texts.length} texts`, false)
       for (const v of vectors) {
         if (dimensions === 0) dimensions = v.length
         if (v.length !== dimensions || v.length === 0)
-          throw new LlmError('LLM_BAD_OUTPUT', `embeddings: a vector of ${v.length} dimensions, expected ${dimensions}`)
+          throw new LlmError('LLM_BAD_OUTPUT', `embeddings: a vector of ${v.length} dimensions, expected ${dimensions}`, false)
       }
       return vectors.map(l2Normalise)
     },

@@ -270,7 +270,7 @@ export class LlamaProvider implements LlmProvider {
       } catch (err) {
         if (err instanceof LlmError) throw err
         if (signal?.aborted) throw new LlmError('LLM_ABORTED', 'llama: request aborted')
-        throw new LlmError('LLM_UNAVAILABLE', `llama: generation failed: ${(err as Error).message}`, true)
+        throw new LlmError('LLM_UNAVAILABLE', `llama: generation failed: ${(err as Error).message}`)
       } finally {
         session.dispose({ disposeSequence: false })
       }

@@ -52,11 +52,7 @@ export class OfflineProvider implements LlmProvider {
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
     checkRequest(request)
     if (request.schema !== undefined)
-      throw new LlmError(
-        'LLM_UNSUPPORTED',
-        'the offline provider cannot produce structured output; configure LLM_PROVIDER for a model',
-        false,
-      )
+      throw new LlmError('LLM_UNSUPPORTED', 'the offline provider cannot produce structured output; configure LLM_PROVIDER for a model')
     if (signal?.aborted) throw new LlmError('LLM_ABORTED', 'offline: request aborted')
     const source = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? ''
     const limit = request.maxTokens ?? this.options.defaultMaxTokens ?? OFFLINE_DEFAULTS.defaultMaxTokens

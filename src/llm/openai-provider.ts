@@ -84,12 +84,12 @@ export class OpenAiProvider implements LlmProvider {
     })
     const body = (await call.json(response)) as ChatBody
     const choice = body.choices?.[0]
-    if (choice?.message === undefined) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply has no choices`, true)
+    if (choice?.message === undefined) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply has no choices`)
     const text = choice.message.content ?? ''
     const model = body.model ?? this.model
     const usage = readUsage(body.usage) ?? estimated(request, text)
     if (choice.message.refusal)
-      throw new BilledLlmError('LLM_BAD_OUTPUT', `the model refused: ${apiMessage(choice.message.refusal)}`, usage, model)
+      throw new BilledLlmError('LLM_BAD_OUTPUT', `the model refused: ${apiMessage(choice.message.refusal)}`, usage, model, false)
     return finish(request, text, usage, model, choice.finish_reason)
   }
 
@@ -99,7 +99,7 @@ export class OpenAiProvider implements LlmProvider {
     const call = this.request(signal)
     const body = { ...this.body(request), stream: true, stream_options: { include_usage: true } }
     const response = await call.fetch(`${this.base}/chat/completions`, { method: 'POST', headers: this.headers(), body })
-    if (response.body === null) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: empty stream`, true)
+    if (response.body === null) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: empty stream`)
 
     let text = ''
     let model = this.model
@@ -113,7 +113,7 @@ export class OpenAiProvider implements LlmProvider {
           break
         }
         const chunk = parseChunk(data, this.label)
-        if (chunk.error !== undefined) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: ${apiMessage(JSON.stringify(chunk))}`, true)
+        if (chunk.error !== undefined) throw new LlmError('LLM_UNAVAILABLE', `${this.label}: ${apiMessage(JSON.stringify(chunk))}`)
         if (chunk.model) model = chunk.model
         usage = readUsage(chunk.usage) ?? usage
         const choice = chunk.choices?.[0]
@@ -129,7 +129,7 @@ export class OpenAiProvider implements LlmProvider {
     }
     // Some servers close without `[DONE]`; a finish reason says the answer was whole all the same.
     if (!ended && !finishReason)
-      throw billed(new LlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended early`, true), request, text, model)
+      throw billed(new LlmError('LLM_UNAVAILABLE', `${this.label}: the stream ended early`), request, text, model)
     yield { type: 'done', completion: finish(request, text, usage ?? estimated(request, text), model, finishReason) }
   }
 
@@ -146,7 +146,7 @@ export class OpenAiProvider implements LlmProvider {
     const rows = Array.isArray(body.data) ? [...body.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : []
     const vectors = rows.map((r) => r.embedding)
     if (vectors.length !== texts.length || !vectors.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number')))
-      throw new LlmError('LLM_UNAVAILABLE', `${this.label}: expected ${texts.length} embeddings`, true)
+      throw new LlmError('LLM_UNAVAILABLE', `${this.label}: expected ${texts.length} embeddings`)
     return vectors as number[][]
   }
 
@@ -198,7 +198,7 @@ function parseChunk(data: string, label: string): ChatBody {
   try {
     return JSON.parse(data) as ChatBody
   } catch {
-    throw new LlmError('LLM_UNAVAILABLE', `${label}: a stream event is not JSON`, true)
+    throw new LlmError('LLM_UNAVAILABLE', `${label}: a stream event is not JSON`)
   }
 }
 

@@ -62,17 +62,17 @@ export class ProviderRequest {
     } catch {
       // reported below
     }
-    throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply is not a JSON object`, true)
+    throw new LlmError('LLM_UNAVAILABLE', `${this.label}: the reply is not a JSON object`)
   }
 
   /** The LlmError for anything thrown while sending or reading. */
   failure(err: unknown): LlmError {
     if (err instanceof LlmError) return err
     if (this.callerSignal?.aborted) return new LlmError('LLM_ABORTED', `${this.label}: request aborted`)
-    if (this.timeout.aborted) return new LlmError('LLM_UNAVAILABLE', `${this.label}: no complete reply within ${this.timeoutMs} ms`, true)
+    if (this.timeout.aborted) return new LlmError('LLM_UNAVAILABLE', `${this.label}: no complete reply within ${this.timeoutMs} ms`)
     const cause = (err as { cause?: { code?: string; message?: string } }).cause
     const why = cause?.code ?? cause?.message ?? (err as Error).message ?? String(err)
-    return new LlmError('LLM_UNAVAILABLE', `${this.label}: connection failed (${why})`, true)
+    return new LlmError('LLM_UNAVAILABLE', `${this.label}: connection failed (${why})`)
   }
 
   private async statusError(response: Response): Promise<LlmError> {
@@ -81,7 +81,7 @@ export class ProviderRequest {
     const { status } = response
     if (status === 408 || status === 409 || status === 429 || status >= 500) {
       const after = response.headers.get('retry-after')
-      return new LlmError('LLM_UNAVAILABLE', after ? `${what} (retry after ${after} s)` : what, true)
+      return new LlmError('LLM_UNAVAILABLE', after ? `${what} (retry after ${after} s)` : what)
     }
     return new LlmError('LLM_BAD_REQUEST', what)
   }

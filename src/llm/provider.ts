@@ -17,6 +17,8 @@
  * (the step is what is retried, with its backoff, by the orchestrator).
  */
 
+import { type FixedCode, type LlmCode, retryableOf } from '../step-errors.js'
+
 export type LlmProviderId = 'offline' | 'openai' | 'anthropic' | 'llama'
 
 export interface ChatMessage {
@@ -73,19 +75,23 @@ export interface LlmProvider extends Llm {
 }
 
 /**
- * Stable codes: `LLM_BUDGET_EXCEEDED` (not retryable), `LLM_UNAVAILABLE` (connection, 5xx, 429:
- * retryable), `LLM_BAD_REQUEST` (4xx), `LLM_BAD_OUTPUT` (structured output that does not parse or
- * validate), `LLM_ABORTED`, `LLM_NOT_CONFIGURED`, `LLM_UNSUPPORTED` (the offline provider asked for
+ * Stable codes, the `LLM_*` of the step error catalogue (src/step-errors.ts, which says whether
+ * each is retryable): `LLM_BUDGET_EXCEEDED`, `LLM_UNAVAILABLE` (connection, 5xx, 429),
+ * `LLM_BAD_REQUEST` (4xx), `LLM_BAD_OUTPUT` (structured output that does not parse or validate),
+ * `LLM_ABORTED`, `LLM_NOT_CONFIGURED`, `LLM_UNSUPPORTED` (the offline provider asked for
  * structured output).
  */
 export class LlmError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable = false,
-  ) {
+  readonly code: LlmCode
+  readonly retryable: boolean
+
+  constructor(code: LlmCode & FixedCode, message: string)
+  constructor(code: LlmCode, message: string, retryable: boolean)
+  constructor(code: LlmCode, message: string, retryable = retryableOf(code)) {
     super(message)
     this.name = 'LlmError'
+    this.code = code
+    this.retryable = retryable
   }
 }
 

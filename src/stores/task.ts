@@ -1,10 +1,11 @@
 /**
- * The task record (the `Task` schema of openapi.yaml) and what the store keeps beside it.
+ * The task record (`GET /api/v1/tasks/{id}`, openapi.yaml) and what the store keeps beside it.
  *
  * `TaskRecord` is exactly what the API returns; `StoredTask` adds the fields the orchestrator needs
  * and clients never see (request context, budget, owner, cancellation and deadline bookkeeping).
  * `toTaskRecord` strips them. Timestamps are ISO-8601 strings.
  */
+import { type StepFailure, stepFailure } from '../step-errors.js'
 
 export const TASK_STATUSES = [
   'queued',
@@ -35,11 +36,8 @@ export type Priority = (typeof PRIORITIES)[number]
 export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'] as const
 export type StepStatus = (typeof STEP_STATUSES)[number]
 
-export interface TaskError {
-  code: string
-  message: string
-  retryable: boolean
-}
+/** A step's or the task's error: a code of the step error catalogue, or one an external arm reported. */
+export type TaskError = StepFailure
 
 export interface TaskUsage {
   llm_tokens: { prompt: number; completion: number; total: number }
@@ -130,7 +128,7 @@ export function toTaskRecord(task: StoredTask): TaskRecord {
     plan: task.plan,
     result: task.result,
     // A rejected task's reason is its error: the record has no other place a client would look.
-    error: task.error ?? (task.status === 'rejected' && task.reason ? { code: 'REJECTED', message: task.reason, retryable: false } : null),
+    error: task.error ?? (task.status === 'rejected' && task.reason ? stepFailure('REJECTED', task.reason) : null),
     usage: task.usage,
     cached: task.cached,
     progress: task.progress,

@@ -45,6 +45,10 @@ t.test('a bytes route gets the JSON body unparsed, after the same checks as a JS
   t.equal(seen.at(-1), big)
 
   t.equal((await post('{"a":1}', { 'content-type': 'text/plain' })).status, 415, 'not handed over: wrong content type')
-  t.equal((await fetch(`${url}/bytes`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status, 400, 'nor an empty body')
+  t.equal(
+    (await fetch(`${url}/bytes`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status,
+    400,
+    'nor an empty body',
+  )
   t.equal(seen.length, 4)
 })

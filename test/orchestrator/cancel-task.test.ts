@@ -1,6 +1,10 @@
 import t from 'tap'
 import { DelayStepRunner } from '../fixtures/delay-step-runner.js'
+import { heuristicPlanner } from '../fixtures/heuristic-planner.js'
+import { testDetector } from '../fixtures/runner-node.js'
 import { FINAL, orchestratorUrl, postJson, waitForTask } from '../helpers/servers.js'
+
+const planner = heuristicPlanner(testDetector())
 
 t.test('cancelling a running task aborts its step and keeps it cancelled', async (t) => {
   let started!: () => void
@@ -8,7 +12,7 @@ t.test('cancelling a running task aborts its step and keeps it cancelled', async
     started = resolve
   })
   const steps = new DelayStepRunner({ delayMs: 30_000, onStart: () => started() })
-  const base = await orchestratorUrl(t, {}, { steps })
+  const base = await orchestratorUrl(t, {}, { scripted: { steps, planner } })
   const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the archive for the 2019 audit' })).json()
   await running
 
@@ -40,7 +44,7 @@ t.test('cancelling a completed task returns it unchanged', async (t) => {
 
 t.test('a task past its timeout ends timed_out', async (t) => {
   const steps = new DelayStepRunner({ delayMs: 30_000 })
-  const base = await orchestratorUrl(t, {}, { steps })
+  const base = await orchestratorUrl(t, {}, { scripted: { steps, planner } })
   const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Run the long report', constraints: { timeout_seconds: 1 } })).json()
   const done = await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status), 20_000)
   t.equal(done.status, 'timed_out')

@@ -1,6 +1,6 @@
 /**
- * The coder arm (DESIGN.md §7): writes code for a spec, or repairs code given its error. The code
- * is for the executor's `javascript` tool, which runs a dependency's `{ language, code }` and
+ * The coder arm (docs/arms/coder.md): writes code for a spec, or repairs code given its error. The
+ * code is for the executor's `javascript` tool, which runs a dependency's `{ language, code }` and
  * returns the value of its last expression.
  *
  * ```ts
@@ -79,13 +79,13 @@ async function write(request: CodeRequest, ctx: ArmContext): Promise<CoderOutput
     const found = template()
     if (found) return found
     const what = request.kind === 'generate' ? `'${brief(request.spec)}'` : 'repairs need one'
-    throw new ArmError('CODER_NEEDS_MODEL', `no model is configured and no built-in template fits: ${what}`, false)
+    throw new ArmError('CODER_NEEDS_MODEL', `no model is configured and no built-in template fits: ${what}`)
   }
   try {
     return { ...(await modelCode(request, ctx.llm, ctx.signal)), source: 'model' }
   } catch (err) {
     if (ctx.signal.aborted || !(err instanceof LlmError)) throw err
-    if (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED') throw new ArmError(err.code, err.message, false)
+    if (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED') throw new ArmError(err.code, err.message)
     const found = template()
     if (found === null) throw new ArmError(err.code, err.message, err.retryable)
     ctx.emit({ type: 'coder.fallback', data: { code: err.code, message: err.message } })

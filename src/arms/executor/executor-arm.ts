@@ -1,7 +1,7 @@
 /**
- * The executor arm (DESIGN.md §7): three sandboxed tools. `shell` runs an allow-listed command
- * under bubblewrap, `javascript` evaluates a script in QuickJS (WebAssembly), `http_fetch` reads an
- * allow-listed public URL. docs/arms/executor.md says what each confines and how.
+ * The executor arm: three sandboxed tools. `shell` runs an allow-listed command under bubblewrap,
+ * `javascript` evaluates a script in QuickJS (WebAssembly), `http_fetch` reads an allow-listed
+ * public URL. docs/arms/executor.md says what each confines and how.
  *
  * ```ts
  * const executor = createExecutorArm({ fetchAllow: ['api.example.com', '*.wikipedia.org'] })
@@ -80,7 +80,7 @@ export function createExecutorArm(opts: ExecutorOptions): Arm {
         case 'http_fetch':
           return fetch.run(input, request.timeout_ms, ctx.signal)
         default:
-          throw new ArmError('TOOL_UNKNOWN', `the executor has no tool '${request.tool}' (shell, javascript, http_fetch)`, false)
+          throw new ArmError('TOOL_UNKNOWN', `the executor has no tool '${request.tool}' (shell, javascript, http_fetch)`)
       }
     },
 

@@ -89,7 +89,7 @@ export class HttpFetchTool {
     if (method !== 'GET' && method !== 'HEAD') throw check.invalid("'method' must be GET or HEAD")
     let headers = requestHeaders(input.headers)
     const maxBytes = check.optionalInteger(input, 'max_bytes', 1, this.limits.fetchMaxBytes) ?? this.limits.fetchDefaultBytes
-    if (this.policy.allow.length === 0) throw new ArmError('HOST_NOT_ALLOWED', 'http_fetch is disabled: no host is allowed', false)
+    if (this.policy.allow.length === 0) throw new ArmError('HOST_NOT_ALLOWED', 'http_fetch is disabled: no host is allowed')
 
     const timeoutMs = Math.min(this.limits.fetchTimeoutMs, stepTimeoutMs)
     const timeout = AbortSignal.timeout(timeoutMs)
@@ -104,7 +104,6 @@ export class HttpFetchTool {
           throw new ArmError(
             'TOO_MANY_REDIRECTS',
             `more than ${this.limits.fetchRedirects} redirects, the last to ${location.slice(0, 200)}`,
-            false,
           )
         }
         const next = parseUrl(new URL(location, url).href)
@@ -114,9 +113,9 @@ export class HttpFetchTool {
       }
     } catch (err) {
       if (signal.aborted) throw abortError(signal)
-      if (timeout.aborted) throw new ArmError('FETCH_TIMEOUT', `the fetch took longer than ${timeoutMs} ms`, true)
+      if (timeout.aborted) throw new ArmError('FETCH_TIMEOUT', `the fetch took longer than ${timeoutMs} ms`)
       if (err instanceof ArmError) throw err
-      throw new ArmError('FETCH_FAILED', `the fetch failed: ${(err as Error).message}`, true)
+      throw new ArmError('FETCH_FAILED', `the fetch failed: ${(err as Error).message}`)
     }
   }
 
@@ -126,20 +125,19 @@ export class HttpFetchTool {
    */
   private async checkedAddress(url: URL, signal: AbortSignal): Promise<LookupAddress> {
     const host = normalizeHost(url.hostname)
-    if (!hostAllowed(host, this.policy.allow))
-      throw new ArmError('HOST_NOT_ALLOWED', `host '${host}' is not on the fetch allow-list`, false)
+    if (!hostAllowed(host, this.policy.allow)) throw new ArmError('HOST_NOT_ALLOWED', `host '${host}' is not on the fetch allow-list`)
     const family = isIP(host)
     let addresses: LookupAddress[]
     try {
       addresses = family !== 0 ? [{ address: host, family }] : await untilAborted(this.policy.lookup(host), signal)
     } catch (err) {
       if (signal.aborted) throw err
-      throw new ArmError('FETCH_FAILED', `cannot resolve '${host}': ${(err as Error).message}`, true)
+      throw new ArmError('FETCH_FAILED', `cannot resolve '${host}': ${(err as Error).message}`)
     }
-    if (addresses.length === 0) throw new ArmError('FETCH_FAILED', `'${host}' has no address`, true)
+    if (addresses.length === 0) throw new ArmError('FETCH_FAILED', `'${host}' has no address`)
     for (const { address } of addresses) {
       if (!isPublicAddress(address) && !this.policy.testAllowAddresses.includes(address)) {
-        throw new ArmError('ADDRESS_NOT_ALLOWED', `host '${host}' resolves to ${address}, which is not a public address`, false)
+        throw new ArmError('ADDRESS_NOT_ALLOWED', `host '${host}' resolves to ${address}, which is not a public address`)
       }
     }
     return addresses[0]!

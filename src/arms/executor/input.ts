@@ -12,7 +12,7 @@ import { ArmError } from '../contract.js'
 type Input = Record<string, unknown>
 
 export function invalid(message: string): ArmError {
-  return new ArmError('INPUT_INVALID', message, false)
+  return new ArmError('INPUT_INVALID', message)
 }
 
 export function refuseUnknown(input: Input, known: readonly string[]): void {

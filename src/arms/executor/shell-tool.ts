@@ -192,36 +192,32 @@ export class ShellTool {
         : COMMAND_NAME.test(name)
           ? 'is not on the allow-list'
           : 'is not a bare command name'
-      throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`, false)
+      throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`)
     }
     const runsAnother = RUNS_ANOTHER_PROGRAM[name]
     const bad = runsAnother ? args.find(runsAnother) : undefined
     if (bad !== undefined) {
-      throw new ArmError(
-        'COMMAND_NOT_ALLOWED',
-        `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`,
-        false,
-      )
+      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`)
     }
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
-    if (!probe.ok) throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox does not work here: ${probe.detail}`, false)
+    if (!probe.ok) throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox does not work here: ${probe.detail}`)
     if (signal.aborted) throw abortError(signal) // aborted while the probe ran: the listener below would never fire
 
     const resolved = await this.withLibraries(command)
     if (signal.aborted) throw abortError(signal)
     const result = await this.spawnSandboxed(resolved, args, stdin, timeoutMs, signal)
     if (result.kind === 'aborted') throw abortError(signal)
-    if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`, false)
+    if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`)
     const out = result.output
     if (out.exit_code !== 0 && out.stderr.startsWith('bwrap: ')) {
-      throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox failed: ${out.stderr.slice(0, STDERR_IN_MESSAGE)}`, false)
+      throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox failed: ${out.stderr.slice(0, STDERR_IN_MESSAGE)}`)
     }
     // A command we killed for its output size is reported with what it wrote, not as a failure.
     if (out.exit_code !== 0 && !out.truncated && !allowNonzero) {
       const status = out.exit_code === null ? `was killed by ${out.signal}` : `exited with code ${out.exit_code}`
       const stderr = out.stderr.slice(0, STDERR_IN_MESSAGE).trim()
-      throw new ArmError('COMMAND_FAILED', `'${name}' ${status}${stderr ? `: ${stderr}` : ''}`, false)
+      throw new ArmError('COMMAND_FAILED', `'${name}' ${status}${stderr ? `: ${stderr}` : ''}`)
     }
     return out
   }
@@ -277,7 +273,7 @@ export class ShellTool {
       child.on('error', (err) => {
         clearTimeout(timer)
         signal.removeEventListener('abort', onAbort)
-        reject(new ArmError('SANDBOX_UNAVAILABLE', `could not start the sandbox: ${err.message}`, false))
+        reject(new ArmError('SANDBOX_UNAVAILABLE', `could not start the sandbox: ${err.message}`))
       })
       child.on('close', (code, sig) => {
         clearTimeout(timer)

@@ -1,7 +1,7 @@
 /**
- * The guardian arm (DESIGN.md §7): personal data and secrets out of what the task returns,
- * prompt injection out of what tools and retrieval brought in (indirect injection), and the
- * task's output policy held. All detection is the reflex detector's (the native addon).
+ * The guardian arm (docs/arms/guardian.md): personal data and secrets out of what the task returns,
+ * prompt injection out of what tools and retrieval brought in (indirect injection), and the task's
+ * output policy held. All detection is the reflex detector's (`@ganglion/reflex`).
  *
  * ```ts
  * const guardian = createGuardianArm({ detector: new Detector(), blockLevel: 'high' })

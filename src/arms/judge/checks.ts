@@ -297,5 +297,5 @@ function definitionAtFault<T>(check: Check, run: () => T): T {
 }
 
 function invalid(message: string): ArmError {
-  return new ArmError('INPUT_INVALID', message, false)
+  return new ArmError('INPUT_INVALID', message)
 }

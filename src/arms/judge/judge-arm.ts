@@ -1,8 +1,8 @@
 /**
- * The judge arm (DESIGN.md §7): checks what the steps it depends on produced against explicit
- * checks and the task's acceptance criteria. Deterministic checks first; criteria whose wording
- * is clear become deterministic checks too (criteria.ts); the rest go to the model when the step
- * has one that reasons, and are reported `unverified` (not failed) when it has not.
+ * The judge arm (docs/arms/judge.md): checks what the steps it depends on produced against explicit
+ * checks and the task's acceptance criteria. Deterministic checks first; criteria whose wording is
+ * clear become deterministic checks too (criteria.ts); the rest go to the model when the step has
+ * one that reasons, and are reported `unverified` (not failed) when it has not.
  *
  * ```ts
  * const judge = createJudgeArm()
@@ -111,7 +111,7 @@ async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOut
   const failed = results.filter((r) => !r.passed)
   if (failed.length > 0) {
     const reasons = failed.map((r) => `"${r.criterion.slice(0, 200)}" (${r.method}): ${r.detail.slice(0, 300)}`)
-    throw new ArmError('VALIDATION_FAILED', `${failed.length} of ${results.length} checks failed: ${reasons.join('; ')}`, false)
+    throw new ArmError('VALIDATION_FAILED', `${failed.length} of ${results.length} checks failed: ${reasons.join('; ')}`)
   }
   return { passed: true, checks: results }
 }

@@ -133,7 +133,7 @@ function unrecognised(input: HeuristicInput, ok: (arm: string) => boolean, exclu
     const why = excluded ? 'the arms the goal asks for are not allowed' : 'no specific tool was recognised in the goal'
     return [searchStep(input.goal, true, `Answer from the knowledge base (${why}).`)]
   }
-  throw new ArmError('PLAN_NOT_POSSIBLE', `no allowed arm can do this goal (allowed_arms: ${input.allowed?.join(', ') || 'none'})`, false)
+  throw new ArmError('PLAN_NOT_POSSIBLE', `no allowed arm can do this goal (allowed_arms: ${input.allowed?.join(', ') || 'none'})`)
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The planner arm (DESIGN.md §7): turns a goal into a DAG of arm steps. With a reasoning model
- * (`ctx.llm.reasoning`) the model writes the plan; without one, or when the model's answer is
+ * The planner arm (docs/arms/planner.md): turns a goal into a DAG of arm steps. With a reasoning
+ * model (`ctx.llm.reasoning`) the model writes the plan; without one, or when the model's answer is
  * unusable, a deterministic heuristic reads the goal's intents. Either plan is checked against the
  * tool table before it leaves.
  *
@@ -93,7 +93,7 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
   } catch (err) {
     if (ctx.signal.aborted) throw err
     if (err instanceof LlmError && (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED'))
-      throw new ArmError(err.code, err.message, false)
+      throw new ArmError(err.code, err.message)
     if (!(err instanceof LlmError || err instanceof PlanError)) throw err
     const code = err instanceof LlmError ? err.code : 'PLAN_INVALID'
     ctx.emit({ type: 'planner.fallback', data: { code, message: err.message } })

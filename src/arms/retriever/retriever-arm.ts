@@ -1,7 +1,7 @@
 /**
- * The retriever arm (DESIGN.md §7): `search` the knowledge store (hybrid full text + vectors, see
- * src/stores/knowledge-store.ts), optionally summarising the hits with the step's model, and
- * `recall` completed tasks with a similar goal from episodic memory.
+ * The retriever arm (docs/arms/retriever.md): `search` the knowledge store (hybrid full text +
+ * vectors, see src/stores/knowledge-store.ts), optionally summarising the hits with the step's
+ * model, and `recall` completed tasks with a similar goal from episodic memory.
  *
  * ```ts
  * const arm = createRetrieverArm({ knowledge, memory })
@@ -64,7 +64,7 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
   async function recall(request: ExecuteRequest, ctx: ArmContext): Promise<RecallOutput> {
     const input = parseRecall(request.input)
     const goal = input.goal ?? request.goal.trim()
-    if (goal === '') throw new ArmError('INPUT_INVALID', 'input.goal is required when the task has no goal', false)
+    if (goal === '') throw new ArmError('INPUT_INVALID', 'input.goal is required when the task has no goal')
     const similar = await deps.memory.similar(goal, input.k ?? DEFAULT_RECALL_K, ctx.signal)
     ctx.signal.throwIfAborted()
     return { goal, similar }
@@ -90,7 +90,7 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
         case 'recall':
           return recall(request, ctx)
         default:
-          throw new ArmError('TOOL_UNKNOWN', `the retriever has no tool '${request.tool}' (search, recall)`, false)
+          throw new ArmError('TOOL_UNKNOWN', `the retriever has no tool '${request.tool}' (search, recall)`)
       }
     },
 
@@ -107,7 +107,7 @@ function queryOf(given: string | undefined, request: ExecuteRequest): { query: s
   if (action !== '') return { query: action.slice(0, MAX_QUERY_CHARS), source: 'action' }
   const goal = request.goal.trim()
   if (goal !== '') return { query: goal.slice(0, MAX_QUERY_CHARS), source: 'goal' }
-  throw new ArmError('INPUT_INVALID', 'input.query is required when the step has neither an action nor a goal', false)
+  throw new ArmError('INPUT_INVALID', 'input.query is required when the step has neither an action nor a goal')
 }
 
 async function summarise(query: string, hits: readonly SearchHit[], ctx: ArmContext): Promise<string> {
@@ -136,6 +136,6 @@ function validator<S extends TSchema>(schema: S): (value: unknown) => Static<S> 
       what = 'is not a known field'
     }
     const name = `input${field.replace(/\//g, '.')}`
-    throw new ArmError('INPUT_INVALID', `${name} ${what}`, false)
+    throw new ArmError('INPUT_INVALID', `${name} ${what}`)
   }
 }

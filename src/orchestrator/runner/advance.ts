@@ -3,6 +3,7 @@
  * ends, after planning, and on any retry that finds its own work already done (a crash between a
  * commit and the next move). Every move is a conditional update, so racing callers are harmless.
  */
+import { stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js'
 import { aggregate } from './aggregate.js'
 import { STEP_RUN, type StepRunJob } from './queues.js'
@@ -29,7 +30,7 @@ export async function advance(ctx: RunnerContext, taskId: string, known?: Stored
     if (failed.error?.code === 'VALIDATION_FAILED' && (await replanOnce(ctx, task, failed.step_id, failed.error.message))) {
       return advance(ctx, taskId)
     }
-    return failTask(ctx, task, failed.error ?? { code: 'STEP_FAILED', message: `step ${failed.step_id} failed`, retryable: false })
+    return failTask(ctx, task, failed.error ?? stepFailure('STEP_FAILED', `step ${failed.step_id} failed`))
   }
   // Skipped steps in a running task are the ones a re-plan superseded. An empty plan completes too.
   if (steps.every((s) => s.status === 'completed' || s.status === 'skipped')) return completeTask(ctx, task)
@@ -49,9 +50,10 @@ export async function advance(ctx: RunnerContext, taskId: string, known?: Stored
 }
 
 /**
- * A failed validation gets one new plan (DESIGN.md §7 judge), told why the last one failed. New step
- * ids carry an `rN-` prefix so they never collide with the plan they follow. True when the task has
- * a new plan to run, whoever wrote it: a racing process may have re-planned first.
+ * A failed validation (the judge's VALIDATION_FAILED) gets one new plan, told why the last one
+ * failed (docs/lifecycle.md). New step ids carry an `rN-` prefix so they never collide with the plan
+ * they follow. True when the task has a new plan to run, whoever wrote it: a racing process may
+ * have re-planned first.
  */
 async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: string, reason: string): Promise<boolean> {
   if (task.replans >= ctx.maxReplans) return false
@@ -86,7 +88,7 @@ export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'can
     settlePending: 'cancelled' as const,
     result: aggregate(task.plan.steps),
     usage: await usageOf(ctx, task),
-    ...(to === 'timed_out' && { error: { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: true } }),
+    ...(to === 'timed_out' && { error: stepFailure('TIMEOUT', 'the task ran past its time limit', true) }),
   }
   const moved = await ctx.store.transition(taskId, from, to, patch)
   if (!moved) return

@@ -17,13 +17,14 @@
  */
 
 import type { Detector } from '@ganglion/reflex'
+import type { ArmLookup } from '../../arms/contract.js'
 import { type ExternalArm, MAX_EXTERNAL_ARMS } from '../../arms/planner/external-arms.js'
+import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
-import { type ArmLookup, type CallArmDeps, callArm } from './call-arm.js'
+import { type CallArmDeps, callArm } from './call-arm.js'
 import type { TaskPlanner } from './planner.js'
 import { failureForPlanner } from './replan-reason.js'
-import { StepError } from './step-runner.js'
 
 export interface ArmPlannerDeps extends CallArmDeps {
   detector: Detector
@@ -122,5 +123,5 @@ function allowedArms(task: StoredTask): string[] | null {
 }
 
 function invalid(message: string): StepError {
-  return new StepError('PLAN_INVALID', message, false)
+  return new StepError('PLAN_INVALID', message)
 }

@@ -13,30 +13,11 @@
  * A failed step comes back as `StepError` with the arm's code and retryability; the tokens it spent
  * are charged all the same.
  */
-import {
-  ARM_TOOLS,
-  type ArmCapability,
-  BUILTIN_ARMS,
-  type ExecuteRequest,
-  type ExecuteResponse,
-  type Provenance,
-} from '../../arms/contract.js'
+import { ARM_TOOLS, type ArmLookup, BUILTIN_ARMS, type ExecuteRequest, type Provenance } from '../../arms/contract.js'
+import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
 import type { RunnerMetrics } from './runner-context.js'
-import { StepError } from './step-runner.js'
-
-/** The arm client as the runner needs it (src/arms/arm-client.ts implements it). */
-export interface ArmEndpoint {
-  execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse>
-}
-
-/** The registry as the runner needs it. */
-export interface ArmLookup {
-  get(name: string): ArmEndpoint | undefined
-  /** The registered (external) arms, for the planner; none when absent. */
-  registered?(): Array<{ name: string; capability: ArmCapability }>
-}
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
@@ -92,7 +73,7 @@ export function tokenLimit(task: StoredTask): number | null {
 export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCallResult> {
   const { task, stepId, arm } = call
   const endpoint = deps.arms.get(arm)
-  if (!endpoint) throw new StepError('ARM_UNKNOWN', `no arm named ${JSON.stringify(arm)} is registered`, false)
+  if (!endpoint) throw new StepError('ARM_UNKNOWN', `no arm named ${JSON.stringify(arm)} is registered`)
   const tool = call.tool ?? defaultTool(arm)
   const allowance = await hold(deps.store, task, arm, call.share ?? 1)
   let used = 0
@@ -133,7 +114,7 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
       if (response.error.code === 'LLM_BUDGET_EXCEEDED') {
         await deps.store.appendEvent(task.task_id, { type: 'budget.exceeded', data: { step_id: stepId, allowance } })
       }
-      throw new StepError(response.error.code, response.error.message, response.error.retryable)
+      throw StepError.reported(response.error)
     }
     return { output: response.output, provenance: response.provenance }
   } finally {
@@ -151,7 +132,7 @@ async function hold(store: TaskStore, task: StoredTask, arm: string, share: numb
 
 function defaultTool(arm: string): string {
   const tools = (BUILTIN_ARMS as readonly string[]).includes(arm) ? ARM_TOOLS[arm as keyof typeof ARM_TOOLS] : undefined
-  if (!tools?.[0]) throw new StepError('STEP_INVALID', `the step names no tool and arm ${arm} has no default`, false)
+  if (!tools?.[0]) throw new StepError('STEP_INVALID', `the step names no tool and arm ${arm} has no default`)
   return tools[0]
 }
 
@@ -160,6 +141,7 @@ function asStepError(err: unknown): StepError {
   if (err instanceof StepError) return err
   const e = err as { code?: unknown; retryable?: unknown; message?: unknown }
   const message = typeof e?.message === 'string' ? e.message : String(err)
-  if (typeof e?.code === 'string' && typeof e.retryable === 'boolean') return new StepError(e.code, message, e.retryable)
-  return new StepError('ARM_UNREACHABLE', message, true)
+  if (typeof e?.code === 'string' && typeof e.retryable === 'boolean')
+    return StepError.reported({ code: e.code, message, retryable: e.retryable })
+  return new StepError('ARM_UNREACHABLE', message)
 }

@@ -2,13 +2,14 @@
  * One `step.run` job: claim the step (at most once, within the task's running limit), run it with a
  * signal that cancel, timeout and lease loss all reach, record the outcome, move the task on.
  */
+import { StepError, stepFailure } from '../../step-errors.js'
 import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { type AbortKind, StepAbort } from './abort-registry.js'
 import { advance, finishStopped } from './advance.js'
 import type { StepRunJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
-import { StepError, type StepResult } from './step-runner.js'
+import type { StepResult } from './step-runner.js'
 
 type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown }
 
@@ -95,7 +96,7 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   }
   const error =
     aborted === 'step_timeout'
-      ? { code: 'STEP_TIMEOUT', message: `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`, retryable: true }
+      ? stepFailure('STEP_TIMEOUT', `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`)
       : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error)
   return failAttempt(ctx, step, taskId, error, seconds)
 }
@@ -118,7 +119,7 @@ async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, e
     await ctx.store.updateStep(taskId, step.step_id, ['running'], 'pending', { error })
     ctx.metrics?.stepFinished(step.arm, 'pending', seconds)
     ctx.log.warn({ task_id: taskId, step_id: step.step_id, attempt: step.attempts, error }, 'step attempt failed; retrying')
-    throw new StepError(error.code, error.message, true) // pg-boss retries the job with backoff
+    throw StepError.reported(error) // pg-boss retries the job with backoff
   }
   const moved = await ctx.store.moveStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } })
   ctx.metrics?.stepFinished(step.arm, 'failed', seconds)
@@ -131,13 +132,12 @@ function abortKind(reason: unknown): AbortKind {
 }
 
 function stopError(kind: AbortKind): TaskError {
-  if (kind === 'cancelled') return { code: 'CANCELLED', message: 'the task was cancelled', retryable: false }
-  if (kind === 'timed_out') return { code: 'TIMEOUT', message: 'the task ran past its time limit', retryable: false }
-  return { code: 'LEASE_LOST', message: 'the worker lost the job lease', retryable: true }
+  if (kind === 'cancelled') return stepFailure('CANCELLED', 'the task was cancelled')
+  if (kind === 'timed_out') return stepFailure('TIMEOUT', 'the task ran past its time limit', false)
+  return stepFailure('LEASE_LOST', 'the worker lost the job lease')
 }
 
 function toTaskError(err: unknown): TaskError {
   if (err instanceof StepError) return { code: err.code, message: err.message, retryable: err.retryable }
-  const message = err instanceof Error ? err.message : String(err)
-  return { code: 'STEP_ERROR', message, retryable: true }
+  return stepFailure('STEP_ERROR', err instanceof Error ? err.message : String(err))
 }

@@ -6,8 +6,8 @@
  * const { output } = await steps.run(step, { goal, task, depOutputs }, signal)
  * ```
  *
- * Contract: `run` honours `signal` (rejects promptly once it aborts) and throws `StepError` to say
- * whether a failure is worth retrying. Any other thrown error counts as retryable.
+ * Contract: `run` honours `signal` (rejects promptly once it aborts) and throws `StepError`
+ * (src/step-errors.ts) to say whether a failure is worth retrying. Any other thrown error counts as retryable.
  */
 import type { StoredTask, TaskStep } from '../../stores/task.js'
 
@@ -34,16 +34,4 @@ export interface StepResult {
 
 export interface StepRunner {
   run(step: TaskStep, input: StepInput, signal: AbortSignal): Promise<StepResult>
-}
-
-/** A step failure with a stable code; `retryable: false` fails the task at once. */
-export class StepError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message)
-    this.name = 'StepError'
-  }
 }

@@ -2,12 +2,12 @@
  * `task.run` (plan, start) and `task.timeout` (end it timed out). Both are safe to repeat: a retry
  * resumes from whatever state the task reached.
  */
+import { StepError, stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES } from '../../stores/task.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { advance, finishStopped } from './advance.js'
 import type { TaskRunJob, TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
-import { StepError } from './step-runner.js'
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
   const taskId = job.data.task_id
@@ -27,7 +27,7 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
         if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
         const message = err instanceof Error ? err.message : String(err)
-        await ctx.store.transition(taskId, ['planning'], 'failed', { error: { code: 'PLAN_FAILED', message, retryable } })
+        await ctx.store.transition(taskId, ['planning'], 'failed', { error: stepFailure('PLAN_FAILED', message, retryable) })
         return
       }
       if (!(await ctx.store.upsertSteps(taskId, steps))) return

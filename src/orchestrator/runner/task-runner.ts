@@ -5,7 +5,7 @@
  *
  * ```ts
  * const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
- * const runner = await startTaskRunner({ store, queue, sql, detector, maxParallelArms: 4, log })
+ * const runner = await startTaskRunner({ store, queue, sql, detector, steps, planner, maxParallelArms: 4, log })
  * await store.requestCancel(id); runner.abort(id, 'cancelled') // the DELETE's fast path
  * await runner.stop(); await queue.stop()
  * ```
@@ -17,9 +17,8 @@ import type { TaskStore } from '../../stores/task-store.js'
 import type { JobQueue, QueueJob } from '../queue/job-queue.js'
 import { AbortRegistry } from './abort-registry.js'
 import { advance } from './advance.js'
-import { BuiltinStepRunner } from './builtin-step-runner.js'
 import { startCancelWatcher } from './cancel-watcher.js'
-import { heuristicPlanner, type TaskPlanner } from './planner.js'
+import type { TaskPlanner } from './planner.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN, type StepRunJob, TASK_RUN, TASK_TIMEOUT, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext, RunnerLog, RunnerMetrics } from './runner-context.js'
 import { runStepJob } from './step-job.js'
@@ -34,10 +33,10 @@ export interface TaskRunnerDeps {
   queue: JobQueue
   sql: Sql
   detector: Detector
-  /** Default: BuiltinStepRunner, which calls no arm (the service passes ArmStepRunner). */
-  steps?: StepRunner
-  /** Default: the routing-hint planner (planner.ts); the service passes armPlanner. */
-  planner?: TaskPlanner
+  /** Does each step's work: the service passes ArmStepRunner. */
+  steps: StepRunner
+  /** Plans each task: the service passes armPlanner. */
+  planner: TaskPlanner
   /** MAX_PARALLEL_ARMS: running steps per task, across every process. */
   maxParallelArms: number
   /** Called once per task that completes (the API caches the result here). */
@@ -78,8 +77,8 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
     queue: deps.queue,
     sql: deps.sql,
     detector: deps.detector,
-    steps: deps.steps ?? new BuiltinStepRunner(deps.detector),
-    planner: deps.planner ?? heuristicPlanner(deps.detector),
+    steps: deps.steps,
+    planner: deps.planner,
     maxParallelArms: Math.max(1, deps.maxParallelArms),
     onCompleted: deps.onCompleted,
     metrics: deps.metrics,

@@ -25,13 +25,13 @@ t.test('aborting the signal stops a running infinite loop at once', async (t) =>
   t.ok(Date.now() - aborted < 5000, `stopped ${Date.now() - aborted} ms after the abort`)
 })
 
-t.test('an abort without an error reason is ABORTED', async (t) => {
+t.test('an abort without an error reason is STEP_ABORTED', async (t) => {
   const controller = new AbortController()
   const running = call(arm, 'javascript', { code: 'for (;;) {}', timeout_ms: 20_000 }, { signal: controller.signal })
   setTimeout(() => controller.abort('stop'), 200)
-  await t.rejects(running, { code: 'ABORTED' })
+  await t.rejects(running, { code: 'STEP_ABORTED' })
 })
 
 t.test('an already aborted signal runs nothing', async (t) => {
-  await t.rejects(call(arm, 'javascript', { code: '1' }, { signal: AbortSignal.abort('x') }), { code: 'ABORTED' })
+  await t.rejects(call(arm, 'javascript', { code: '1' }, { signal: AbortSignal.abort('x') }), { code: 'STEP_ABORTED' })
 })

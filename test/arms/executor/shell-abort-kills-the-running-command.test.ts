@@ -19,15 +19,17 @@ t.test('aborting the signal kills a running sleep at once, and it is gone', asyn
   t.ok(await waitUntil(() => processesRunning(SLEEP).length === 0, 5000), 'no sleep process survives')
 })
 
-t.test('an abort without an error reason is ABORTED', async (t) => {
+t.test('an abort without an error reason is STEP_ABORTED', async (t) => {
   const controller = new AbortController()
   const running = call(executor(), 'shell', { command: 'sleep', args: ['31'] }, { signal: controller.signal })
   await waitUntil(() => processesRunning(SLEEP).length > 0, 5000)
   controller.abort('stop')
-  await t.rejects(running, { code: 'ABORTED' })
+  await t.rejects(running, { code: 'STEP_ABORTED' })
   t.ok(await waitUntil(() => processesRunning(SLEEP).length === 0, 500))
 })
 
 t.test('an already aborted signal runs nothing', async (t) => {
-  await t.rejects(call(executor(), 'shell', { command: 'sleep', args: ['31'] }, { signal: AbortSignal.abort('x') }), { code: 'ABORTED' })
+  await t.rejects(call(executor(), 'shell', { command: 'sleep', args: ['31'] }, { signal: AbortSignal.abort('x') }), {
+    code: 'STEP_ABORTED',
+  })
 })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { InProcessArmEndpoint } from '../../../src/arms/in-process-endpoint.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
-import { StepError } from '../../../src/orchestrator/runner/step-runner.js'
+import { StepError } from '../../../src/step-errors.js'
 import { echoArm } from './echo-arm.js'
 import { makeHost, request, serveArm, tokenFor } from './servers.js'
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
 import { HttpArmClient } from '../../../src/arms/arm-client.js'
-import { StepError } from '../../../src/orchestrator/runner/step-runner.js'
+import { StepError } from '../../../src/step-errors.js'
 import { request } from './servers.js'
 
 /** A plain node server answering every request with `status` and `body`. */

@@ -7,6 +7,7 @@
 //   bad_output → returns a BigInt, which JSON cannot carry
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Arm, ArmError, type ArmHealth } from '../../../src/arms/contract.js'
+import type { StepCode } from '../../../src/step-errors.js'
 
 export const ECHO_TOOLS = ['echo', 'ask', 'sleep', 'fail', 'crash', 'bad_output']
 
@@ -51,13 +52,13 @@ export function echoArm(opts: EchoArmOptions = {}): Arm {
           }
           return { slept: input.ms }
         case 'fail':
-          throw new ArmError(String(input.code), 'it failed', Boolean(input.retryable))
+          throw new ArmError(String(input.code) as StepCode, 'it failed', Boolean(input.retryable))
         case 'crash':
           throw new Error('boom')
         case 'bad_output':
           return { n: 1n }
         default:
-          throw new ArmError('UNKNOWN_TOOL', request.tool)
+          throw new ArmError('TOOL_UNKNOWN', request.tool)
       }
     },
     ...(opts.health && { health: opts.health }),

@@ -10,7 +10,7 @@
  * ```
  *
  * `makeTarget` gets the trusted issuer and returns how to call the arm under test: `hostTarget`
- * (ArmHost directly: status and reason), `httpTarget` (raw fetch of `POST {url}/execute`: status
+ * (ArmHost directly: the reason, and the status its route answers), `httpTarget` (raw fetch of `POST {url}/execute`: status
  * and `details.constraint`), or `endpointTarget` (InProcessArmEndpoint or HttpArmClient: the
  * StepError code only, as the runner sees it). "Accepted" means not refused: the arm may still
  * fail the step for its own reasons, so give an input it can run.
@@ -18,12 +18,12 @@
 import { exportPKCS8, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose'
 import type { Test } from 'tap'
 import type { ArmHost } from '../../../src/arms/arm-host.js'
-import type { ExecuteRequest } from '../../../src/arms/contract.js'
+import { httpErrorOf } from '../../../src/arms/arm-server.js'
+import type { ArmEndpoint, ExecuteRequest } from '../../../src/arms/contract.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { CAPABILITY_ISSUER, CapabilityError } from '../../../src/auth/capability-verifier.js'
 import { HttpError } from '../../../src/http/errors.js'
-import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
-import { StepError } from '../../../src/orchestrator/runner/step-runner.js'
+import { StepError } from '../../../src/step-errors.js'
 import { request } from './servers.js'
 
 /** What a call came to: status 200 and code ACCEPTED, or the refusal. `status` is absent for endpoints. */
@@ -127,7 +127,7 @@ export async function refusesBadTokens(
   }
 }
 
-/** Calls ArmHost.execute directly. */
+/** Calls ArmHost.execute directly; the status is the one the arm's route answers the error with. */
 export function hostTarget(host: ArmHost): TokenTarget {
   return {
     async call(body, token) {
@@ -135,9 +135,9 @@ export function hostTarget(host: ArmHost): TokenTarget {
         await host.execute(body, token, new AbortController().signal)
         return ACCEPTED
       } catch (err) {
-        if (err instanceof CapabilityError) return { status: err.status, code: err.reason }
-        if (err instanceof HttpError) return { status: err.status, code: err.code }
-        throw err
+        const refusal = httpErrorOf(err)
+        if (!(refusal instanceof HttpError)) throw err
+        return { status: refusal.status, code: err instanceof CapabilityError ? err.reason : refusal.code }
       }
     },
   }

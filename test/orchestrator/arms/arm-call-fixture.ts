@@ -1,7 +1,7 @@
 // A scripted arm endpoint and token signer for testing the orchestrator's side of an arm call; the
 // real arms, tokens and clients are tested in test/arms and end to end.
-import type { ExecuteRequest, ExecuteResponse } from '../../../src/arms/contract.js'
-import type { ArmEndpoint, CallArmDeps } from '../../../src/orchestrator/runner/call-arm.js'
+import type { ArmEndpoint, ExecuteRequest, ExecuteResponse } from '../../../src/arms/contract.js'
+import type { CallArmDeps } from '../../../src/orchestrator/runner/call-arm.js'
 import type { TaskStore } from '../../../src/stores/task-store.js'
 
 export type Reply = (request: ExecuteRequest) => Omit<ExecuteResponse, 'provenance'> & { tokens?: number }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { callArm } from '../../../src/orchestrator/runner/call-arm.js'
-import { StepError } from '../../../src/orchestrator/runner/step-runner.js'
+import { StepError } from '../../../src/step-errors.js'
 import { openSql } from '../../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../../src/stores/sql-task-store.js'
 import { scriptedArms } from './arm-call-fixture.js'

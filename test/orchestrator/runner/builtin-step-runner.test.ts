@@ -1,8 +1,8 @@
 // The built-in executor: the guardian really redacts personal data from its inputs, the other
 // arms say honestly that no arm ran, and an aborted signal stops a step before it starts.
 import t from 'tap'
-import { BuiltinStepRunner } from '../../../src/orchestrator/runner/builtin-step-runner.js'
 import type { StoredTask, TaskStep } from '../../../src/stores/task.js'
+import { BuiltinStepRunner } from '../../fixtures/builtin-step-runner.js'
 import { testDetector } from '../../fixtures/runner-node.js'
 
 const step = (arm: string): TaskStep => ({

@@ -1,8 +1,8 @@
 // The heuristic planner: parallel work steps, a judge when there are acceptance criteria, a
 // guardian last; allowed_arms respected; the goal redacted; the same goal, the same plan.
 import t from 'tap'
-import { planSteps, planTask } from '../../../src/orchestrator/runner/planner.js'
 import type { StoredTask } from '../../../src/stores/task.js'
+import { planSteps, planTask } from '../../fixtures/heuristic-planner.js'
 import { testDetector } from '../../fixtures/runner-node.js'
 
 const base = { goal: 'do it', suggestedArms: [] as string[], allowedArms: null, acceptanceCriteria: [] as string[] }

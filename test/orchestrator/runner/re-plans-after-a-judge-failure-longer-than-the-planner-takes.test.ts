@@ -2,14 +2,13 @@
 // re-plan: the runner cuts the reason to fit, the real planner arm (behind its host, as in the
 // service) plans again, and the stored task.replanned event keeps the whole reason.
 import { ArmHost } from '../../../src/arms/arm-host.js'
-import { BUILTIN_ARMS, type ExecuteResponse } from '../../../src/arms/contract.js'
+import { type ArmEndpoint, BUILTIN_ARMS, type ExecuteResponse } from '../../../src/arms/contract.js'
 import { InProcessArmEndpoint } from '../../../src/arms/in-process-endpoint.js'
 import { createPlannerArm } from '../../../src/arms/planner/planner-arm.js'
 import { MAX_PREVIOUS_FAILURE_CHARS } from '../../../src/arms/planner/planner-input.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
-import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
 import { type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'

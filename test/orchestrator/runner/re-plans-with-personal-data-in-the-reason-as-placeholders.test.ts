@@ -3,13 +3,12 @@
 // replaced by placeholders, as it is told the goal; the stored task.replanned event keeps the
 // client's own reason, as the failed step's error does.
 import { ArmHost } from '../../../src/arms/arm-host.js'
-import { BUILTIN_ARMS, type ExecuteRequest } from '../../../src/arms/contract.js'
+import { type ArmEndpoint, BUILTIN_ARMS, type ExecuteRequest } from '../../../src/arms/contract.js'
 import { InProcessArmEndpoint } from '../../../src/arms/in-process-endpoint.js'
 import { createPlannerArm } from '../../../src/arms/planner/planner-arm.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
-import type { ArmEndpoint } from '../../../src/orchestrator/runner/call-arm.js'
 import { judgeError } from '../../arms/judge/judge-fixture.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'

@@ -12,8 +12,8 @@ onEachDatabase('retries a failing step, then fails the task', async (t, db) => {
     fail: (step, attempt) => {
       if (step.arm !== 'executor') return undefined
       if (step.action.includes('flaky') && attempt >= 2) return undefined // succeeds on its second attempt
-      if (step.action.includes('broken')) return new StepError('BAD_INPUT', 'cannot do that', false)
-      return new StepError('ARM_UNAVAILABLE', 'the executor is down', true)
+      if (step.action.includes('broken')) return new StepError('INPUT_INVALID', 'cannot do that')
+      return new StepError('ARM_UNREACHABLE', 'the executor is down')
     },
   })
   const node = await db.node({ steps, tuning: { stepRetryLimit: 2, stepRetryDelaySeconds: 1 } })
@@ -25,7 +25,7 @@ onEachDatabase('retries a failing step, then fails the task', async (t, db) => {
 
   const failed = await waitFinal(node.store, down.task_id, 30_000)
   t.equal(failed.status, 'failed')
-  t.match(failed.error, { code: 'ARM_UNAVAILABLE' })
+  t.match(failed.error, { code: 'ARM_UNREACHABLE' })
   t.same(
     failed.plan.steps.map((s) => [s.status, s.attempts]),
     [
@@ -44,6 +44,6 @@ onEachDatabase('retries a failing step, then fails the task', async (t, db) => {
 
   const refused = await waitFinal(node.store, broken.task_id, 30_000)
   t.equal(refused.status, 'failed')
-  t.match(refused.error, { code: 'BAD_INPUT', retryable: false })
+  t.match(refused.error, { code: 'INPUT_INVALID', retryable: false })
   t.equal(refused.plan.steps[0]?.attempts, 1, 'a non-retryable error is not retried')
 })
