@@ -50,8 +50,8 @@ export interface InjectionMatch {
 
 /** Where a checked request should go next, and which arms it probably needs. */
 export interface Routing {
-  /** `blocked`, or `orchestrator`; a server that finds a cache entry answers `cache`. */
-  route: 'cache' | 'orchestrator' | 'blocked'
+  /** `blocked` or `orchestrator`. (Ganglion's check endpoint answers `cache` for a hit that is not blocked.) */
+  route: 'orchestrator' | 'blocked'
   complexity: 'simple' | 'moderate' | 'complex'
   /** Of planner, retriever, executor, coder, judge, guardian, in that order. */
   suggested_arms: string[]
