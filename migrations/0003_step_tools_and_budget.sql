@@ -1,4 +1,4 @@
--- The arms (issue 4): each step names the arm's tool and carries its parameters and, once done, the
+-- The arms: each step names the arm's tool and carries its parameters and, once done, the
 -- provenance of its result; each task keeps a token ledger for its budget and counts its re-plans.
 -- Runs inside the migration transaction (see src/stores/migrate.ts); the same text on PGlite and PostgreSQL.
 

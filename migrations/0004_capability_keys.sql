@@ -1,4 +1,4 @@
--- Capability tokens and arm registration (DESIGN.md §7, §8), shared by every orchestrator on one database.
+-- Capability tokens and arm registration (docs/arms-and-tokens.md), shared by every orchestrator on one database.
 -- Runs inside the migration transaction (see src/stores/migrate.ts); the same text on PGlite and PostgreSQL.
 
 -- Public halves of the orchestrators' signing keys, served as the JWKS arms verify against. Private

@@ -1,6 +1,6 @@
 /**
  * The error catalogue shared by every component: one stable code per failure, one status per code,
- * and the error object of the interface spec (§2, §7).
+ * and the error object every reply carries (docs/http.md).
  *
  * ```ts
  * throw HttpError.validation('text', 'must be a string')

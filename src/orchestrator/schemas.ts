@@ -1,5 +1,5 @@
 /**
- * Request schemas of the task API (DESIGN.md §6), declared once; validators are compiled at
+ * Request schemas of the task API (openapi.yaml), declared once; validators are compiled at
  * start-up and openapi.yaml is checked against these declarations.
  */
 import Type from 'typebox'

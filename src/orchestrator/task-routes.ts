@@ -1,7 +1,7 @@
 /**
- * The task API: create, read, list, cancel (DESIGN.md §6) and the variant paths.
+ * The task API: create, read, list, cancel (openapi.yaml) and the variant paths.
  *
- * The caller's user id comes from `X-User-ID` (there is no authentication yet, spec §5): it scopes
+ * The caller's user id comes from `X-User-ID` (there is no user authentication yet): it scopes
  * idempotency keys and selects the per-user rate limit instead of the per-IP one.
  */
 import type { Ctx, HttpApp, Reply } from '../http/app.js'

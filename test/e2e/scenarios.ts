@@ -1,4 +1,4 @@
-// The end-to-end tasks of issue 4, each a function of a running orchestrator's base URL, so the
+// The end-to-end tasks of the README's walkthrough, each a function of a running orchestrator's base URL, so the
 // single-process test and the split deployment test run exactly the same checks.
 import type { Test as T } from 'tap'
 import { postJson } from '../helpers/servers.js'

@@ -28,7 +28,7 @@ export async function taskStoreContract(t: Test, open: () => Promise<StoreUnderT
   const { store, sql, close } = await open()
   t.teardown(close)
 
-  await t.test('creates a task and reads it back as the §6 record', async (t) => {
+  await t.test('creates a task and reads it back as the task record', async (t) => {
     const input = newTask({ constraints: { max_tokens: 500 }, priority: 'high', acceptance_criteria: ['cites'], metadata: { a: 1 } })
     const { task, replayed } = await store.create(input)
     t.equal(replayed, false)

@@ -51,6 +51,6 @@ export interface RunnerContext {
   taskRetryLimit: number
   /** The step.run lease: a running step older than this has lost its worker. */
   stepLeaseSeconds: number
-  /** New plans a task may get after a failed validation (DESIGN.md §7: one). */
+  /** New plans a task may get after a failed validation (one: a second failure ends the task). */
   maxReplans: number
 }

@@ -5,7 +5,7 @@ import { detector, guardError } from './guardian-fixture.js'
 
 t.test('health asks the detector and reports its block level', async (t) => {
   const arm = createGuardianArm({ detector, blockLevel: 'medium' })
-  t.match(await arm.health!(), { status: 'healthy', checks: { detector: { ok: true, block_level: 'medium' } } })
+  t.match(await arm.health!(), { status: 'healthy', checks: { engine: { ok: true, block_level: 'medium' } } })
 })
 
 t.test('a tool the guardian does not offer is TOOL_UNKNOWN; a bad block level fails at construction', async (t) => {
