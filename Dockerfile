@@ -17,27 +17,38 @@ ARG RUST_VERSION=1.95
 
 FROM rust:${RUST_VERSION}-bookworm AS rust
 
-# ---- build: the Rust addon and the TypeScript. Debian bookworm like the runtime, so the addon
-# links against the same glibc (2.36) it will load with.
+# ---- build: the reflex package (its Rust addon and its TypeScript), then the service's
+# TypeScript. Debian bookworm like the runtime, so the addon links against the same glibc (2.36)
+# it will load with.
 FROM node:${NODE_VERSION}-bookworm AS build
 COPY --from=rust /usr/local/rustup /usr/local/rustup
 COPY --from=rust /usr/local/cargo /usr/local/cargo
 ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo PATH=/usr/local/cargo/bin:$PATH
 WORKDIR /src
-# Dependencies first, so a source change does not refetch them. --ignore-scripts skips `prepare`
-# (the build, which needs the sources) and the install scripts of three packages the build does
-# not use (@scarf/scarf is telemetry; bufferutil and utf-8-validate ship prebuilt binaries).
+# Dependencies first, so a source change does not refetch them. npm needs the manifest of every
+# workspace the root names (packages/reflex, linked as node_modules/@ganglion/reflex).
+# --ignore-scripts skips `prepare` (the build, which needs the sources) and the install scripts of
+# three packages the build does not use (@scarf/scarf is telemetry; bufferutil and utf-8-validate
+# ship prebuilt binaries).
 COPY package.json package-lock.json ./
+COPY packages/reflex/package.json packages/reflex/
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-# `npm run build` = napi build of crates/reflex-node into bindings/, then tsc into dist/.
+# `npm run build` = the package first (napi build of packages/reflex into packages/reflex/bindings/,
+# tsc of its lib/ into packages/reflex/dist/), then tsc of the service into dist/.
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
-    npm run build && ls bindings/*.node && test -f dist/cli/main.js
+    npm run build \
+ && ls packages/reflex/bindings/*.node \
+ && test -f packages/reflex/dist/index.js \
+ && test -f dist/cli/main.js
 
 # ---- deps: production node_modules only, without the build's compilers and dev packages.
+# node_modules/@ganglion/reflex is a workspace symlink to ../../packages/reflex: the runtime stage
+# puts the built package there.
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/reflex/package.json packages/reflex/
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # ---- runtime
@@ -56,8 +67,13 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/package.json ./
 COPY --from=build /src/openapi.yaml ./
 COPY --from=build /src/migrations ./migrations
-COPY --from=build /src/bindings ./bindings
 COPY --from=build /src/dist ./dist
+# @ganglion/reflex, where the node_modules symlink points: its manifest, its compiled API and its
+# bindings (the generated loader and the built .node).
+COPY --from=build /src/packages/reflex/package.json ./packages/reflex/
+COPY --from=build /src/packages/reflex/dist ./packages/reflex/dist
+COPY --from=build /src/packages/reflex/bindings ./packages/reflex/bindings
+RUN node -e "import('@ganglion/reflex').then((r) => console.log('@ganglion/reflex', r.version))"
 # The code stays root-owned and read-only to the service; only /data (PGlite, `start` without
 # DATABASE_URL) is writable. A numeric user (`node` in the base image) lets Kubernetes verify
 # runAsNonRoot.
