@@ -11,7 +11,7 @@
  *                  per-request TextDecoder.
  * - `/bare/raw`    hyper-express 6.14.8's body parser switched to its pass-through mode in the
  *                  handler's tick, the one uWS chunk decoded in place, then JSON.parse: the fastest
- *                  read found (private API; the same technique src/http/body.ts uses, which
+ *                  read found (private API; the same technique src/http/hyper-express-internals.ts uses, which
  *                  also marks the body received first so its reply is not deferred: left out
  *                  here so this row stays comparable with earlier runs).
  * - `/bare/check`  `/bare/raw` + `detector.check(text)` answered as JSON: the native

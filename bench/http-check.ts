@@ -386,7 +386,7 @@ const targets: Target[] = [
   { name: 'bare json()', port: BARE_PORT, path: '/bare/json', fixed: false, pid: () => bare.pid },
   { name: 'bare buffer()', port: BARE_PORT, path: '/bare/buffer', fixed: false, pid: () => bare.pid },
   { name: 'bare raw', port: BARE_PORT, path: '/bare/raw', fixed: false, pid: () => bare.pid },
-  { name: 'bare raw + checkJson', port: BARE_PORT, path: '/bare/check', fixed: false, pid: () => bare.pid },
+  { name: 'bare raw + detector.check', port: BARE_PORT, path: '/bare/check', fixed: false, pid: () => bare.pid },
 ]
 const CEILING = 'bare json()'
 let missTarget: Target | undefined

@@ -12,7 +12,7 @@
  * r.severity            // 'high'
  * ```
  *
- * It does comparable work to `engine.check` (every PII type, and eight of the ten injection
+ * It does comparable work to `Detector.check` (every PII type, and eight of the ten injection
  * families: all but payload splitting and encoded payloads), but it is deliberately less
  * thorough. What it leaves out:
  * - CRYPTO_WALLET is format only: no base58check (BTC legacy/P2SH), no bech32 checksum (bc1…), no

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Detector } from '@ganglion/reflex'
-import type { CacheStore } from '../stores/cache-store.js'
+import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
@@ -114,7 +114,12 @@ export class TaskService {
   async remember(task: StoredTask): Promise<void> {
     if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
     const key = this.deps.detector.cacheKey(task.goal, GOAL_FLAGS)
-    await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
+    try {
+      await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
+    } catch (err) {
+      // A result too large or too deep for the cache is simply not reused.
+      if (!(err instanceof CacheError)) throw err
+    }
   }
 
   private async cachedResult(key: string): Promise<unknown> {

@@ -28,6 +28,9 @@ export function cacheSetRoute(deps: ReflexDeps) {
     try {
       entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
     } catch (err) {
+      if (err instanceof CacheError && err.code === CACHE_ERRORS.invalidValue) {
+        throw HttpError.validation('value', 'must nest at most 256 levels deep')
+      }
       if (err instanceof CacheError && err.code === CACHE_ERRORS.valueTooLarge) {
         throw new HttpError('PAYLOAD_TOO_LARGE', 'The value is larger than the cache takes', {
           field: 'value',

@@ -60,6 +60,8 @@ export interface CacheStore {
 export const CACHE_ERRORS = {
   valueTooLarge: 'CACHE_ERR_VALUE_TOO_LARGE',
   invalidTtl: 'CACHE_ERR_INVALID_TTL',
+  /** Not one JSON document, or one nested deeper than the in-process tier takes (256 levels). */
+  invalidValue: 'CACHE_ERR_INVALID_VALUE',
 } as const
 
 export type CacheErrorCode = (typeof CACHE_ERRORS)[keyof typeof CACHE_ERRORS]

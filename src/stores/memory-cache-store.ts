@@ -9,7 +9,17 @@
  * `cached_value` from this very tier.
  */
 import { type CacheTier, REFLEX_ERRORS, ReflexError } from '@ganglion/reflex'
-import { assertTtl, type CacheEntry, type CacheStore, entryBytes, hitRate, type TierStats, tooLarge } from './cache-store.js'
+import {
+  assertTtl,
+  CACHE_ERRORS,
+  type CacheEntry,
+  CacheError,
+  type CacheStore,
+  entryBytes,
+  hitRate,
+  type TierStats,
+  tooLarge,
+} from './cache-store.js'
 
 export class MemoryCacheStore implements CacheStore {
   readonly #tier: CacheTier
@@ -30,8 +40,9 @@ export class MemoryCacheStore implements CacheStore {
       const entry = this.#tier.set(key, valueJson, Math.max(ttlSeconds, 0.001))
       return { key, valueJson, createdAt: entry.createdAt, expiresAt: entry.expiresAt }
     } catch (err) {
-      if (err instanceof ReflexError && err.code === REFLEX_ERRORS.valueTooLarge)
-        throw tooLarge(key, entryBytes(key, valueJson), 'in-process')
+      if (!(err instanceof ReflexError)) throw err
+      if (err.code === REFLEX_ERRORS.valueTooLarge) throw tooLarge(key, entryBytes(key, valueJson), 'in-process')
+      if (err.code === REFLEX_ERRORS.invalidValue) throw new CacheError(CACHE_ERRORS.invalidValue, key, err.message)
       throw err
     }
   }

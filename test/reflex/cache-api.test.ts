@@ -81,3 +81,13 @@ t.test('a check of a cached text answers with the stored value', async (t) => {
   const skip = await (await postJson(`${base}/api/v1/check`, { text, use_cache: false })).json()
   t.equal(skip.cache_hit, false)
 })
+
+t.test('a value nested deeper than the cache takes is a 400 naming the value', async (t) => {
+  const base = await reflexUrl(t)
+  let value: unknown = 1
+  for (let i = 0; i < 300; i++) value = [value]
+  const res = await postJson(`${base}/api/v1/cache`, { key: 'deep', value })
+  t.equal(res.status, 400)
+  t.match((await res.json()).error, { code: 'VALIDATION_ERROR', details: { field: 'value' } })
+  t.equal((await fetch(`${base}/api/v1/cache/deep`)).status, 404, 'nothing stored')
+})
