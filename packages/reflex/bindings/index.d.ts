@@ -17,6 +17,7 @@ export declare class ExternalObject<T> {
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 export declare class CacheTier {
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options?: CacheTierOptions | undefined | null)
   /** The live entry under `key`, or null; a lookup counts a hit or a miss. */
   get(key: string): CacheEntry | null
@@ -55,11 +56,12 @@ export declare class Detector {
 }
 
 export declare class RateLimiter {
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options?: RateLimiterOptions | undefined | null)
   /**
    * Takes `cost` tokens (default 1) from `key`'s bucket, which holds `limit.capacity` and
-   * refills over `limit.windowMs`. Throws `REFLEX_ERR_INVALID_OPTION` for a capacity under 1 or
-   * a window under 1 ms.
+   * refills over `limit.windowMs`. Throws `REFLEX_ERR_INVALID_OPTION` for a capacity under 1, a
+   * window under 1 ms or a cost that is not a whole number from 0.
    */
   take(key: string, limit: Limit, cost?: number | undefined | null): RateLimitDecision
 }
@@ -132,7 +134,7 @@ export interface DetectorStats {
 
 /** A bucket: `capacity` tokens, refilled continuously over `windowMs`. */
 export interface Limit {
-  /** Tokens a full bucket holds, and the count allowed per window (at least 1). */
+  /** Tokens a full bucket holds, and the count allowed per window (an integer, at least 1). */
   capacity: number
   /** Milliseconds an empty bucket takes to fill (at least 1). */
   windowMs: number

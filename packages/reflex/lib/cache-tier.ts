@@ -11,7 +11,7 @@
  * Values are JSON texts, checked when stored: a check endpoint sends a hit's value as it is.
  */
 import { CacheTier as NativeCacheTier } from '../bindings/index.js'
-import { assertString, coded, REFLEX_ERRORS, ReflexError } from './errors.js'
+import { assertNumber, assertOptions, assertString, coded } from './errors.js'
 import type { CacheEntry, CacheTierOptions, CacheTierStats } from './types.js'
 
 const natives = new WeakMap<CacheTier, NativeCacheTier>()
@@ -19,7 +19,9 @@ const natives = new WeakMap<CacheTier, NativeCacheTier>()
 export class CacheTier {
   readonly #native: NativeCacheTier
 
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options: CacheTierOptions = {}) {
+    assertOptions('options', options)
     this.#native = coded(() => new NativeCacheTier(options))
     natives.set(this, this.#native)
   }
@@ -42,7 +44,7 @@ export class CacheTier {
   set(key: string, value: string, ttlSeconds: number): CacheEntry {
     assertString('key', key)
     assertString('value', value)
-    if (typeof ttlSeconds !== 'number') throw new ReflexError(REFLEX_ERRORS.invalidArgument, 'ttlSeconds must be a number')
+    assertNumber('ttlSeconds', ttlSeconds)
     // Read the clock before the addon does, so createdAt is never later than the tier's own stamp.
     const now = Date.now()
     const ttlMs = Math.round(ttlSeconds * 1000)

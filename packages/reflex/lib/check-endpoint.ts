@@ -22,7 +22,7 @@
 import { answerCheck, checkEndpoint, type ExternalObject } from '../bindings/index.js'
 import { type CacheTier, nativeCacheTier } from './cache-tier.js'
 import { type Detector, nativeDetector } from './detector.js'
-import { coded, fromNative } from './errors.js'
+import { assertNumber, assertOptions, coded, fromNative, REFLEX_ERRORS, ReflexError } from './errors.js'
 import { assertLimit, nativeRateLimiter, type RateLimiter } from './rate-limiter.js'
 import type { Limit, RateLimitDecision } from './types.js'
 
@@ -48,6 +48,9 @@ export type EndpointAnswer =
   /** The user's bucket is empty: nothing was checked. */
   | { kind: 'refused'; decision: RateLimitDecision }
 
+/** The most bytes kept for replies: 16 MiB. */
+const MAX_REPLY_ROOM = 16 * 1024 * 1024
+
 /** The bytes of the reused memory ahead of the reply: the decision's six numbers. */
 const DECISION_BYTES = 6 * 8
 
@@ -57,8 +60,16 @@ export class CheckEndpoint {
   readonly #decision: Float64Array
 
   constructor(options: CheckEndpointOptions) {
+    assertOptions('options', options, false)
     const { detector, cache, limiter, perUser, replyRoom = 64 * 1024 } = options
     assertLimit(perUser)
+    assertNumber('replyRoom', replyRoom)
+    if (!Number.isInteger(replyRoom) || replyRoom < 0 || replyRoom > MAX_REPLY_ROOM) {
+      throw new ReflexError(
+        REFLEX_ERRORS.invalidOption,
+        `replyRoom must be a whole number of bytes up to ${MAX_REPLY_ROOM}, not ${replyRoom}`,
+      )
+    }
     this.#native = coded(() => checkEndpoint(nativeDetector(detector), nativeCacheTier(cache), nativeRateLimiter(limiter), perUser))
     this.#out = Buffer.allocUnsafeSlow(DECISION_BYTES + replyRoom)
     this.#decision = new Float64Array(this.#out.buffer, this.#out.byteOffset, 6)

@@ -12,7 +12,7 @@
  * texts of many KB. Both are safe to call from many requests at once.
  */
 import { Detector as NativeDetector } from '../bindings/index.js'
-import { assertString, coded, fromNative } from './errors.js'
+import { assertOptions, assertString, coded, fromNative } from './errors.js'
 import type { BlockLevel, CheckOptions, CheckResult, DetectorOptions, DetectorStats, RedactOptions, RedactResult } from './types.js'
 
 /** Each detector's addon object, for the package's own `CheckEndpoint`. */
@@ -23,6 +23,7 @@ export class Detector {
 
   /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level. */
   constructor(options: DetectorOptions = {}) {
+    assertOptions('options', options)
     this.#native = coded(() => new NativeDetector(options))
     natives.set(this, this.#native)
   }
@@ -35,12 +36,14 @@ export class Detector {
   /** Checks `text` for personal data and injection, with routing hints and its cache key. */
   check(text: string, options?: CheckOptions): CheckResult {
     assertString('text', text)
+    assertOptions('options', options)
     return JSON.parse(coded(() => this.#native.check(text, options))) as CheckResult
   }
 
   /** `check` on libuv's thread pool. */
   async checkAsync(text: string, options?: CheckOptions): Promise<CheckResult> {
     assertString('text', text)
+    assertOptions('options', options)
     try {
       return JSON.parse(await this.#native.checkAsync(text, options)) as CheckResult
     } catch (err) {
@@ -51,12 +54,14 @@ export class Detector {
   /** The personal data in `text`, and `text` with it replaced. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode. */
   redact(text: string, options?: RedactOptions): RedactResult {
     assertString('text', text)
+    assertOptions('options', options)
     return JSON.parse(coded(() => this.#native.redact(text, options))) as RedactResult
   }
 
   /** `redact` on libuv's thread pool. */
   async redactAsync(text: string, options?: RedactOptions): Promise<RedactResult> {
     assertString('text', text)
+    assertOptions('options', options)
     try {
       return JSON.parse(await this.#native.redactAsync(text, options)) as RedactResult
     } catch (err) {
@@ -67,6 +72,7 @@ export class Detector {
   /** The cache key a check of `text` with `options` has (`CheckResult.cache_key`), without checking it. */
   cacheKey(text: string, options?: CheckOptions): string {
     assertString('text', text)
+    assertOptions('options', options)
     return coded(() => this.#native.cacheKey(text, options))
   }
 

@@ -66,3 +66,16 @@ export function coded<T>(f: () => T): T {
 export function assertString(name: string, value: unknown): asserts value is string {
   if (typeof value !== 'string') throw new ReflexError(REFLEX_ERRORS.invalidArgument, `${name} must be a string, not ${typeof value}`)
 }
+
+/** Throws `invalidArgument` unless `value` is a number. */
+export function assertNumber(name: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number') throw new ReflexError(REFLEX_ERRORS.invalidArgument, `${name} must be a number, not ${typeof value}`)
+}
+
+/** Throws `invalidArgument` unless `value` is an options object (or absent, when `optional`). */
+export function assertOptions(name: string, value: unknown, optional = true): void {
+  if (optional && value === undefined) return
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ReflexError(REFLEX_ERRORS.invalidArgument, `${name} must be an object, not ${value === null ? 'null' : typeof value}`)
+  }
+}

@@ -13,7 +13,7 @@
  * least recently used one dropped, forgetting its debt.
  */
 import { RateLimiter as NativeRateLimiter } from '../bindings/index.js'
-import { assertString, coded, REFLEX_ERRORS, ReflexError } from './errors.js'
+import { assertNumber, assertOptions, assertString, coded, REFLEX_ERRORS, ReflexError } from './errors.js'
 import type { Limit, RateLimitDecision, RateLimiterOptions } from './types.js'
 
 const natives = new WeakMap<RateLimiter, NativeRateLimiter>()
@@ -23,7 +23,9 @@ const U32_MAX = 0xffff_ffff
 export class RateLimiter {
   readonly #native: NativeRateLimiter
 
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options: RateLimiterOptions = {}) {
+    assertOptions('options', options)
     this.#native = coded(() => new NativeRateLimiter(options))
     natives.set(this, this.#native)
   }
@@ -40,8 +42,16 @@ export class RateLimiter {
   }
 }
 
-/** Throws `REFLEX_ERR_INVALID_OPTION` unless capacity and cost are 32-bit integers (capacity ≥ 1) and the window is at least 1 ms. */
+/**
+ * Throws `REFLEX_ERR_INVALID_ARGUMENT` unless `limit` is an object of numbers and `cost` a number,
+ * and `REFLEX_ERR_INVALID_OPTION` unless capacity and cost are 32-bit integers (capacity ≥ 1) and
+ * the window is at least 1 ms.
+ */
 export function assertLimit(limit: Limit, cost = 1): void {
+  assertOptions('limit', limit, false)
+  assertNumber('limit.capacity', limit.capacity)
+  assertNumber('limit.windowMs', limit.windowMs)
+  assertNumber('cost', cost)
   const u32 = (n: number) => Number.isInteger(n) && n >= 0 && n <= U32_MAX
   if (!u32(limit.capacity) || limit.capacity < 1) {
     throw new ReflexError(REFLEX_ERRORS.invalidOption, `capacity must be an integer ≥ 1, not ${limit.capacity}`)

@@ -16,10 +16,11 @@ pub struct CacheTier {
 
 #[napi]
 impl CacheTier {
+    /// Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0.
     #[napi(catch_unwind, constructor)]
-    pub fn new(options: Option<CacheTierOptions>) -> Self {
-        let o = options.unwrap_or_default();
-        CacheTier { inner: Arc::new(Core::new(o.max_entries(), o.max_bytes())) }
+    pub fn new(options: Option<CacheTierOptions>) -> Result<Self, CodedError> {
+        let (entries, bytes) = options.unwrap_or_default().bounds()?;
+        Ok(CacheTier { inner: Arc::new(Core::new(entries, bytes)) })
     }
 
     /// The live entry under `key`, or null; a lookup counts a hit or a miss.

@@ -18,7 +18,7 @@ pub struct DetectorOptions {
     /// Injection severity at which a check is blocked: low, medium, high (default) or critical.
     pub block_level: Option<String>,
     /// Results kept for texts checked again (default 4096; 0 keeps none).
-    pub memo_max_entries: Option<u32>,
+    pub memo_max_entries: Option<f64>,
     /// Most bytes those results hold (default 32 MiB).
     pub memo_max_bytes: Option<f64>,
 }
@@ -37,8 +37,8 @@ impl TryFrom<DetectorOptions> for DetectorConfig {
         };
         Ok(DetectorConfig {
             block_level,
-            memo_max_entries: o.memo_max_entries.map_or(defaults.memo_max_entries, |n| n as usize),
-            memo_max_bytes: o.memo_max_bytes.map_or(defaults.memo_max_bytes, f64_to_usize),
+            memo_max_entries: count("memoMaxEntries", o.memo_max_entries, defaults.memo_max_entries)?,
+            memo_max_bytes: count("memoMaxBytes", o.memo_max_bytes, defaults.memo_max_bytes)?,
         })
     }
 }
@@ -64,7 +64,7 @@ pub struct RedactOptions {
     /// placeholder (default: `[EMAIL_1]`), mask, redact (`[REDACTED]`), remove or hash.
     pub mode: Option<String>,
     /// With mask: how many trailing alphanumerics stay visible (default 4).
-    pub keep_last: Option<u32>,
+    pub keep_last: Option<f64>,
     /// With hash: the salt mixed into each digest (default empty).
     pub salt: Option<String>,
 }
@@ -75,7 +75,7 @@ impl TryFrom<RedactOptions> for RedactMode {
     fn try_from(o: RedactOptions) -> Result<Self, Self::Error> {
         Ok(match o.mode.as_deref().unwrap_or("placeholder") {
             "placeholder" => RedactMode::Placeholder,
-            "mask" => RedactMode::Mask { keep_last: o.keep_last.unwrap_or(4) as usize },
+            "mask" => RedactMode::Mask { keep_last: count("keepLast", o.keep_last, 4)? },
             "redact" => RedactMode::Redact,
             "remove" => RedactMode::Remove,
             "hash" => RedactMode::Hash { salt: o.salt.unwrap_or_default() },
@@ -104,18 +104,15 @@ impl From<CheckStats> for DetectorStats {
 #[derive(Default)]
 pub struct CacheTierOptions {
     /// Most entries held (default 100000).
-    pub max_entries: Option<u32>,
+    pub max_entries: Option<f64>,
     /// Most bytes of keys and values held (default 256 MiB).
     pub max_bytes: Option<f64>,
 }
 
 impl CacheTierOptions {
-    pub fn max_entries(&self) -> usize {
-        self.max_entries.map_or(100_000, |n| n as usize)
-    }
-
-    pub fn max_bytes(&self) -> usize {
-        self.max_bytes.map_or(256 * 1024 * 1024, f64_to_usize)
+    /// The bounds: entries, then bytes.
+    pub fn bounds(&self) -> Result<(usize, usize), CodedError> {
+        Ok((count("maxEntries", self.max_entries, 100_000)?, count("maxBytes", self.max_bytes, 256 * 1024 * 1024)?))
     }
 }
 
@@ -166,12 +163,12 @@ impl From<CacheStats> for CacheTierStats {
 #[derive(Default)]
 pub struct RateLimiterOptions {
     /// Most buckets held (default 100000); full buckets go first when more arrive.
-    pub max_keys: Option<u32>,
+    pub max_keys: Option<f64>,
 }
 
 impl RateLimiterOptions {
-    pub fn max_keys(&self) -> usize {
-        self.max_keys.map_or(100_000, |n| n as usize)
+    pub fn max_keys(&self) -> Result<usize, CodedError> {
+        count("maxKeys", self.max_keys, 100_000)
     }
 }
 
@@ -179,8 +176,8 @@ impl RateLimiterOptions {
 #[napi(object)]
 #[derive(Clone, Copy)]
 pub struct Limit {
-    /// Tokens a full bucket holds, and the count allowed per window (at least 1).
-    pub capacity: u32,
+    /// Tokens a full bucket holds, and the count allowed per window (an integer, at least 1).
+    pub capacity: f64,
     /// Milliseconds an empty bucket takes to fill (at least 1).
     pub window_ms: f64,
 }
@@ -189,10 +186,11 @@ impl TryFrom<Limit> for ratelimit::Limit {
     type Error = CodedError;
 
     fn try_from(l: Limit) -> Result<Self, Self::Error> {
-        if l.capacity < 1 {
-            return Err(invalid_option(format!("capacity must be at least 1, not {}", l.capacity)));
+        let capacity = u32_count("capacity", l.capacity)?;
+        if capacity < 1 {
+            return Err(invalid_option("capacity must be at least 1, not 0".into()));
         }
-        Ok(ratelimit::Limit { capacity: l.capacity, window_ms: positive_ms("windowMs", l.window_ms)? })
+        Ok(ratelimit::Limit { capacity, window_ms: positive_ms("windowMs", l.window_ms)? })
     }
 }
 
@@ -224,12 +222,20 @@ pub fn positive_ms(name: &str, ms: f64) -> Result<u64, CodedError> {
     }
 }
 
-/// JavaScript numbers arrive as f64; negative or NaN sizes fall back to zero.
-#[allow(clippy::cast_sign_loss)] // guarded: negative and NaN values are clamped to 0 first
-fn f64_to_usize(n: f64) -> usize {
-    if n.is_nan() || n <= 0.0 {
-        0
-    } else {
-        n as usize
+/// A count or size from a JavaScript number: a whole number from 0 up, `default` when absent. napi
+/// would read a negative number into an unsigned one by wrapping it (-1 as 4294967295), so counts
+/// cross as numbers and are checked here.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // checked: whole, 0 ..= 2^53
+pub fn count(name: &str, value: Option<f64>, default: usize) -> Result<usize, CodedError> {
+    match value {
+        None => Ok(default),
+        Some(n) if n.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&n) => Ok(n as usize),
+        Some(n) => Err(invalid_option(format!("{name} must be a whole number from 0, not {n}"))),
     }
+}
+
+/// [`count`] of an unsigned 32-bit one, which must be given.
+pub fn u32_count(name: &str, value: f64) -> Result<u32, CodedError> {
+    let n = count(name, Some(value), 0)?;
+    u32::try_from(n).map_err(|_| invalid_option(format!("{name} must be at most {}, not {n}", u32::MAX)))
 }
