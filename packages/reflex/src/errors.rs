@@ -31,15 +31,3 @@ pub fn too_large(message: String) -> CodedError {
 pub fn unless_panic<T>(f: impl FnOnce() -> T) -> napi::Result<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(napi::bindgen_prelude::panic_to_error)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::unless_panic;
-
-    #[test]
-    fn a_panic_becomes_an_error_with_its_message() {
-        assert_eq!(unless_panic(|| 7).ok(), Some(7));
-        let err = unless_panic(|| -> u8 { panic!("boom in the core") }).unwrap_err();
-        assert!(err.reason.contains("boom in the core"), "{}", err.reason);
-    }
-}
