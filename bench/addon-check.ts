@@ -9,8 +9,9 @@
  * English rows, no decoding or judging, no routing or key; its header lists what it leaves out),
  * so the ratio against it understates the addon's margin.
  *
- * Rows per text: `native check` (`Detector.check` of `@ganglion/reflex`: the object result, as an
- * embedding service gets it) and the baseline (its object result). Each round runs every task once, in order; the table shows the median
+ * Rows per text: `native checkJson` (`Detector.checkJson` of `@ganglion/reflex`: the result as JSON
+ * text, the addon's own answer) beside the baseline + `JSON.stringify`, and `native check` (the
+ * object result, the JSON parsed) beside the baseline's object result. Each round runs every task once, in order; the table shows the median
  * over rounds of each statistic, so one noisy round does not decide a figure. On a shared machine
  * the mean carries the outliers (GC, preemption by other processes) and the p50 is the steadier
  * figure; both ratios are printed.
@@ -60,8 +61,10 @@ type Row = [string, string, () => void, [string] | []]
 const tasks: Row[] = []
 for (const [name, text] of texts) {
   // Both sides give an object: the addon's JSON parsed by the package, the baseline's built in JS.
+  tasks.push([name, 'native checkJson', () => (sink += detector.checkJson(text).length), ['ts + stringify']])
   tasks.push([name, 'native check', () => (sink += detector.check(text).pii_matches.length), ['ts']])
   tasks.push([name, 'ts', () => (sink += tsCheck(text).piiMatches.length), []])
+  tasks.push([name, 'ts + stringify', () => (sink += JSON.stringify(tsCheck(text)).length), []])
 }
 
 // Where the native time goes: each detector alone, and what is left with both off (cache key,

@@ -83,7 +83,7 @@ export interface HttpApp {
   close(): Promise<void>
 }
 
-export { JSON_CONTENT_TYPE } from './request-id.js'
+export { JSON_CONTENT_TYPE } from './body.js'
 
 // hyper-express would answer an over-long body itself with a bare 413; our own check runs first,
 // so its limit only has to stay out of the way.

@@ -5,6 +5,9 @@
  */
 import { HttpError } from './errors.js'
 
+/** The content type of every JSON reply. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
 const EMPTY_BODY = () => HttpError.validation('body', 'must NOT be empty', 'Request body is empty; send a JSON document')
 const BAD_JSON = () => HttpError.validation('body', 'must be valid JSON', 'Request body is not valid JSON')
 

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module'
 import type HyperExpress from 'hyper-express'
 import type { Request, Response } from 'hyper-express'
 import { HttpError } from './errors.js'
-import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from './request-id.js'
+import { JSON_CONTENT_TYPE } from './body.js'
+import { REQUEST_ID_HEADER } from './request-id.js'
 
 /** The version these internals were read from. */
 export const PINNED_VERSION = '6.14.8'

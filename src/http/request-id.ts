@@ -8,8 +8,6 @@
 import { randomUUID } from 'node:crypto'
 
 export const REQUEST_ID_HEADER = 'x-request-id'
-/** The content type of every JSON reply. */
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 export const MAX_REQUEST_ID_LENGTH = 200
 
 const PRINTABLE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/

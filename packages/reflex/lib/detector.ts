@@ -40,6 +40,16 @@ export class Detector {
     return JSON.parse(coded(() => this.#native.check(text, options))) as CheckResult
   }
 
+  /**
+   * `check`'s result as its JSON text, for a server that sends it on as it is: the same fields,
+   * without parsing them into objects (a third of a check's cost on a text with many findings).
+   */
+  checkJson(text: string, options?: CheckOptions): string {
+    assertString('text', text)
+    assertOptions('options', options)
+    return coded(() => this.#native.check(text, options))
+  }
+
   /** `check` on libuv's thread pool. */
   async checkAsync(text: string, options?: CheckOptions): Promise<CheckResult> {
     assertString('text', text)
