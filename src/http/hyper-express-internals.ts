@@ -8,8 +8,8 @@
 import { createRequire } from 'node:module'
 import type HyperExpress from 'hyper-express'
 import type { Request, Response } from 'hyper-express'
-import { HttpError } from './errors.js'
 import { JSON_CONTENT_TYPE } from './body.js'
+import { HttpError } from './errors.js'
 import { REQUEST_ID_HEADER } from './request-id.js'
 
 /** The version these internals were read from. */

@@ -15,7 +15,6 @@
 
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CacheTier } from '@ganglion/reflex'
 import type { Test } from 'tap'
 import { CACHE_ERRORS, type CacheStore } from '../../src/stores/cache-store.js'
 import type { RedisConnection } from '../../src/stores/redis-client.js'

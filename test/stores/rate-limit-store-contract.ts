@@ -11,7 +11,6 @@
 
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { RateLimiter } from '@ganglion/reflex'
 import type { Test } from 'tap'
 import { RATE_LIMIT_ERRORS, type RateLimitStore } from '../../src/stores/rate-limit-store.js'
 import type { StoreFixture } from './cache-store-contract.js'
