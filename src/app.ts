@@ -14,6 +14,8 @@ import { CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/refle
 import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
+import { type Authenticate, createAuthenticator } from './auth/authenticator.js'
+import { authStatus } from './auth/principal.js'
 import type { Config } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
@@ -80,6 +82,8 @@ interface Shared {
   limits: RateLimits
   /** The check route's one native call; only when the limiter and the cache are in this process alone. */
   endpoint: CheckEndpoint | undefined
+  /** Who is calling, for every route that needs to know (src/auth/authenticator.ts). */
+  authenticate: Authenticate
 }
 
 async function openShared(config: Config, log: Logger, detector: Detector): Promise<Shared> {
@@ -110,15 +114,20 @@ async function openShared(config: Config, log: Logger, detector: Detector): Prom
           perUser: { capacity: limits.perUser, windowMs: limits.windowMs },
         })
       : undefined
-  return { detector, cacheTier, cache, limiter, redis, limits, endpoint }
+  const authenticate = createAuthenticator({ mode: config.auth, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
+  if (config.authOffInTheOpen) {
+    log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
+  }
+  return { detector, cacheTier, cache, limiter, redis, limits, endpoint, authenticate }
 }
 
-function httpApp(name: string, config: Config, log: Logger, metrics?: Metrics): HttpApp {
+function httpApp(name: string, config: Config, log: Logger, authenticate?: Authenticate, metrics?: Metrics): HttpApp {
   return createHttpApp({
     name,
     bodyLimitBytes: config.bodyLimitBytes,
     logger: log,
     trustProxy: config.trustProxy,
+    ...(authenticate && { authenticate }),
     ...(metrics && { onResponse: metrics.httpObserver(name) }),
   })
 }
@@ -150,13 +159,14 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 
   try {
     if (which.reflex && shared) {
-      const app = httpApp('reflex', config, log)
+      const app = httpApp('reflex', config, log, shared.authenticate)
       registerReflexRoutes(app, {
         ...shared,
         cacheTtlSeconds: config.cacheTtl,
         hashSalt: config.redactionSalt,
         startedAt,
         version: VERSION,
+        auth: authStatus(config.auth, config.authOffInTheOpen),
       })
       ports.reflex = await app.listen(config.reflexPort, config.host)
       closers.push(() => app.close())
@@ -266,13 +276,12 @@ async function startOrchestrator(
         )
   closers.push(() => runner.stop())
 
-  const app = httpApp('orchestrator', config, log, metrics)
+  const app = httpApp('orchestrator', config, log, shared.authenticate, metrics)
   registerTaskRoutes(app, { service, store, runner, limiter: shared.limiter, limits: shared.limits, metrics })
   registerEventsRoute(app, store)
   registerArmsRoutes(app, {
     registry: arms.registry,
     issuer: arms.issuer,
-    ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
   })
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerStatusRoutes(app, {
@@ -282,6 +291,7 @@ async function startOrchestrator(
     metrics,
     version: VERSION,
     startedAt,
+    auth: authStatus(config.auth, config.authOffInTheOpen),
   })
   registerDocsRoutes(app)
   const port = await app.listen(config.port, config.host)

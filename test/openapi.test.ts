@@ -64,6 +64,7 @@ function recorder(into: Set<string>): HttpApp {
   return {
     route: (method, path) => add(method, path),
     stream: (method, path) => add(method, path),
+    routes: () => [],
     listen: async () => 0,
     close: async () => {},
   }

@@ -30,13 +30,18 @@ export function registerArmRoutes(app: HttpApp, host: ArmHost): void {
         throw httpErrorOf(err)
       }
     },
-    { body: 'json' },
+    { permission: 'capability', body: 'json' },
   )
-  app.route('GET', '/health', async () => {
-    const health = await host.health()
-    return { status: health.status === 'unhealthy' ? 503 : 200, body: health }
-  })
-  app.route('GET', '/capabilities', () => ({ body: host.capability() }))
+  app.route(
+    'GET',
+    '/health',
+    async () => {
+      const health = await host.health()
+      return { status: health.status === 'unhealthy' ? 503 : 200, body: health }
+    },
+    { permission: 'public' },
+  )
+  app.route('GET', '/capabilities', () => ({ body: host.capability() }), { permission: 'public' })
 }
 
 /**

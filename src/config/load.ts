@@ -78,8 +78,15 @@ export interface Config {
   executorShellAllow: readonly string[] | undefined
   /** Hosts the executor may fetch (`*.example.com` for subdomains); empty → no fetch at all. */
   executorFetchAllow: readonly string[]
-  /** Bearer token for administrative routes (arm registration); unset → only loopback clients may use them. */
+  /** The bootstrap admin credential (a bearer token); unset → none. */
   adminToken: string | undefined
+  /**
+   * Whether requests need a credential: `off` (the default on a loopback address, where the quick
+   * start runs) or `required` (the default anywhere else; `off` there must be set explicitly).
+   */
+  auth: 'required' | 'off'
+  /** Auth is off on an address other hosts can reach: said at start and in every health reply. */
+  authOffInTheOpen: boolean
 }
 
 export class ConfigError extends Error {
@@ -143,10 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     if (url !== undefined) armUrls[arm] = url
   }
 
+  // Loopback by default, where auth may stay off; any other address needs auth unless it is
+  // switched off explicitly.
+  const host = raw.HOST ?? '127.0.0.1'
+  const auth = (raw.AUTH as Config['auth'] | undefined) ?? (isLoopback(host) ? 'off' : 'required')
+
   const config: Config = {
     port: int('PORT'),
     reflexPort: int('REFLEX_PORT'),
-    host: raw.HOST ?? '0.0.0.0',
+    host,
     dataDir: raw.DATA_DIR ?? './data',
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
@@ -183,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
     adminToken: raw.ADMIN_TOKEN,
+    auth,
+    authOffInTheOpen: auth === 'off' && !isLoopback(host),
   }
 
   if (problems.length > 0) throw new ConfigError(problems)
@@ -202,4 +216,9 @@ function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
   if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN'].includes(name)) return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
+}
+
+/** Whether `host` is reachable from this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }

@@ -55,6 +55,7 @@ const armProperties = Object.fromEntries(
 export const EnvSchema = Type.Object({
   ...intProperties,
   HOST: Type.Optional(Type.String({ minLength: 1 })),
+  AUTH: Type.Optional(Type.Union([Type.Literal('required'), Type.Literal('off')], { description: 'whether requests need a credential' })),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Url(['postgres', 'postgresql'], 'PostgreSQL; unset means embedded PGlite under DATA_DIR'),
   REDIS_URL: Url(['redis', 'rediss'], 'shared cache and rate-limit tier; unset means in-process only'),

@@ -15,6 +15,8 @@
 
 import type { Request, Response } from 'hyper-express'
 import HyperExpress from 'hyper-express'
+import { type Authenticate, AuthenticationError } from '../auth/authenticator.js'
+import { can, NOBODY, type Permission, type Principal } from '../auth/principal.js'
 import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
@@ -45,6 +47,19 @@ export interface HttpAppOptions {
    * `unmatched` for 404s of unknown paths. Unset: nothing is timed, the hot path pays nothing.
    */
   onResponse?: (method: string, route: string, status: number, seconds: number) => void
+  /**
+   * Who is calling, from the `Authorization` header: a principal, or a throw (a 401 `HttpError`).
+   * Asked for every route whose permission is not `public` or `capability`, before its body is
+   * parsed. Unset: such routes cannot be declared.
+   */
+  authenticate?: Authenticate
+}
+
+/** A declared route, as `routes()` lists it. */
+export interface DeclaredRoute {
+  method: HttpMethod
+  path: string
+  permission: Permission
 }
 
 // Where a response remembers its route pattern and start time, when `onResponse` is set.
@@ -56,6 +71,8 @@ interface Observed {
 }
 
 export interface RouteOptions<B> {
+  /** What the caller needs (src/auth/principal.ts): checked before the body is read. */
+  permission: Permission
   /**
    * `json` (default for POST, PUT, PATCH, and whenever a schema is given): `ctx.body` is the parsed
    * body; `bytes`: `ctx.body` is the JSON body's bytes, unparsed (the content type and size are
@@ -76,8 +93,10 @@ export interface RouteOptions<B> {
 export type StreamHandler = (ctx: Ctx, res: Response) => void | Promise<void>
 
 export interface HttpApp {
-  route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, opts?: RouteOptions<B>): void
-  stream(method: HttpMethod, path: string, handler: StreamHandler): void
+  route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, opts: RouteOptions<B>): void
+  stream(method: HttpMethod, path: string, handler: StreamHandler, opts: { permission: Permission }): void
+  /** Every route declared so far, with the permission it needs. */
+  routes(): readonly DeclaredRoute[]
   /** Resolves with the port actually bound (useful with port 0). Default host 0.0.0.0. */
   listen(port: number, host?: string): Promise<number>
   close(): Promise<void>
@@ -226,6 +245,59 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     })
   }
 
+  function startStream(ctx: RequestContext, res: Response, handler: StreamHandler, principal: Principal): void {
+    ctx.principal = principal
+    res.header(REQUEST_ID_HEADER, ctx.requestId)
+    // Watch for disconnects from the start: hyper-express stops noticing them once the
+    // status line is out, and writing to a socket uWS has dropped throws.
+    void ctx.signal
+    const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+    try {
+      const out = handler(ctx, res)
+      if (out instanceof Promise) out.catch(fail)
+    } catch (err) {
+      fail(err)
+    }
+  }
+
+  const declared: DeclaredRoute[] = []
+  const authenticate = opts.authenticate
+
+  /**
+   * The check a route of `permission` runs on a request's `Authorization` header: the principal
+   * (or its promise), or the 401 or 403 to answer. A route that needs a principal cannot be
+   * declared on an app without an authenticator.
+   */
+  function guardFor(
+    method: HttpMethod,
+    path: string,
+    permission: Permission,
+  ): (authorization: string | undefined) => Principal | Promise<Principal> | HttpError {
+    const open = permission === 'public' || permission === 'capability'
+    if (!open && authenticate === undefined) {
+      throw new Error(`${service}: route ${method} ${path} needs '${permission}' but the app has no authenticator`)
+    }
+    declared.push({ method, path, permission })
+    if (open || authenticate === undefined) return () => NOBODY
+    const allowed = (p: Principal): Principal => {
+      if (!can(p, permission))
+        throw HttpError.forbidden(
+          `This credential may not ${permission.replace(':', ' ')}`,
+          'authorization',
+          `needs the ${permission} permission`,
+        )
+      return p
+    }
+    return (authorization) => {
+      try {
+        const who = authenticate(authorization)
+        return who instanceof Promise ? who.then(allowed, (err: unknown) => Promise.reject(asHttpError(err))) : allowed(who)
+      } catch (err) {
+        return asHttpError(err)
+      }
+    }
+  }
+
   server.set_not_found_handler((req, res) => {
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER])
     sendError(res, requestId, req.method, req.path, HttpError.notFound('path', `No route for ${req.method} ${req.path}`))
@@ -238,54 +310,82 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   })
 
   return {
-    route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B> = {}): void {
-      const { schema } = routeOpts
+    route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B>): void {
+      const { schema, permission } = routeOpts
       const bytesOnly = routeOpts.body === 'bytes'
       const wantsJson =
         bytesOnly ||
         routeOpts.body === 'json' ||
         (routeOpts.body === undefined && (schema !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH'))
+      const guard = guardFor(method, path, permission)
 
       register(method, path, (req, res) => {
         const ctx = new RequestContext<B>(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
         const length = bodyLength(req)
         if (length > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
-        if (!wantsJson) return run(ctx, res, handler)
-        if (length === 0) return sendError(res, ctx.requestId, ctx.method, ctx.path, emptyBody())
-        const contentType = req.headers['content-type']
-        if (!isJsonContentType(contentType))
-          return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.unsupportedMediaType(contentType))
-
-        readBody(req, length, limit, (err, bytes) => {
-          if (err) return sendError(res, ctx.requestId, ctx.method, ctx.path, err)
-          try {
-            ctx.body = bytesOnly ? (bytes as B) : schema === undefined ? (parseJsonBody(bytes) as B) : schema(parseJsonBody(bytes))
-          } catch (verr) {
-            return sendError(res, ctx.requestId, ctx.method, ctx.path, verr)
+        // Who is asking, before anything of the body is read: sync when the credential is known.
+        const who = guard(req.headers.authorization)
+        if (who instanceof HttpError) return sendError(res, ctx.requestId, ctx.method, ctx.path, who)
+        const proceed = (principal: Principal, body?: Buffer): void => {
+          ctx.principal = principal
+          if (body !== undefined) {
+            try {
+              ctx.body = bytesOnly ? (body as B) : schema === undefined ? (parseJsonBody(body) as B) : schema(parseJsonBody(body))
+            } catch (verr) {
+              sendError(res, ctx.requestId, ctx.method, ctx.path, verr)
+              return
+            }
           }
           run(ctx, res, handler)
+        }
+        const fail = (err: unknown): void => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+        // An answer still to come is settled into a value at once: a refusal is answered, never left unhandled.
+        const settled =
+          who instanceof Promise
+            ? who.then(
+                (principal) => ({ principal }),
+                (error: unknown) => ({ error }),
+              )
+            : undefined
+        const then = (body?: Buffer): void => {
+          if (settled === undefined) return proceed(who as Principal, body)
+          settled.then((o) => ('error' in o ? fail(o.error) : proceed(o.principal, body)))
+        }
+        if (!wantsJson) return then()
+        if (length === 0) return fail(emptyBody())
+        const contentType = req.headers['content-type']
+        if (!isJsonContentType(contentType)) return fail(HttpError.unsupportedMediaType(contentType))
+
+        // The body is read in this tick either way (uWS hands it over now), and parsed only once
+        // the caller is known; bytes that must wait for the authenticator are copied out of uWS.
+        readBody(req, length, limit, (err, bytes) => {
+          if (err) return fail(err)
+          then(settled === undefined ? bytes : Buffer.from(bytes))
         })
       })
     },
 
-    stream(method: HttpMethod, path: string, handler: StreamHandler): void {
+    stream(method: HttpMethod, path: string, handler: StreamHandler, streamOpts: { permission: Permission }): void {
+      const guard = guardFor(method, path, streamOpts.permission)
       register(method, path, (req, res) => {
         const ctx = new RequestContext(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
         if (bodyLength(req) > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
-        res.header(REQUEST_ID_HEADER, ctx.requestId)
-        // Watch for disconnects from the start: hyper-express stops noticing them once the
-        // status line is out, and writing to a socket uWS has dropped throws.
-        void ctx.signal
-        const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
-        try {
-          const out = handler(ctx, res)
-          if (out instanceof Promise) out.catch(fail)
-        } catch (err) {
-          fail(err)
-        }
+        const who = guard(req.headers.authorization)
+        if (who instanceof HttpError) return sendError(res, ctx.requestId, ctx.method, ctx.path, who)
+        if (who instanceof Promise) {
+          // Watch for a disconnect while the authenticator answers.
+          void ctx.signal
+          who.then(
+            (p) => startStream(ctx, res, handler, p),
+            (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err),
+          )
+        } else startStream(ctx, res, handler, who)
       })
     },
 
+    routes(): readonly DeclaredRoute[] {
+      return declared
+    },
     async listen(port: number, host = '0.0.0.0'): Promise<number> {
       await server.listen(port, host)
       return server.port
@@ -303,4 +403,12 @@ function setsContentType(headers: Record<string, string> | undefined): boolean {
   if (headers === undefined) return false
   for (const name in headers) if (name.toLowerCase() === 'content-type') return true
   return false
+}
+
+/** A refused credential as the 401 that challenges for a bearer token; anything else as it maps. */
+function asHttpError(err: unknown): HttpError {
+  if (err instanceof AuthenticationError) {
+    return HttpError.unauthorized(err.message, { 'www-authenticate': 'Bearer' }, { field: 'authorization', constraint: err.constraint })
+  }
+  return toHttpError(err)
 }

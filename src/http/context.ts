@@ -7,6 +7,7 @@
  * ```
  */
 import type { Request, Response } from 'hyper-express'
+import { NOBODY, type Principal } from '../auth/principal.js'
 import { clientIp } from './client-ip.js'
 import { HttpError } from './errors.js'
 import { pathParameters, remoteAddress, watchAbort } from './hyper-express-internals.js'
@@ -25,6 +26,8 @@ export interface Ctx<B = unknown> {
   readonly body: B
   /** Aborts when the client disconnects before the reply is sent. */
   readonly signal: AbortSignal
+  /** Who is calling (src/auth/principal.ts): `NOBODY` on a public route. */
+  readonly principal: Principal
 }
 
 export interface Reply {
@@ -63,6 +66,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   readonly method: string
   readonly path: string
   body: B
+  principal: Principal = NOBODY
   readonly #req: Request
   readonly #res: Response
   readonly #trustProxy: boolean

@@ -40,11 +40,18 @@ export function registerDocsRoutes(app: HttpApp): void {
   const spec = readFileSync(join(ROOT, 'openapi.yaml'), 'utf8')
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(uiDir, name)) }]))
 
-  app.route('GET', '/docs', () => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, raw: PAGE }))
-  app.route('GET', '/docs/openapi.yaml', () => ({ headers: { 'content-type': 'application/yaml; charset=utf-8' }, raw: spec }))
-  app.route('GET', '/docs/assets/:name', (ctx) => {
-    const asset = assets.get(ctx.params.name ?? '')
-    if (!asset) throw HttpError.notFound('name', 'No such documentation asset')
-    return { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' }, raw: asset.body }
+  app.route('GET', '/docs', () => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, raw: PAGE }), { permission: 'public' })
+  app.route('GET', '/docs/openapi.yaml', () => ({ headers: { 'content-type': 'application/yaml; charset=utf-8' }, raw: spec }), {
+    permission: 'public',
   })
+  app.route(
+    'GET',
+    '/docs/assets/:name',
+    (ctx) => {
+      const asset = assets.get(ctx.params.name ?? '')
+      if (!asset) throw HttpError.notFound('name', 'No such documentation asset')
+      return { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=86400' }, raw: asset.body }
+    },
+    { permission: 'public' },
+  )
 }

@@ -73,12 +73,12 @@ export class HttpError extends Error {
     return new HttpError('VALIDATION_ERROR', message ?? `Invalid request: ${field} ${constraint}`, { field, constraint })
   }
 
-  static unauthorized(message?: string, headers?: Record<string, string>): HttpError {
-    return new HttpError('UNAUTHORIZED', message, {}, headers)
+  static unauthorized(message?: string, headers?: Record<string, string>, details: ErrorDetails = {}): HttpError {
+    return new HttpError('UNAUTHORIZED', message, details, headers)
   }
 
-  static forbidden(message?: string): HttpError {
-    return new HttpError('FORBIDDEN', message)
+  static forbidden(message?: string, field?: string, constraint?: string): HttpError {
+    return new HttpError('FORBIDDEN', message, field === undefined ? {} : { field, ...(constraint !== undefined && { constraint }) })
   }
 
   /** `what` names the input that pointed nowhere: `task_id`, `key`, `path`. */

@@ -3,23 +3,20 @@
  * arms verify capability tokens with.
  *
  * ```ts
- * registerArmsRoutes(app, { registry, issuer, adminToken: config.adminToken })
+ * registerArmsRoutes(app, { registry, issuer })
  * // GET  /api/v1/arms?page=1&page_size=20     → 200 { data: [ArmListing…], pagination }
- * // POST /api/v1/arms/register {name, url, capability?}  Authorization: Bearer <ADMIN_TOKEN> → 201 ArmListing
+ * // POST /api/v1/arms/register {name, url, capability?}  (an admin's credential) → 201 ArmListing
  * // GET  /.well-known/jwks.json               → 200 { keys: [Ed25519 public JWKs] }
  * ```
  *
  * The list uses the spec's pagination envelope like every list (sorted by `name`, default ascending).
  *
- * Registration is privileged, since a registered arm receives task data: with `adminToken` set
- * it needs `Authorization: Bearer <adminToken>` (none → 401, another → 403); without one only
- * loopback clients may register (403 otherwise, and for any request carrying X-Forwarded-For or
- * Forwarded: it came through a proxy), so an embedded single-host setup works out of the box and
- * nothing is open to the network by default.
+ * Registration is privileged, since a registered arm receives task data: it needs the `arms:admin`
+ * permission (an admin's API key or token, or ADMIN_TOKEN); with auth off, only loopback clients
+ * may register (403 otherwise, and for any request carrying X-Forwarded-For or Forwarded: it came
+ * through a proxy).
  */
-import { timingSafeEqual } from 'node:crypto'
 import type { ArmRegistry } from '../arms/registry.js'
-import { bearerToken } from '../auth/capability-verifier.js'
 import type { HttpApp } from '../http/app.js'
 import type { Ctx } from '../http/context.js'
 import { HttpError } from '../http/errors.js'
@@ -28,54 +25,57 @@ import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
 export interface ArmsRoutesDeps {
   registry: Pick<ArmRegistry, 'list' | 'register'>
   issuer: { jwks(): Promise<{ keys: unknown[] }> }
-  /** ADMIN_TOKEN; unset → registration from loopback only. */
-  adminToken?: string
 }
 
 const PAGE = { sortFields: ['name'], defaultSort: 'name', defaultOrder: 'asc' } as const
 
 export function registerArmsRoutes(app: HttpApp, deps: ArmsRoutesDeps): void {
-  app.route('GET', '/api/v1/arms', async (ctx) => {
-    const q = parsePageQuery(ctx.query, PAGE)
-    const all = await deps.registry.list(ctx.signal)
-    if (q.order === 'desc') all.reverse()
-    return { body: pageEnvelope(all.slice(q.offset, q.offset + q.pageSize), all.length, q) }
-  })
+  app.route(
+    'GET',
+    '/api/v1/arms',
+    async (ctx) => {
+      const q = parsePageQuery(ctx.query, PAGE)
+      const all = await deps.registry.list(ctx.signal)
+      if (q.order === 'desc') all.reverse()
+      return { body: pageEnvelope(all.slice(q.offset, q.offset + q.pageSize), all.length, q) }
+    },
+    { permission: 'arms:read' },
+  )
 
   app.route(
     'POST',
     '/api/v1/arms/register',
     async (ctx) => {
-      authorize(ctx, deps.adminToken)
+      loopbackWhenAuthIsOff(ctx)
       const entry = await deps.registry.register(ctx.body, ctx.signal)
       return { status: 201, body: entry }
     },
-    { body: 'json' },
+    { permission: 'arms:admin', body: 'json' },
   )
 
-  app.route('GET', '/.well-known/jwks.json', async () => ({
-    body: await deps.issuer.jwks(),
-    // short: a new orchestrator's key must reach arms quickly (they also refetch on an unknown kid)
-    headers: { 'cache-control': 'public, max-age=60' },
-  }))
+  app.route(
+    'GET',
+    '/.well-known/jwks.json',
+    async () => ({
+      body: await deps.issuer.jwks(),
+      // short: a new orchestrator's key must reach arms quickly (they also refetch on an unknown kid)
+      headers: { 'cache-control': 'public, max-age=60' },
+    }),
+    { permission: 'public' },
+  )
 }
 
-function authorize(ctx: Ctx, adminToken: string | undefined): void {
-  if (adminToken === undefined) {
-    // A forwarded request is not a loopback client, whatever it claims: with TRUST_PROXY the
-    // left-most X-Forwarded-For is the remote client's own text ("127.0.0.1" passes), and without
-    // it a proxy on the same host makes every remote client's socket address a loopback one.
-    const forwarded = ctx.headers('x-forwarded-for') !== undefined || ctx.headers('forwarded') !== undefined
-    if (forwarded || !isLoopback(ctx.ip))
-      throw HttpError.forbidden('Arm registration is open to loopback clients only unless ADMIN_TOKEN is set')
-    return
-  }
-  const given = bearerToken(ctx.headers('authorization'))
-  if (given === undefined)
-    throw HttpError.unauthorized('Arm registration needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' })
-  const a = Buffer.from(given)
-  const b = Buffer.from(adminToken)
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw HttpError.forbidden('The admin token is not valid')
+/**
+ * With auth off there is no credential to tell an admin by, so registration is open to loopback
+ * clients only: a registered arm receives task data. A forwarded request is not a loopback client,
+ * whatever it claims: with TRUST_PROXY the left-most X-Forwarded-For is the remote client's own
+ * text ("127.0.0.1" passes), and without it a proxy on the same host makes every remote client's
+ * socket address a loopback one.
+ */
+function loopbackWhenAuthIsOff(ctx: Ctx): void {
+  if (ctx.principal.via !== 'none') return
+  const forwarded = ctx.headers('x-forwarded-for') !== undefined || ctx.headers('forwarded') !== undefined
+  if (forwarded || !isLoopback(ctx.ip)) throw HttpError.forbidden('With AUTH=off, arm registration is open to loopback clients only')
 }
 
 function isLoopback(ip: string): boolean {

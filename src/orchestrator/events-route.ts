@@ -50,39 +50,44 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
   const pollMs = opts.pollMs ?? 250
   const heartbeatMs = opts.heartbeatMs ?? 15_000
 
-  app.stream('GET', '/api/v1/tasks/:task_id/events', async (ctx: Ctx, res: Response) => {
-    const id = ctx.params.task_id ?? ''
-    let seq = lastEventId(ctx)
-    if (!(await store.get(id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
+  app.stream(
+    'GET',
+    '/api/v1/tasks/:task_id/events',
+    async (ctx: Ctx, res: Response) => {
+      const id = ctx.params.task_id ?? ''
+      let seq = lastEventId(ctx)
+      if (!(await store.get(id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
 
-    res.header('content-type', 'text/event-stream; charset=utf-8')
-    res.header('cache-control', 'no-cache')
-    res.header('x-accel-buffering', 'no')
-    await streamWrite(res, 'retry: 1000\n\n')
-    let lastWrite = Date.now()
+      res.header('content-type', 'text/event-stream; charset=utf-8')
+      res.header('cache-control', 'no-cache')
+      res.header('x-accel-buffering', 'no')
+      await streamWrite(res, 'retry: 1000\n\n')
+      let lastWrite = Date.now()
 
-    while (!ctx.signal.aborted) {
-      const events = await store.eventsAfter(id, seq, BATCH)
-      for (const e of events) {
-        if (ctx.signal.aborted) break
-        await streamWrite(res, formatEvent(e))
-        seq = e.seq
-        lastWrite = Date.now()
+      while (!ctx.signal.aborted) {
+        const events = await store.eventsAfter(id, seq, BATCH)
+        for (const e of events) {
+          if (ctx.signal.aborted) break
+          await streamWrite(res, formatEvent(e))
+          seq = e.seq
+          lastWrite = Date.now()
+        }
+        if (events.length === BATCH) continue
+        const task = await store.get(id)
+        // Final and drained: a final state's own event is already in the log, so nothing follows.
+        if (!task || isFinal(task.status)) {
+          const rest = await store.eventsAfter(id, seq, BATCH)
+          if (rest.length === 0) break
+          continue
+        }
+        if (Date.now() - lastWrite >= heartbeatMs) {
+          await streamWrite(res, ': keep-alive\n\n')
+          lastWrite = Date.now()
+        }
+        await sleep(pollMs, ctx.signal)
       }
-      if (events.length === BATCH) continue
-      const task = await store.get(id)
-      // Final and drained: a final state's own event is already in the log, so nothing follows.
-      if (!task || isFinal(task.status)) {
-        const rest = await store.eventsAfter(id, seq, BATCH)
-        if (rest.length === 0) break
-        continue
-      }
-      if (Date.now() - lastWrite >= heartbeatMs) {
-        await streamWrite(res, ': keep-alive\n\n')
-        lastWrite = Date.now()
-      }
-      await sleep(pollMs, ctx.signal)
-    }
-    if (!res.completed) res.end()
-  })
+      if (!res.completed) res.end()
+    },
+    { permission: 'tasks:read' },
+  )
 }

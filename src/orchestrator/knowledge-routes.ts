@@ -87,36 +87,61 @@ function notFound(id: string): HttpError {
 export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps): void {
   const { knowledge } = deps
 
-  app.route('POST', '/api/v1/knowledge', async (ctx: Ctx): Promise<Reply> => {
-    const req = parseIngest(ctx.body)
-    checkTexts(req)
-    const documents = await knowledge.ingest(req.documents, ctx.signal).catch(embedderError)
-    return { status: 201, body: { documents } }
-  })
+  app.route(
+    'POST',
+    '/api/v1/knowledge',
+    async (ctx: Ctx): Promise<Reply> => {
+      const req = parseIngest(ctx.body)
+      checkTexts(req)
+      const documents = await knowledge.ingest(req.documents, ctx.signal).catch(embedderError)
+      return { status: 201, body: { documents } }
+    },
+    { permission: 'knowledge:write' },
+  )
 
-  app.route('POST', '/api/v1/knowledge/search', async (ctx: Ctx): Promise<Reply> => {
-    const req = parseSearch(ctx.body)
-    if (req.query.includes(NUL)) throw HttpError.validation('query', 'must not contain NUL characters')
-    const results = await knowledge.search(req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
-    return { body: { query: req.query, results } }
-  })
+  app.route(
+    'POST',
+    '/api/v1/knowledge/search',
+    async (ctx: Ctx): Promise<Reply> => {
+      const req = parseSearch(ctx.body)
+      if (req.query.includes(NUL)) throw HttpError.validation('query', 'must not contain NUL characters')
+      const results = await knowledge.search(req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
+      return { body: { query: req.query, results } }
+    },
+    { permission: 'knowledge:read' },
+  )
 
-  app.route('GET', '/api/v1/knowledge', async (ctx: Ctx): Promise<Reply> => {
-    const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
-    const { items, total } = await knowledge.list({ limit: q.pageSize, offset: q.offset, order: q.order })
-    return { body: pageEnvelope(items, total, q) }
-  })
+  app.route(
+    'GET',
+    '/api/v1/knowledge',
+    async (ctx: Ctx): Promise<Reply> => {
+      const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
+      const { items, total } = await knowledge.list({ limit: q.pageSize, offset: q.offset, order: q.order })
+      return { body: pageEnvelope(items, total, q) }
+    },
+    { permission: 'knowledge:read' },
+  )
 
-  app.route('GET', '/api/v1/knowledge/:document_id', async (ctx: Ctx): Promise<Reply> => {
-    const id = documentId(ctx)
-    const doc = await knowledge.get(id)
-    if (!doc) throw notFound(id)
-    return { body: doc }
-  })
+  app.route(
+    'GET',
+    '/api/v1/knowledge/:document_id',
+    async (ctx: Ctx): Promise<Reply> => {
+      const id = documentId(ctx)
+      const doc = await knowledge.get(id)
+      if (!doc) throw notFound(id)
+      return { body: doc }
+    },
+    { permission: 'knowledge:read' },
+  )
 
-  app.route('DELETE', '/api/v1/knowledge/:document_id', async (ctx: Ctx): Promise<Reply> => {
-    const id = documentId(ctx)
-    if (!(await knowledge.delete(id))) throw notFound(id)
-    return { body: { document_id: id, deleted: true } }
-  })
+  app.route(
+    'DELETE',
+    '/api/v1/knowledge/:document_id',
+    async (ctx: Ctx): Promise<Reply> => {
+      const id = documentId(ctx)
+      if (!(await knowledge.delete(id))) throw notFound(id)
+      return { body: { document_id: id, deleted: true } }
+    },
+    { permission: 'knowledge:write' },
+  )
 }

@@ -4,6 +4,7 @@
  */
 
 import { version as addonVersion } from '@ganglion/reflex'
+import type { AuthStatus } from '../auth/principal.js'
 import type { HttpApp, Reply } from '../http/app.js'
 import type { Metrics } from '../metrics.js'
 import type { Sql } from '../stores/sql.js'
@@ -16,6 +17,7 @@ export interface StatusDeps {
   metrics: Metrics
   version: string
   startedAt: Date
+  auth: AuthStatus
 }
 
 /** A database that does not answer within this is reported down. */
@@ -50,21 +52,27 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
         addon_version: addonVersion,
         uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
         dependencies: { database, database_kind: deps.sql.dialect, job_queue: queue, reflex: 'up', redis },
+        auth: deps.auth,
       },
     }
   }
-  app.route('GET', '/api/v1/health', health)
-  app.route('GET', '/health', health)
+  app.route('GET', '/api/v1/health', health, { permission: 'public' })
+  app.route('GET', '/health', health, { permission: 'public' })
 
-  app.route('GET', '/ready', async () => {
-    const ready = deps.queueRunning() && (await probe(deps.sql)) === 'up'
-    return { status: ready ? 200 : 503, body: { ready } }
-  })
+  app.route(
+    'GET',
+    '/ready',
+    async () => {
+      const ready = deps.queueRunning() && (await probe(deps.sql)) === 'up'
+      return { status: ready ? 200 : 503, body: { ready } }
+    },
+    { permission: 'public' },
+  )
 
   const metrics = async (): Promise<Reply> => {
     const { contentType, body } = await deps.metrics.text()
     return { headers: { 'content-type': contentType }, raw: body }
   }
-  app.route('GET', '/api/v1/metrics', metrics)
-  app.route('GET', '/metrics', metrics)
+  app.route('GET', '/api/v1/metrics', metrics, { permission: 'metrics' })
+  app.route('GET', '/metrics', metrics, { permission: 'metrics' })
 }

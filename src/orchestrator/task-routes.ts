@@ -107,12 +107,12 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     return { body: toTaskRecord(task) }
   }
 
-  app.route('POST', '/api/v1/tasks', create)
-  app.route('POST', '/task', create)
-  app.route('GET', '/api/v1/tasks', list)
-  app.route('GET', '/api/v1/tasks/:task_id', get)
-  app.route('GET', '/task/:task_id', get)
-  app.route('DELETE', '/api/v1/tasks/:task_id', cancel)
-  app.route('POST', '/api/v1/tasks/:task_id/cancel', cancel, { body: 'none' })
-  app.route('POST', '/task/:task_id/cancel', cancel, { body: 'none' })
+  app.route('POST', '/api/v1/tasks', create, { permission: 'tasks:write' })
+  app.route('POST', '/task', create, { permission: 'tasks:write' })
+  app.route('GET', '/api/v1/tasks', list, { permission: 'tasks:read' })
+  app.route('GET', '/api/v1/tasks/:task_id', get, { permission: 'tasks:read' })
+  app.route('GET', '/task/:task_id', get, { permission: 'tasks:read' })
+  app.route('DELETE', '/api/v1/tasks/:task_id', cancel, { permission: 'tasks:write' })
+  app.route('POST', '/api/v1/tasks/:task_id/cancel', cancel, { permission: 'tasks:write', body: 'none' })
+  app.route('POST', '/task/:task_id/cancel', cancel, { permission: 'tasks:write', body: 'none' })
 }

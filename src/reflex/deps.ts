@@ -1,5 +1,6 @@
 /** What the reflex routes need, assembled by the composition root (`src/app.ts`). */
 import type { CheckEndpoint, Detector } from '@ganglion/reflex'
+import type { AuthStatus } from '../auth/principal.js'
 import type { RateLimits } from '../http/rate-limit.js'
 import type { RateLimitStore } from '../stores/rate-limit-store.js'
 import type { TieredCacheStore } from '../stores/tiered-cache-store.js'
@@ -21,4 +22,6 @@ export interface ReflexDeps {
   hashSalt: string
   startedAt: Date
   version: string
+  /** How the service authenticates, for the health reply. */
+  auth: AuthStatus
 }

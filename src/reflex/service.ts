@@ -8,20 +8,20 @@ import { healthRoute, readyRoute, statsRoute } from './status-routes.js'
 
 export function registerReflexRoutes(app: HttpApp, deps: ReflexDeps): void {
   const check = checkRoute(deps)
-  app.route<Buffer>('POST', '/api/v1/check', check, { body: 'bytes' })
-  app.route<Buffer>('POST', '/process', check, { body: 'bytes' })
-  app.route('POST', '/preprocess', preprocessRoute(deps))
-  app.route('POST', '/filter/pii', filterPiiRoute(deps))
+  app.route<Buffer>('POST', '/api/v1/check', check, { permission: 'check', body: 'bytes' })
+  app.route<Buffer>('POST', '/process', check, { permission: 'check', body: 'bytes' })
+  app.route('POST', '/preprocess', preprocessRoute(deps), { permission: 'check' })
+  app.route('POST', '/filter/pii', filterPiiRoute(deps), { permission: 'check' })
 
-  app.route('POST', '/api/v1/cache', cacheSetRoute(deps))
+  app.route('POST', '/api/v1/cache', cacheSetRoute(deps), { permission: 'cache:write' })
   const get = cacheGetRoute(deps)
-  app.route('GET', '/api/v1/cache/:key', get)
-  app.route('GET', '/cache/:key', get)
-  app.route('DELETE', '/api/v1/cache/:key', cacheDeleteRoute(deps))
+  app.route('GET', '/api/v1/cache/:key', get, { permission: 'cache:read' })
+  app.route('GET', '/cache/:key', get, { permission: 'cache:read' })
+  app.route('DELETE', '/api/v1/cache/:key', cacheDeleteRoute(deps), { permission: 'cache:write' })
 
   const health = healthRoute(deps)
-  app.route('GET', '/api/v1/health', health)
-  app.route('GET', '/health', health)
-  app.route('GET', '/ready', readyRoute())
-  app.route('GET', '/api/v1/stats', statsRoute(deps))
+  app.route('GET', '/api/v1/health', health, { permission: 'public' })
+  app.route('GET', '/health', health, { permission: 'public' })
+  app.route('GET', '/ready', readyRoute(), { permission: 'public' })
+  app.route('GET', '/api/v1/stats', statsRoute(deps), { permission: 'metrics' })
 }

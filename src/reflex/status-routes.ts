@@ -18,6 +18,7 @@ export function healthRoute(deps: ReflexDeps) {
         addon_version: addonVersion,
         uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
         dependencies: { addon: 'up', redis },
+        auth: deps.auth,
       },
     }
   }

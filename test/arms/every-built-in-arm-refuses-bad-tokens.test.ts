@@ -46,7 +46,7 @@ t.test('every built-in arm', async (t) => {
     t.test(`${name} refuses bad tokens over HTTP, checking the orchestrator's published keys`, (t) =>
       refusesBadTokens(t, step, async (issuer) => {
         const orchestrator = await serve(t, (app) =>
-          app.route('GET', '/.well-known/jwks.json', async () => ({ body: await issuer.jwks() })),
+          app.route('GET', '/.well-known/jwks.json', async () => ({ body: await issuer.jwks() }), { permission: 'public' }),
         )
         return httpTarget(await serveArm(t, makeHost(createBuiltinArm(name, deps), remoteVerifier(orchestrator))))
       }),

@@ -5,15 +5,20 @@ t.test('aborts ctx.signal when the client disconnects before the reply', async (
   let aborted: () => void = () => {}
   const abortedSeen = new Promise<void>((resolve) => (aborted = resolve))
   const { url } = await startApp(t, (app) =>
-    app.route('GET', '/slow', (ctx) => {
-      // Answers only once aborted: the reply then goes nowhere and must not throw.
-      return new Promise((resolve) =>
-        ctx.signal.addEventListener('abort', () => {
-          aborted()
-          resolve({ body: { late: true } })
-        }),
-      )
-    }),
+    app.route(
+      'GET',
+      '/slow',
+      (ctx) => {
+        // Answers only once aborted: the reply then goes nowhere and must not throw.
+        return new Promise((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted()
+            resolve({ body: { late: true } })
+          }),
+        )
+      },
+      { permission: 'public' },
+    ),
   )
 
   const client = new AbortController()

@@ -2,7 +2,9 @@ import t from 'tap'
 import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('echoes the X-Request-ID it was sent, on success and on errors', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('GET', '/ok', (ctx) => ({ body: { seen: ctx.requestId } })))
+  const { url } = await startApp(t, (app) =>
+    app.route('GET', '/ok', (ctx) => ({ body: { seen: ctx.requestId } }), { permission: 'public' }),
+  )
 
   const ok = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'trace-123 abc' } })
   t.equal(ok.status, 200)

@@ -4,7 +4,7 @@ import { startApp } from './fixtures/start-app.js'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 t.test('generates a UUID when no X-Request-ID is sent, or one too long or not printable', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('GET', '/ok', (ctx) => ({ body: { id: ctx.requestId } })))
+  const { url } = await startApp(t, (app) => app.route('GET', '/ok', (ctx) => ({ body: { id: ctx.requestId } }), { permission: 'public' }))
 
   const none = await fetch(`${url}/ok`)
   const id = none.headers.get('x-request-id') ?? ''

@@ -16,7 +16,7 @@ t.test('a bytes route gets the JSON body unparsed, after the same checks as a JS
           if (text.includes('"fast"')) return { raw: Buffer.from(`{"fast":true,"id":${JSON.stringify(ctx.requestId)}}`) }
           return { body: { parsed: parseJsonBody(ctx.body) } }
         },
-        { body: 'bytes' },
+        { permission: 'public', body: 'bytes' },
       )
     },
     { bodyLimitBytes: 1 << 20 },

@@ -3,14 +3,24 @@ import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('answers a generic 500 for unexpected errors and logs them with the request id', async (t) => {
   const { url, logs } = await startApp(t, (app) => {
-    app.route('GET', '/sync', () => {
-      throw new Error('password=hunter2 at db.internal:5432')
-    })
-    app.route('GET', '/async', async () => {
-      await Promise.resolve()
-      throw new TypeError('cannot read x of undefined')
-    })
-    app.route('GET', '/unserialisable', () => ({ body: { n: 1n } }))
+    app.route(
+      'GET',
+      '/sync',
+      () => {
+        throw new Error('password=hunter2 at db.internal:5432')
+      },
+      { permission: 'public' },
+    )
+    app.route(
+      'GET',
+      '/async',
+      async () => {
+        await Promise.resolve()
+        throw new TypeError('cannot read x of undefined')
+      },
+      { permission: 'public' },
+    )
+    app.route('GET', '/unserialisable', () => ({ body: { n: 1n } }), { permission: 'public' })
   })
 
   for (const path of ['/sync', '/async', '/unserialisable']) {

@@ -2,7 +2,7 @@ import t from 'tap'
 import { errorOf, JSON_HEADERS, startApp } from './fixtures/start-app.js'
 
 t.test('returns 400 on field "body" when a JSON route gets no body', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body })))
+  const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body }), { permission: 'public' }))
 
   for (const init of [{}, { headers: JSON_HEADERS }, { headers: JSON_HEADERS, body: '' }, { headers: JSON_HEADERS, body: '  \n' }]) {
     const res = await fetch(`${url}/echo`, { method: 'POST', ...init })

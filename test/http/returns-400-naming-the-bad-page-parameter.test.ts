@@ -5,10 +5,15 @@ import { errorOf, startApp } from './fixtures/start-app.js'
 t.test('a list route answers 400 naming the bad parameter, else the envelope', async (t) => {
   const items = Array.from({ length: 45 }, (_, i) => ({ n: i }))
   const { url } = await startApp(t, (app) =>
-    app.route('GET', '/api/v1/tasks', (ctx) => {
-      const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
-      return { body: pageEnvelope(items.slice(q.offset, q.offset + q.pageSize), items.length, q) }
-    }),
+    app.route(
+      'GET',
+      '/api/v1/tasks',
+      (ctx) => {
+        const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
+        return { body: pageEnvelope(items.slice(q.offset, q.offset + q.pageSize), items.length, q) }
+      },
+      { permission: 'public' },
+    ),
   )
 
   for (const [qs, field] of [

@@ -22,7 +22,7 @@ t.test('returns 400 naming the field and the rule when the body fails the schema
         seen = ctx.body.text // typed from the schema
         return { body: { ok: true } }
       },
-      { schema: parseCheck },
+      { permission: 'public', schema: parseCheck },
     ),
   )
 

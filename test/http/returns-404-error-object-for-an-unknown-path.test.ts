@@ -2,7 +2,7 @@ import t from 'tap'
 import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('returns a 404 error object naming the path for an unknown path', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('GET', '/api/v1/health', () => ({ body: { ok: true } })))
+  const { url } = await startApp(t, (app) => app.route('GET', '/api/v1/health', () => ({ body: { ok: true } }), { permission: 'public' }))
 
   const res = await fetch(`${url}/api/v1/nope`, { method: 'POST', body: '{}' })
   t.equal(res.status, 404)

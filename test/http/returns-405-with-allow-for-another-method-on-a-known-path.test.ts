@@ -3,8 +3,8 @@ import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('returns 405 with an Allow header for another method on a known path', async (t) => {
   const { url } = await startApp(t, (app) => {
-    app.route('GET', '/api/v1/cache/:key', () => ({ body: {} }))
-    app.route('DELETE', '/api/v1/cache/:key', () => ({ body: {} }))
+    app.route('GET', '/api/v1/cache/:key', () => ({ body: {} }), { permission: 'public' })
+    app.route('DELETE', '/api/v1/cache/:key', () => ({ body: {} }), { permission: 'public' })
   })
 
   const res = await fetch(`${url}/api/v1/cache/abc`, { method: 'PUT', body: '{}', headers: { 'content-type': 'application/json' } })

@@ -6,10 +6,15 @@ t.test('returns 413 when the Content-Length exceeds the body limit', async (t) =
   const { url } = await startApp(
     t,
     (app) =>
-      app.route('POST', '/echo', (ctx) => {
-        called = true
-        return { body: ctx.body }
-      }),
+      app.route(
+        'POST',
+        '/echo',
+        (ctx) => {
+          called = true
+          return { body: ctx.body }
+        },
+        { permission: 'public' },
+      ),
     {
       bodyLimitBytes: 100,
     },

@@ -2,7 +2,7 @@ import t from 'tap'
 import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('returns 415 naming content-type when a body is sent as something other than JSON', async (t) => {
-  const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body })))
+  const { url } = await startApp(t, (app) => app.route('POST', '/echo', (ctx) => ({ body: ctx.body }), { permission: 'public' }))
 
   for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx']) {
     const res = await fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': type }, body: '{"a":1}' })

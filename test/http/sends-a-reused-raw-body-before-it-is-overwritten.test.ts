@@ -16,7 +16,7 @@ t.test('a reused raw body is sent as it was when the route returned', async (t) 
         setImmediate(() => shared.fill('y'))
         return { raw: shared.subarray(0, length), rawReused: true }
       },
-      { body: 'bytes' },
+      { permission: 'public', body: 'bytes' },
     ),
   )
 

@@ -3,10 +3,15 @@ import { startApp } from './fixtures/start-app.js'
 
 t.test('sends body as JSON, raw as is, and 204 when there is neither', async (t) => {
   const { url } = await startApp(t, (app) => {
-    app.route('POST', '/created', () => ({ status: 201, body: { key: 'k' }, headers: { location: '/k' } }), { body: 'none' })
-    app.route('GET', '/raw', () => ({ raw: '{"pre":"serialised"}' }))
-    app.route('DELETE', '/empty', () => ({}))
-    app.route('GET', '/metrics', () => ({ raw: 'up 1\n', headers: { 'content-type': 'text/plain; version=0.0.4' } }))
+    app.route('POST', '/created', () => ({ status: 201, body: { key: 'k' }, headers: { location: '/k' } }), {
+      permission: 'public',
+      body: 'none',
+    })
+    app.route('GET', '/raw', () => ({ raw: '{"pre":"serialised"}' }), { permission: 'public' })
+    app.route('DELETE', '/empty', () => ({}), { permission: 'public' })
+    app.route('GET', '/metrics', () => ({ raw: 'up 1\n', headers: { 'content-type': 'text/plain; version=0.0.4' } }), {
+      permission: 'public',
+    })
   })
 
   const created = await fetch(`${url}/created`, { method: 'POST' })

@@ -4,9 +4,14 @@ import { errorOf, startApp } from './fixtures/start-app.js'
 
 t.test('sends the headers of an HttpError, e.g. Retry-After and RateLimit-* on a 429', async (t) => {
   const { url } = await startApp(t, (app) =>
-    app.route('GET', '/limited', () => {
-      throw HttpError.rateLimit(2.2, { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' })
-    }),
+    app.route(
+      'GET',
+      '/limited',
+      () => {
+        throw HttpError.rateLimit(2.2, { 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '3' })
+      },
+      { permission: 'public' },
+    ),
   )
 
   const res = await fetch(`${url}/limited`)

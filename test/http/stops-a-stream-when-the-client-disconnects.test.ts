@@ -6,17 +6,22 @@ t.test('aborts ctx.signal of a stream when the client goes away mid-stream, and 
   let done: (writesAfterAbort: number) => void = () => {}
   const finished = new Promise<number>((resolve) => (done = resolve))
   const { url } = await startApp(t, (app) =>
-    app.stream('GET', '/events', async (ctx, res) => {
-      res.header('content-type', 'text/event-stream')
-      let afterAbort = 0
-      for (let i = 0; i < 200; i++) {
-        await streamWrite(res, `data: ${i}\n\n`)
-        if (ctx.signal.aborted && ++afterAbort === 3) break
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      res.end()
-      done(afterAbort)
-    }),
+    app.stream(
+      'GET',
+      '/events',
+      async (ctx, res) => {
+        res.header('content-type', 'text/event-stream')
+        let afterAbort = 0
+        for (let i = 0; i < 200; i++) {
+          await streamWrite(res, `data: ${i}\n\n`)
+          if (ctx.signal.aborted && ++afterAbort === 3) break
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
+        res.end()
+        done(afterAbort)
+      },
+      { permission: 'public' },
+    ),
   )
 
   const client = new AbortController()

@@ -30,13 +30,18 @@ t.test('a head of bytes goes out as res.header writes its headers: sync or after
     for (const bytes of [false, true]) {
       const reply = (ctx: Ctx, raw: string | Buffer) => ({ status: 200, raw, ...(bytes ? { head: head(ctx) } : { headers }) })
       // From a bytes route (the check route's way: once the body is read, after the handler's tick).
-      app.route('POST', `/bytes/${bytes}`, (ctx) => reply(ctx, Buffer.from('{"a":1}')), { body: 'bytes' })
+      app.route('POST', `/bytes/${bytes}`, (ctx) => reply(ctx, Buffer.from('{"a":1}')), { permission: 'public', body: 'bytes' })
       // From the handler, in its own tick and after an await.
-      app.route('POST', `/sync/${bytes}`, (ctx) => reply(ctx, '{"a":2}'))
-      app.route('POST', `/later/${bytes}`, async (ctx) => {
-        await new Promise((resolve) => setTimeout(resolve, 1))
-        return reply(ctx, '{"a":3}')
-      })
+      app.route('POST', `/sync/${bytes}`, (ctx) => reply(ctx, '{"a":2}'), { permission: 'public' })
+      app.route(
+        'POST',
+        `/later/${bytes}`,
+        async (ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 1))
+          return reply(ctx, '{"a":3}')
+        },
+        { permission: 'public' },
+      )
     }
   })
   for (const path of ['bytes', 'sync', 'later']) {
@@ -60,7 +65,7 @@ t.test('a head and body in reused memory are sent as they were when the route re
         queueMicrotask(() => room.fill(0x21))
         return { status: 200, head: room.subarray(0, head.length), raw: room.subarray(head.length, n), rawReused: true }
       },
-      { body: 'bytes' },
+      { permission: 'public', body: 'bytes' },
     )
   })
   const reply = await rawReply(url, '/reused', '{"x":1}', 'rid-2')

@@ -34,8 +34,8 @@ t.test('registration refuses built-in names (409), bad names and URLs (400) and 
 
   // healthy, but /capabilities serves something else
   const odd = await serve(t, (app) => {
-    app.route('GET', '/health', () => ({ body: { status: 'healthy', arm: 'odd', version: '1', checks: {} } }))
-    app.route('GET', '/capabilities', () => ({ body: { tools: ['x'] } }))
+    app.route('GET', '/health', () => ({ body: { status: 'healthy', arm: 'odd', version: '1', checks: {} } }), { permission: 'public' })
+    app.route('GET', '/capabilities', () => ({ body: { tools: ['x'] } }), { permission: 'public' })
   })
   t.same(await refusal({ name: 'odd', url: odd }), { status: 400, field: 'capability' })
   t.same(await refusal({ name: 'odd', url: odd, capability: { arm_id: 'odd' } }), { status: 400, field: 'capability.name' })

@@ -1,0 +1,103 @@
+/**
+ * Who is calling, from the `Authorization: Bearer …` header: the HTTP layer asks this before any
+ * route that needs a principal reads its body (docs/security.md).
+ *
+ * ```ts
+ * const authenticate = createAuthenticator({ mode: 'required', adminToken, verifiers: [apiKeys, jwts] })
+ * const principal = await authenticate(req.headers.authorization)   // or a 401 HttpError thrown
+ * ```
+ *
+ * With `mode: 'off'` every request is `ANONYMOUS` (one admin in the default tenant): the loopback
+ * quick start. Otherwise the bearer token is, in order, the bootstrap `ADMIN_TOKEN`, or a token
+ * the first verifier that recognises its form checks (an API key, an identity provider's JWT).
+ * A verified token is remembered for `rememberMs` (one second by default), so a busy route pays
+ * for the check about once a second per credential, and a revoked key stops working in every
+ * process within that time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { bearerToken } from './capability-verifier.js'
+import { ANONYMOUS, DEFAULT_TENANT, type Principal } from './principal.js'
+
+/** The principal of a request's `Authorization` header: sync when it can answer from memory. */
+export type Authenticate = (authorization: string | undefined) => Principal | Promise<Principal>
+
+/** No principal: no credential, or one this service does not take. The HTTP layer answers 401. */
+export class AuthenticationError extends Error {
+  override name = 'AuthenticationError'
+
+  /** What the credential must be, for the error object's `details.constraint`. */
+  constructor(
+    message: string,
+    readonly constraint: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Checks one kind of bearer token. */
+export interface CredentialVerifier {
+  /** Whether `token` has this verifier's form (`gk_…` for an API key, three dotted parts for a JWT). */
+  accepts(token: string): boolean
+  /** The principal `token` stands for, or undefined when it is not valid (unknown, revoked, expired, forged). */
+  verify(token: string): Promise<Principal | undefined>
+}
+
+export interface AuthenticatorOptions {
+  mode: 'required' | 'off'
+  /** The bootstrap admin credential (ADMIN_TOKEN). */
+  adminToken?: string
+  verifiers?: readonly CredentialVerifier[]
+  /** How long a verified token is taken on trust (default 1,000 ms). */
+  rememberMs?: number
+  /** The clock, for tests. */
+  now?: () => number
+}
+
+/** The principal of the bootstrap `ADMIN_TOKEN`. */
+export const ADMIN: Principal = Object.freeze({
+  id: 'admin',
+  tenant: DEFAULT_TENANT,
+  roles: Object.freeze(['admin'] as const),
+  via: 'admin-token',
+})
+
+/** Verified tokens kept at most; the oldest go first past it. */
+const REMEMBERED = 10_000
+
+function unauthorized(message: string, constraint: string): AuthenticationError {
+  return new AuthenticationError(message, constraint)
+}
+
+export function createAuthenticator(options: AuthenticatorOptions): Authenticate {
+  if (options.mode === 'off') return () => ANONYMOUS
+  const verifiers = options.verifiers ?? []
+  const rememberMs = options.rememberMs ?? 1_000
+  const now = options.now ?? Date.now
+  const admin = options.adminToken === undefined ? undefined : digest(options.adminToken)
+  // Keyed by a digest of the token, so the map holds no credential.
+  const remembered = new Map<string, { principal: Principal; until: number }>()
+
+  return (authorization) => {
+    const token = bearerToken(authorization)
+    if (token === undefined)
+      throw unauthorized('Authentication required: send Authorization: Bearer <API key or token>', 'must be a bearer token')
+    const key = digest(token)
+    if (admin !== undefined && timingSafeEqual(key, admin)) return ADMIN
+    const id = key.toString('base64')
+    const known = remembered.get(id)
+    if (known !== undefined && known.until > now()) return known.principal
+    const verifier = verifiers.find((v) => v.accepts(token))
+    if (verifier === undefined)
+      throw unauthorized('The bearer token is not an API key or token this service knows', 'must be a valid credential')
+    return verifier.verify(token).then((principal) => {
+      if (principal === undefined) throw unauthorized('The credential is unknown, revoked or expired', 'must be a valid credential')
+      if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!)
+      remembered.set(id, { principal, until: now() + rememberMs })
+      return principal
+    })
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest()
+}
