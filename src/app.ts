@@ -10,7 +10,7 @@
  */
 
 import { createRequire } from 'node:module'
-import { CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/reflex'
 import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
@@ -20,7 +20,7 @@ import type { Config } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
-import type { RateLimits } from './http/rate-limit.js'
+import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
 import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
@@ -77,10 +77,12 @@ interface Shared {
   /** The in-process cache tier, inside `cache`. */
   cacheTier: CacheTier
   cache: TieredCacheStore
-  limiter: RateLimitStore
   redis: RedisConnection | undefined
-  limits: RateLimits
-  /** The check route's one native call; only when the limiter and the cache are in this process alone. */
+  /** The rate limit of every route that needs a principal (src/http/rate-limit.ts). */
+  limit: RouteLimiter
+  /** Where tenants' stored answers live in `cache`. */
+  answerKeys: AnswerKeys
+  /** The check route's one native call; only when the cache is in this process alone. */
   endpoint: CheckEndpoint | undefined
   /** Who is calling, for every route that needs to know (src/auth/authenticator.ts). */
   authenticate: Authenticate
@@ -103,31 +105,30 @@ async function openShared(config: Config, log: Logger, detector: Detector): Prom
     cache = new TieredCacheStore(local, new RedisCacheStore(redis), { log })
     limiter = new RedisRateLimitStore(redis, localLimiter, { log })
   }
-  const limits = { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 }
-  // With Redis, a check must consult the shared tier and the global buckets: no native shortcut.
-  const endpoint =
-    redis === undefined
-      ? new CheckEndpoint({
-          detector,
-          cache: cacheTier,
-          limiter: rateLimiter,
-          perUser: { capacity: limits.perUser, windowMs: limits.windowMs },
-        })
-      : undefined
+  const limit = routeLimiter(limiter, {
+    perIp: config.rateLimitPerIp,
+    perIpReads: config.rateLimitReadsPerIp,
+    perPrincipal: config.rateLimitPerUser,
+    perPrincipalReads: config.rateLimitReadsPerUser,
+    windowMs: 60_000,
+  })
+  const answerKeys = new AnswerKeys(config.cacheKeySecret)
+  // With Redis, a check must consult the shared tier: no native shortcut.
+  const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
   const authenticate = createAuthenticator({ mode: config.auth, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
   if (config.authOffInTheOpen) {
     log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
   }
-  return { detector, cacheTier, cache, limiter, redis, limits, endpoint, authenticate }
+  return { detector, cacheTier, cache, redis, limit, answerKeys, endpoint, authenticate }
 }
 
-function httpApp(name: string, config: Config, log: Logger, authenticate?: Authenticate, metrics?: Metrics): HttpApp {
+function httpApp(name: string, config: Config, log: Logger, shared?: Shared, metrics?: Metrics): HttpApp {
   return createHttpApp({
     name,
     bodyLimitBytes: config.bodyLimitBytes,
     logger: log,
     trustProxy: config.trustProxy,
-    ...(authenticate && { authenticate }),
+    ...(shared && { authenticate: shared.authenticate, limit: shared.limit }),
     ...(metrics && { onResponse: metrics.httpObserver(name) }),
   })
 }
@@ -159,7 +160,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 
   try {
     if (which.reflex && shared) {
-      const app = httpApp('reflex', config, log, shared.authenticate)
+      const app = httpApp('reflex', config, log, shared)
       registerReflexRoutes(app, {
         ...shared,
         cacheTtlSeconds: config.cacheTtl,
@@ -243,6 +244,7 @@ async function startOrchestrator(
     queue,
     detector: shared.detector,
     cache: shared.cache,
+    answerKeys: shared.answerKeys,
     taskTimeoutSeconds: config.taskTimeout,
     cacheTtlSeconds: config.cacheTtl,
   })
@@ -276,8 +278,8 @@ async function startOrchestrator(
         )
   closers.push(() => runner.stop())
 
-  const app = httpApp('orchestrator', config, log, shared.authenticate, metrics)
-  registerTaskRoutes(app, { service, store, runner, limiter: shared.limiter, limits: shared.limits, metrics })
+  const app = httpApp('orchestrator', config, log, shared, metrics)
+  registerTaskRoutes(app, { service, store, runner, metrics })
   registerEventsRoute(app, store)
   registerArmsRoutes(app, {
     registry: arms.registry,

@@ -6,10 +6,12 @@
  * it beside server.ts separates what the runner executing the tasks costs from HTTP + create.
  * Same protocol as server.ts: prints {"ready":true,"port":N,"pid":P}, exits on SIGTERM.
  */
-import { CacheTier, Detector, RateLimiter } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, Detector, RateLimiter } from '@ganglion/reflex'
 import pino from 'pino'
+import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { loadConfig } from '../../src/config/load.js'
 import { createHttpApp } from '../../src/http/app.js'
+import { routeLimiter } from '../../src/http/rate-limit.js'
 import { Metrics } from '../../src/metrics.js'
 import { JobQueue } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES } from '../../src/orchestrator/runner/queues.js'
@@ -41,6 +43,7 @@ const service = new TaskService({
   queue,
   detector,
   cache: new TieredCacheStore(new MemoryCacheStore(cacheTier), undefined, { log }),
+  answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: config.taskTimeout,
   cacheTtlSeconds: config.cacheTtl,
 })
@@ -51,14 +54,21 @@ const app = createHttpApp({
   logger: log,
   trustProxy: config.trustProxy,
   onResponse: metrics.httpObserver('orchestrator'),
+  // As `npm start` on loopback: auth off, the configured limits.
+  authenticate: createAuthenticator({ mode: 'off' }),
+  limit: routeLimiter(new MemoryRateLimitStore(new RateLimiter()), {
+    perIp: config.rateLimitPerIp,
+    perIpReads: config.rateLimitReadsPerIp,
+    perPrincipal: config.rateLimitPerUser,
+    perPrincipalReads: config.rateLimitReadsPerUser,
+    windowMs: 60_000,
+  }),
 })
 const noRunner: TaskRunner = { abort() {}, stop: async () => {} }
 registerTaskRoutes(app, {
   service,
   store,
   runner: noRunner,
-  limiter: new MemoryRateLimitStore(new RateLimiter()),
-  limits: { perIp: config.rateLimitPerIp, perUser: config.rateLimitPerUser, windowMs: 60_000 },
   metrics,
 })
 const port = await app.listen(config.port, config.host)

@@ -18,7 +18,7 @@
  */
 
 import { randomUUID } from 'node:crypto'
-import { CacheTier, Detector } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, Detector } from '@ganglion/reflex'
 import { JobQueue } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, TASK_RUN } from '../../src/orchestrator/runner/queues.js'
 import { TaskService } from '../../src/orchestrator/task-service.js'
@@ -42,6 +42,7 @@ const service = new TaskService({
   queue,
   detector,
   cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
+  answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
 })
@@ -51,6 +52,7 @@ const serviceOneByOne = new TaskService({
   queue,
   detector,
   cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
+  answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
   batch: false,

@@ -28,7 +28,7 @@
  */
 
 import { writeFileSync } from 'node:fs'
-import { CacheTier, Detector } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, Detector } from '@ganglion/reflex'
 import { INTEGER_VARS } from '../../src/config/schema.js'
 import { JobQueue, type QueueDefinition } from '../../src/orchestrator/queue/job-queue.js'
 import { ORCHESTRATOR_QUEUES, STEP_RUN } from '../../src/orchestrator/runner/queues.js'
@@ -128,6 +128,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
     queue,
     detector,
     cache: new TieredCacheStore(new MemoryCacheStore(new CacheTier()), undefined),
+    answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
     taskTimeoutSeconds: 300,
     cacheTtlSeconds: 3600,
   })

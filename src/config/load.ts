@@ -43,6 +43,10 @@ export interface Config {
   rateLimitPerIp: number
   /** Requests per minute. */
   rateLimitPerUser: number
+  /** Reads per minute per client address while auth is off (0: no limit). */
+  rateLimitReadsPerIp: number
+  /** Reads per minute per principal (0: no limit). */
+  rateLimitReadsPerUser: number
   bodyLimitBytes: number
   reflexBlockLevel: (typeof BLOCK_LEVELS)[number]
   cacheMaxEntries: number
@@ -80,6 +84,8 @@ export interface Config {
   executorFetchAllow: readonly string[]
   /** The bootstrap admin credential (a bearer token); unset → none. */
   adminToken: string | undefined
+  /** Keys stored answers in the cache (HMAC); unset → a secret per process, fine for one process. */
+  cacheKeySecret: string
   /**
    * Whether requests need a credential: `off` (the default on a loopback address, where the quick
    * start runs) or `required` (the default anywhere else; `off` there must be set explicitly).
@@ -173,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: (raw.LOG_LEVEL as Config['logLevel'] | undefined) ?? 'INFO',
     rateLimitPerIp: int('RATE_LIMIT_PER_IP'),
     rateLimitPerUser: int('RATE_LIMIT_PER_USER'),
+    rateLimitReadsPerIp: int('RATE_LIMIT_READS_PER_IP'),
+    rateLimitReadsPerUser: int('RATE_LIMIT_READS_PER_USER'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
     reflexBlockLevel: (raw.REFLEX_BLOCK_LEVEL as Config['reflexBlockLevel'] | undefined) ?? 'high',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES'),
@@ -195,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
     adminToken: raw.ADMIN_TOKEN,
+    cacheKeySecret: raw.CACHE_KEY_SECRET ?? randomBytes(32).toString('hex'),
     auth,
     authOffInTheOpen: auth === 'off' && !isLoopback(host),
   }
@@ -214,7 +223,7 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN'].includes(name)) return '(hidden)'
+  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN', 'CACHE_KEY_SECRET'].includes(name)) return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }
 

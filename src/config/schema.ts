@@ -31,8 +31,12 @@ export const INTEGER_VARS = {
   RUNNER_CONNECTIONS: [1, 1000, 2], // statements/transactions the task runner runs at once on the pool (default 10) while the API is busy
   RUNNER_CONNECTIONS_IDLE: [1, 1000, 8], // the same while the API has used no connection for a second (at least RUNNER_CONNECTIONS)
   CACHE_TTL: [1, 31536000, 3600], // seconds
-  RATE_LIMIT_PER_IP: [1, 1000000, 100], // requests per minute
-  RATE_LIMIT_PER_USER: [1, 1000000, 1000], // requests per minute
+  // Requests per minute; 0 switches the limit off. With auth off every client is limited by its
+  // address; with auth on, by its principal. Writes and reads have budgets of their own.
+  RATE_LIMIT_PER_IP: [0, 1000000000, 100],
+  RATE_LIMIT_READS_PER_IP: [0, 1000000000, 600],
+  RATE_LIMIT_PER_USER: [0, 1000000000, 1000],
+  RATE_LIMIT_READS_PER_USER: [0, 1000000000, 6000],
   BODY_LIMIT_BYTES: [1, 1073741824, 1048576], // 1 MiB
   CACHE_MAX_ENTRIES: [1, 100000000, 100000],
   CACHE_MAX_BYTES: [1, 68719476736, 268435456], // 256 MiB
@@ -74,6 +78,9 @@ export const EnvSchema = Type.Object({
   ORCHESTRATOR_URL: Url(['http', 'https'], "where an arm service fetches the orchestrator's public key (/.well-known/jwks.json)"),
   CAPABILITY_PRIVATE_KEY: Type.Optional(
     Type.String({ minLength: 1, description: 'Ed25519 signing key (PKCS8 PEM or JWK) shared by orchestrators' }),
+  ),
+  CACHE_KEY_SECRET: Type.Optional(
+    Type.String({ minLength: 16, description: 'keys the cache entries of stored answers; the same in every process of a deployment' }),
   ),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for administrative routes (arm registration)' })),
   EXECUTOR_SHELL_ALLOW: Type.Optional(

@@ -17,10 +17,12 @@ import type { Request, Response } from 'hyper-express'
 import HyperExpress from 'hyper-express'
 import { type Authenticate, AuthenticationError } from '../auth/authenticator.js'
 import { can, NOBODY, type Permission, type Principal } from '../auth/principal.js'
+import type { Decision } from '../stores/rate-limit-store.js'
 import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
 import { bodyReceived, closeConnections, readBody, setHead, setHeaders } from './hyper-express-internals.js'
+import { type RouteLimiter, tooManyRequests } from './rate-limit.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
 import type { Validate } from './validate.js'
 
@@ -53,6 +55,8 @@ export interface HttpAppOptions {
    * parsed. Unset: such routes cannot be declared.
    */
   authenticate?: Authenticate
+  /** The rate limit every route that needs a principal passes first (http/rate-limit.ts). Unset: none. */
+  limit?: RouteLimiter
 }
 
 /** A declared route, as `routes()` lists it. */
@@ -123,7 +127,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     onResponse(method, o[ROUTE] ?? 'unmatched', status, started === undefined ? 0 : (performance.now() - started) / 1000)
   }
 
-  function sendReply(res: Response, requestId: string, reply: Reply, method: string): void {
+  function sendReply(res: Response, requestId: string, reply: Reply, method: string, rateLimit?: Decision): void {
     if (res.completed) return
     const hasBody = reply.body !== undefined || reply.raw !== undefined
     const status = reply.status ?? (hasBody ? 200 : 204)
@@ -134,7 +138,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     else if (reply.body !== undefined) payload = JSON.stringify(reply.body)
     if (status !== 200) res.status(status)
     if (reply.head !== undefined) setHead(res, copy ? Buffer.from(reply.head) : reply.head)
-    else setHeaders(res, requestId, payload !== undefined && !setsContentType(reply.headers), reply.headers)
+    else setHeaders(res, requestId, payload !== undefined && !setsContentType(reply.headers), reply.headers, rateLimit)
     res.send(payload)
     observe(res, method, status)
   }
@@ -178,7 +182,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   function send(ctx: Ctx, res: Response, reply: Reply): void {
     try {
-      sendReply(res, ctx.requestId, reply, ctx.method)
+      sendReply(res, ctx.requestId, reply, ctx.method, ctx.rateLimit)
     } catch (err) {
       // e.g. a body JSON.stringify cannot serialise (BigInt, cycles)
       sendError(res, ctx.requestId, ctx.method, ctx.path, err)
@@ -262,6 +266,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   const declared: DeclaredRoute[] = []
   const authenticate = opts.authenticate
+  const limitRoute = opts.limit
 
   /**
    * The check a route of `permission` runs on a request's `Authorization` header: the principal
@@ -272,13 +277,25 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     method: HttpMethod,
     path: string,
     permission: Permission,
-  ): (authorization: string | undefined) => Principal | Promise<Principal> | HttpError {
+  ): (authorization: string | undefined, ctx: RequestContext) => Principal | Promise<Principal> | HttpError {
     const open = permission === 'public' || permission === 'capability'
     if (!open && authenticate === undefined) {
       throw new Error(`${service}: route ${method} ${path} needs '${permission}' but the app has no authenticator`)
     }
     declared.push({ method, path, permission })
     if (open || authenticate === undefined) return () => NOBODY
+    const access = method === 'GET' || method === 'HEAD' ? 'read' : 'write'
+    // Allowed, then within its budget: the decision stays on the request for the reply's headers.
+    const limited = (p: Principal, ctx: RequestContext): Principal | Promise<Principal> => {
+      const d = limitRoute?.(p, () => ctx.ip, ctx.headers('x-user-id'), access)
+      if (d === undefined) return p
+      const settle = (decision: Decision): Principal => {
+        if (!decision.allowed) throw tooManyRequests(decision)
+        ctx.rateLimit = decision
+        return p
+      }
+      return d instanceof Promise ? d.then(settle) : settle(d)
+    }
     const allowed = (p: Principal): Principal => {
       if (!can(p, permission))
         throw HttpError.forbidden(
@@ -288,10 +305,13 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         )
       return p
     }
-    return (authorization) => {
+    return (authorization, ctx) => {
       try {
         const who = authenticate(authorization)
-        return who instanceof Promise ? who.then(allowed, (err: unknown) => Promise.reject(asHttpError(err))) : allowed(who)
+        if (who instanceof Promise)
+          return who.then((p) => limited(allowed(p), ctx)).catch((err: unknown) => Promise.reject(asHttpError(err)))
+        const p = limited(allowed(who), ctx)
+        return p instanceof Promise ? p.catch((err: unknown) => Promise.reject(asHttpError(err))) : p
       } catch (err) {
         return asHttpError(err)
       }
@@ -324,7 +344,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         const length = bodyLength(req)
         if (length > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
         // Who is asking, before anything of the body is read: sync when the credential is known.
-        const who = guard(req.headers.authorization)
+        const who = guard(req.headers.authorization, ctx)
         if (who instanceof HttpError) return sendError(res, ctx.requestId, ctx.method, ctx.path, who)
         const proceed = (principal: Principal, body?: Buffer): void => {
           ctx.principal = principal
@@ -370,7 +390,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       register(method, path, (req, res) => {
         const ctx = new RequestContext(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
         if (bodyLength(req) > limit) return sendError(res, ctx.requestId, ctx.method, ctx.path, HttpError.payloadTooLarge(limit))
-        const who = guard(req.headers.authorization)
+        const who = guard(req.headers.authorization, ctx)
         if (who instanceof HttpError) return sendError(res, ctx.requestId, ctx.method, ctx.path, who)
         if (who instanceof Promise) {
           // Watch for a disconnect while the authenticator answers.

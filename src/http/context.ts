@@ -8,6 +8,7 @@
  */
 import type { Request, Response } from 'hyper-express'
 import { NOBODY, type Principal } from '../auth/principal.js'
+import type { Decision } from '../stores/rate-limit-store.js'
 import { clientIp } from './client-ip.js'
 import { HttpError } from './errors.js'
 import { pathParameters, remoteAddress, watchAbort } from './hyper-express-internals.js'
@@ -28,6 +29,8 @@ export interface Ctx<B = unknown> {
   readonly signal: AbortSignal
   /** Who is calling (src/auth/principal.ts): `NOBODY` on a public route. */
   readonly principal: Principal
+  /** The request's rate-limit decision, when a limit applies to the route (it is on the reply's headers). */
+  readonly rateLimit: Decision | undefined
 }
 
 export interface Reply {
@@ -67,6 +70,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   readonly path: string
   body: B
   principal: Principal = NOBODY
+  rateLimit: Decision | undefined
   readonly #req: Request
   readonly #res: Response
   readonly #trustProxy: boolean

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module'
 import type HyperExpress from 'hyper-express'
 import type { Request, Response } from 'hyper-express'
+import type { Decision } from '../stores/rate-limit-store.js'
 import { JSON_CONTENT_TYPE } from './body.js'
 import { HttpError } from './errors.js'
 import { REQUEST_ID_HEADER } from './request-id.js'
@@ -152,15 +153,24 @@ export function closeConnections(server: HyperExpress.Server): void {
 
 /**
  * Sets the reply's headers as one: the request id's header carries every other header's line in its
- * value (`content-type` first when `json`). For each header, hyper-express lower-cases the name into
+ * value (`content-type` first when `json`, then the request's `limits` as `RateLimit-*`). For each header, hyper-express lower-cases the name into
  * an object that `send` walks again, and uWS makes a UTF-8 copy of the name and of the value:
  * ~1.3k instructions a header, a tenth of a check request. uWS 20.30 writes a value as it is given,
  * so the lines after the first ride in its value, one copy in all. Names are the routes' own
  * constants; every value is checked for line breaks first, so none can add a line of its own (the
  * request id is printable ASCII, see request-id.ts).
  */
-export function setHeaders(res: Response, requestId: string, json: boolean, more: Record<string, string> | undefined): void {
+export function setHeaders(
+  res: Response,
+  requestId: string,
+  json: boolean,
+  more: Record<string, string> | undefined,
+  limits?: Decision,
+): void {
   let head = json ? requestId + CONTENT_TYPE_LINE : requestId
+  if (limits !== undefined) {
+    head += `\r\nratelimit-limit: ${limits.limit}\r\nratelimit-remaining: ${limits.remaining}\r\nratelimit-reset: ${Math.ceil(limits.resetMs / 1000)}`
+  }
   if (more !== undefined) {
     for (const name in more) {
       const value = more[name]!

@@ -1,69 +1,85 @@
 /**
- * Admission by rate limit: per user when the request names one, else per client IP.
- * Returns the `RateLimit-*` headers for the response, or throws a 429 carrying them plus
- * `Retry-After`.
+ * Rate limits on every route that needs a principal, keyed by who is calling: the principal (an
+ * API key, a token's subject, and for a service acting for a user it names, that user under it),
+ * or the client's address while auth is off. Reads (GET) and writes (everything else) have budgets
+ * of their own, so a dashboard polling tasks never starves the submissions.
+ *
+ * ```ts
+ * const limit = routeLimiter(store, { perIp: 100, perIpReads: 600, perPrincipal: 1000, perPrincipalReads: 6000, windowMs: 60_000 })
+ * createHttpApp({ …, limit })   // 429 with Retry-After past the budget; RateLimit-* on every reply
+ * ```
+ *
+ * A budget of 0 switches that limit off.
  */
-
+import type { Principal } from '../auth/principal.js'
 import type { Decision, RateLimitStore } from '../stores/rate-limit-store.js'
 import { HttpError } from './errors.js'
 
 export interface RateLimits {
-  /** Requests per window per client IP. */
+  /** Writes per window per client address, while auth is off (0: no limit). */
   perIp: number
-  /** Requests per window per user id. */
-  perUser: number
-  /** The window both limits refill over, in milliseconds (60 000: "per minute"). */
+  /** Reads per window per client address, while auth is off. */
+  perIpReads: number
+  /** Writes per window per principal (0: no limit). */
+  perPrincipal: number
+  /** Reads per window per principal. */
+  perPrincipalReads: number
+  /** The window every budget refills over, in milliseconds (60 000: "per minute"). */
   windowMs: number
 }
 
-/**
- * `clientIp` is asked only when there is no user id: reading the peer address from uWS costs
- * microseconds per request, a measurable share of the hot route (bench/RESULTS.md).
- */
-export async function admit(
-  store: RateLimitStore,
-  limits: RateLimits,
-  clientIp: () => string,
-  userId?: string,
-): Promise<Record<string, string>> {
-  const sync = admitSync(store, limits, clientIp, userId)
-  if (sync !== undefined) return sync
-  const byUser = userId !== undefined
-  const key = byUser ? `user:${userId}` : `ip:${clientIp()}`
-  const d = await store.take(key, { capacity: byUser ? limits.perUser : limits.perIp, windowMs: limits.windowMs })
-  return decide(d, limits, byUser)
+export type Access = 'read' | 'write'
+
+/** What the HTTP layer asks before a route runs: the decision, or undefined when no limit applies. */
+export type RouteLimiter = (
+  principal: Principal,
+  ip: () => string,
+  user: string | undefined,
+  access: Access,
+) => Decision | Promise<Decision> | undefined
+
+/** The bucket of a request: by principal, by the user a service acts for, or by address with auth off. */
+export function bucketOf(principal: Principal, ip: () => string, user: string | undefined, access: Access): string {
+  const kind = access === 'read' ? 'r' : 'w'
+  if (principal.via === 'none') return `${kind}:ip:${ip()}`
+  if (user !== undefined && principal.roles.includes('service')) return `${kind}:${principal.id}:user:${user}`
+  return `${kind}:${principal.id}`
 }
 
-/**
- * `admit` without a promise when the store answers in-process (`takeSync`); undefined when it
- * does not (Redis), and the caller falls back to `admit`.
- */
-export function admitSync(
-  store: RateLimitStore,
-  limits: RateLimits,
-  clientIp: () => string,
-  userId?: string,
-): Record<string, string> | undefined {
-  if (store.takeSync === undefined) return undefined
-  const byUser = userId !== undefined
-  const key = byUser ? `user:${userId}` : `ip:${clientIp()}`
-  const d = store.takeSync(key, { capacity: byUser ? limits.perUser : limits.perIp, windowMs: limits.windowMs })
-  return decide(d, limits, byUser)
-}
-
-/** The `RateLimit-*` headers of decision `d`, or the 429 carrying them. */
-export function decide(d: Decision, limits: RateLimits, byUser: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(d.limit),
-    'RateLimit-Remaining': String(d.remaining),
-    'RateLimit-Reset': String(Math.ceil(d.resetMs / 1000)),
+export function routeLimiter(store: RateLimitStore, limits: RateLimits): RouteLimiter {
+  return (principal, ip, user, access) => {
+    const anonymous = principal.via === 'none'
+    const capacity = anonymous
+      ? access === 'read'
+        ? limits.perIpReads
+        : limits.perIp
+      : access === 'read'
+        ? limits.perPrincipalReads
+        : limits.perPrincipal
+    if (capacity === 0) return undefined
+    const key = bucketOf(principal, ip, user, access)
+    const limit = { capacity, windowMs: limits.windowMs }
+    // In-process buckets answer without a promise: the hot routes pay none.
+    return store.takeSync !== undefined ? store.takeSync(key, limit) : store.take(key, limit)
   }
-  if (d.allowed) return headers
-  const window = `${limits.windowMs / 1000} s`
-  throw new HttpError(
+}
+
+/** The `RateLimit-*` headers of an allowed decision. */
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  return {
+    'ratelimit-limit': String(d.limit),
+    'ratelimit-remaining': String(d.remaining),
+    'ratelimit-reset': String(Math.ceil(d.resetMs / 1000)),
+  }
+}
+
+/** The 429 of a refused decision, carrying its headers and `Retry-After`. */
+export function tooManyRequests(d: Decision): HttpError {
+  const retry = Math.max(1, Math.ceil(d.retryAfterMs / 1000))
+  return new HttpError(
     'RATE_LIMIT',
-    `Rate limit of ${d.limit} requests per ${window} exceeded for this ${byUser ? 'user' : 'client'}`,
-    { field: byUser ? 'user_id' : 'client_ip', constraint: `at most ${d.limit} requests per ${window}` },
-    { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))) },
+    `Rate limit of ${d.limit} requests exceeded; retry in ${retry} s`,
+    { field: 'authorization', constraint: `at most ${d.limit} requests in the window` },
+    { ...rateLimitHeaders(d), 'retry-after': String(retry) },
   )
 }

@@ -7,10 +7,8 @@
 import type { Ctx, HttpApp, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
 import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
-import { admit, type RateLimits } from '../http/rate-limit.js'
 import { compileSchema } from '../http/validate.js'
 import type { Metrics } from '../metrics.js'
-import type { RateLimitStore } from '../stores/rate-limit-store.js'
 import { type StoredTask, TASK_STATUSES, type TaskStatus, toTaskRecord } from '../stores/task.js'
 import { IdempotencyConflict, type TaskSortKey, type TaskStore } from '../stores/task-store.js'
 import type { TaskRunner } from './runner/task-runner.js'
@@ -21,8 +19,6 @@ export interface TaskRouteDeps {
   service: TaskService
   store: TaskStore
   runner: TaskRunner
-  limiter: RateLimitStore
-  limits: RateLimits
   metrics: Metrics
 }
 
@@ -58,7 +54,7 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     const req = parseCreate(ctx.body)
     const user = userId(ctx)
     const key = idempotencyKey(ctx)
-    const headers = await admit(deps.limiter, deps.limits, () => ctx.ip, user)
+    const headers: Record<string, string> = {}
     let outcome
     try {
       outcome = await deps.service.create(req, { idempotencyKey: key, userId: user, clientIp: ctx.ip })

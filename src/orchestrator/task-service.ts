@@ -11,7 +11,8 @@
  *   from the cache: any of those can change the answer, and the cache key sees only the goal.
  */
 import { randomUUID } from 'node:crypto'
-import type { Detector } from '@ganglion/reflex'
+import type { AnswerKeys, Detector } from '@ganglion/reflex'
+import { DEFAULT_TENANT } from '../auth/principal.js'
 import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
@@ -26,6 +27,8 @@ export interface TaskServiceDeps {
   queue: JobQueue
   detector: Detector
   cache: CacheStore
+  /** Where tenants' answers live in `cache` (keyed by the exact goal). */
+  answerKeys: AnswerKeys
   /** TASK_TIMEOUT, seconds: the longest any task may run. */
   taskTimeoutSeconds: number
   /** CACHE_TTL, seconds: how long a completed result answers repeats. */
@@ -35,6 +38,8 @@ export interface TaskServiceDeps {
 }
 
 export interface CreateMeta {
+  /** The tenant the task belongs to (default: the default tenant). */
+  tenant?: string | undefined
   idempotencyKey?: string | undefined
   userId?: string | undefined
   clientIp?: string | undefined
@@ -45,7 +50,7 @@ export interface CreateOutcome {
   replayed: boolean
 }
 
-/** The flags the goal is checked with; a cached result lives under this check's cache key. */
+/** The flags the goal is checked with, and its stored answer keyed with. */
 const GOAL_FLAGS = { checkPii: true, checkInjection: true } as const
 
 export class TaskService {
@@ -85,7 +90,8 @@ export class TaskService {
       return store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
     }
 
-    const cached = isCacheable(req) ? await this.cachedResult(check.cache_key) : undefined
+    const answerKey = this.deps.answerKeys.key(meta.tenant ?? DEFAULT_TENANT, req.goal, GOAL_FLAGS)
+    const cached = isCacheable(req) ? await this.cachedResult(answerKey) : undefined
     if (cached !== undefined) {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
     }
@@ -111,9 +117,10 @@ export class TaskService {
   }
 
   /** Stores a completed task's result under its goal's cache key (the runner calls this). */
-  async remember(task: StoredTask): Promise<void> {
+  /** Stores `task`'s answer for its tenant's later tasks (and checks) of the exact same goal. */
+  async remember(task: StoredTask, tenant = DEFAULT_TENANT): Promise<void> {
     if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
-    const key = this.deps.detector.cacheKey(task.goal, GOAL_FLAGS)
+    const key = this.deps.answerKeys.key(tenant, task.goal, GOAL_FLAGS)
     try {
       await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
     } catch (err) {

@@ -1,7 +1,9 @@
 /**
  * The cache API: `POST /api/v1/cache`, `GET|DELETE /api/v1/cache/:key` and the variant
- * `GET /cache/:key`. Values are any JSON; they are stored serialised, so a check that hits the
- * entry can splice it into its response unchanged.
+ * `GET /cache/:key`. Values are any JSON, stored serialised. Each tenant's keys live in a namespace
+ * of their own (`pub:<tenant>:<key>` in the tiers), apart from the answers the orchestrator stores
+ * (keyed hashes, see `AnswerKeys`): a value stored here is never what a check or a task is
+ * answered with, and one tenant never reads or removes another's.
  */
 import type { Ctx, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
@@ -20,13 +22,18 @@ function keyParam(ctx: Ctx): string {
   return key
 }
 
+/** Where `key` of the caller's tenant lives in the tiers. */
+function stored(ctx: Ctx, key: string): string {
+  return `pub:${ctx.principal.tenant}:${key}`
+}
+
 export function cacheSetRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const req = parseSet(ctx.body)
     const ttl = req.ttl_seconds ?? deps.cacheTtlSeconds
     let entry
     try {
-      entry = await deps.cache.set(req.key, JSON.stringify(req.value), ttl)
+      entry = await deps.cache.set(stored(ctx, req.key), JSON.stringify(req.value), ttl)
     } catch (err) {
       if (err instanceof CacheError && err.code === CACHE_ERRORS.invalidValue) {
         throw HttpError.validation('value', 'must nest at most 256 levels deep')
@@ -46,7 +53,7 @@ export function cacheSetRoute(deps: ReflexDeps) {
 export function cacheGetRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const key = keyParam(ctx)
-    const entry = await deps.cache.get(key)
+    const entry = await deps.cache.get(stored(ctx, key))
     if (!entry) throw HttpError.notFound('key', `No cache entry for key ${JSON.stringify(key)}`)
     const ttlRemaining = Math.max(0, Math.ceil((entry.expiresAt.getTime() - Date.now()) / 1000))
     return {
@@ -59,7 +66,7 @@ export function cacheGetRoute(deps: ReflexDeps) {
 export function cacheDeleteRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const key = keyParam(ctx)
-    if (!(await deps.cache.delete(key))) throw HttpError.notFound('key', `No cache entry for key ${JSON.stringify(key)}`)
+    if (!(await deps.cache.delete(stored(ctx, key)))) throw HttpError.notFound('key', `No cache entry for key ${JSON.stringify(key)}`)
     return { status: 200, body: { key, deleted: true } }
   }
 }

@@ -1,18 +1,18 @@
 /**
- * `POST /api/v1/check` (and its drop-in `/process`): rate limit, personal data, injection, routing
- * and the cache lookup, through the detector, cache and limiter ports like any other caller.
+ * `POST /api/v1/check` (and its drop-in `/process`): personal data, injection, routing and the
+ * caller's stored answer to the text, through the detector and the cache port like any other
+ * caller. The HTTP layer has already taken the request's rate-limit token.
  *
- * One fast path: when the composition root made a `CheckEndpoint` (the limiter and the cache
- * tier are in this process), the usual body (`text` and `user_id`, any of the boolean flags) is
- * answered from its bytes in one native call, the same token, check, lookup and reply as below at
- * about a third of the cost (docs/performance.md). Any other body, and every body when Redis is
+ * One fast path: when the composition root made a `CheckEndpoint` (the cache tier is in this
+ * process alone), the usual body (`text`, and optionally `user_id` and the boolean flags) is
+ * answered from its bytes in one native call: the same check, lookup and reply as below at about
+ * a third of the cost (docs/performance.md). Any other body, and every body when Redis is
  * configured, goes the usual way.
  */
 import { performance } from 'node:perf_hooks'
 import type { CheckResult } from '@ganglion/reflex'
 import type { Ctx, Reply } from '../http/app.js'
 import { parseJsonBody } from '../http/body.js'
-import { admit, decide } from '../http/rate-limit.js'
 import { compileSchema } from '../http/validate.js'
 import type { CacheEntry } from '../stores/cache-store.js'
 import type { ReflexDeps } from './deps.js'
@@ -26,17 +26,16 @@ export type CheckInput = CheckRequest
 /** The `/api/v1/check` reply body. */
 export type CheckReply = ReturnType<typeof replyBody>
 
-/** The check of `input` through the ports: its reply body and `RateLimit-*` headers. */
-export async function runCheck(
-  deps: ReflexDeps,
-  ctx: Ctx,
-  input: CheckInput,
-  started: number,
-): Promise<{ headers: Record<string, string>; body: CheckReply }> {
-  const headers = await admit(deps.limiter, deps.limits, () => ctx.ip, input.user_id)
-  const result = deps.detector.check(input.text, { checkPii: input.check_pii ?? true, checkInjection: input.check_injection ?? true })
-  const entry = input.use_cache === false ? undefined : await deps.cache.get(result.cache_key)
-  return { headers, body: replyBody(ctx.requestId, result, entry, started) }
+/**
+ * The check of `input` for the caller's tenant, through the ports: the caller's stored answer to
+ * the exact text (`AnswerKeys`) is the hit; another tenant's, or an answer to a differently worded
+ * text, never is.
+ */
+export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number): Promise<CheckReply> {
+  const options = { checkPii: input.check_pii ?? true, checkInjection: input.check_injection ?? true }
+  const result = deps.detector.check(input.text, options)
+  const entry = input.use_cache === false ? undefined : await deps.cache.get(deps.answerKeys.key(ctx.principal.tenant, input.text, options))
+  return replyBody(ctx.requestId, result, entry, started)
 }
 
 /** The reply's fields in the order the native endpoint writes them. */
@@ -65,16 +64,15 @@ export function checkRoute(deps: ReflexDeps) {
   const { endpoint } = deps
   return (ctx: Ctx<Buffer>): Reply | Promise<Reply> => {
     const started = performance.now()
-    const answer = endpoint?.answer(ctx.body, ctx.requestId)
-    if (answer?.kind === 'answered') {
+    const who = { tenant: ctx.principal.tenant, ...(ctx.rateLimit && { rateLimit: ctx.rateLimit }) }
+    const answer = endpoint?.answer(ctx.body, ctx.requestId, who)
+    if (answer !== undefined) {
       const { head, body, reused } = answer
       // No head for a request id the endpoint would not put in one: the headers the usual way.
-      if (head === undefined) return { status: 200, headers: decide(answer.decision, deps.limits, true), raw: body, rawReused: reused }
-      return { status: 200, head, raw: body, rawReused: reused }
+      return head === undefined ? { status: 200, raw: body, rawReused: reused } : { status: 200, head, raw: body, rawReused: reused }
     }
-    if (answer?.kind === 'refused') decide(answer.decision, deps.limits, true) // throws the 429
     // Parsed before anything is awaited: the bytes may be uWS's memory.
     const input = parseCheck(parseJsonBody(ctx.body))
-    return runCheck(deps, ctx, input, started).then(({ headers, body }) => ({ status: 200, headers, body }))
+    return runCheck(deps, ctx, input, started).then((body) => ({ status: 200, body }))
   }
 }

@@ -1,19 +1,17 @@
 /** What the reflex routes need, assembled by the composition root (`src/app.ts`). */
-import type { CheckEndpoint, Detector } from '@ganglion/reflex'
+import type { AnswerKeys, CheckEndpoint, Detector } from '@ganglion/reflex'
 import type { AuthStatus } from '../auth/principal.js'
-import type { RateLimits } from '../http/rate-limit.js'
-import type { RateLimitStore } from '../stores/rate-limit-store.js'
 import type { TieredCacheStore } from '../stores/tiered-cache-store.js'
 
 export interface ReflexDeps {
   detector: Detector
   /** The in-process tier, with the Redis tier behind it when REDIS_URL is set. */
   cache: TieredCacheStore
-  limiter: RateLimitStore
-  limits: RateLimits
+  /** Where tenants' stored answers live in `cache`: the keys a check looks its answer up by. */
+  answerKeys: AnswerKeys
   /**
-   * The check route's one native call, over the same detector and the in-process cache tier and
-   * limiter: set by the composition root when those are the only ones (no Redis). See check-route.ts.
+   * The check route's one native call, over the same detector, answer keys and the in-process cache
+   * tier: set by the composition root when that tier is the only one (no Redis). See check-route.ts.
    */
   endpoint?: CheckEndpoint
   /** Default time-to-live of cache entries (CACHE_TTL). */

@@ -5,7 +5,6 @@
 import { performance } from 'node:perf_hooks'
 import type { Ctx, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
-import { admit } from '../http/rate-limit.js'
 import { compileSchema } from '../http/validate.js'
 import { runCheck } from './check-route.js'
 import type { ReflexDeps } from './deps.js'
@@ -17,10 +16,9 @@ const parsePreprocess = compileSchema(PreprocessRequest)
 export function filterPiiRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const req = parseFilter(ctx.body)
-    const headers = await admit(deps.limiter, deps.limits, () => ctx.ip)
     const mode = req.mode ?? 'placeholder'
     const out = deps.detector.redact(req.text, { mode, keepLast: req.keep_last, salt: deps.hashSalt })
-    return { status: 200, headers, body: { request_id: ctx.requestId, mode, ...out } }
+    return { status: 200, body: { request_id: ctx.requestId, mode, ...out } }
   }
 }
 
@@ -33,8 +31,8 @@ export function preprocessRoute(deps: ReflexDeps) {
     if (req.input !== undefined && req.text !== undefined && req.input !== req.text) {
       throw HttpError.validation('text', 'must equal input when both are sent')
     }
-    const { headers, body } = await runCheck(deps, ctx, { ...req, text }, started)
+    const body = await runCheck(deps, ctx, { ...req, text }, started)
     // `output` is the redacted text under the name earlier preprocess clients read.
-    return { status: 200, headers, body: { ...body, output: body.redacted_text } }
+    return { status: 200, body: { ...body, output: body.redacted_text } }
   }
 }

@@ -67,21 +67,6 @@ t.test('a value larger than the body limit is a 413', async (t) => {
   t.equal(res.status, 413)
 })
 
-t.test('a check of a cached text answers with the stored value', async (t) => {
-  const base = await reflexUrl(t)
-  const text = 'What is the capital of France?'
-  const first = await (await postJson(`${base}/api/v1/check`, { text })).json()
-  t.equal(first.cache_hit, false)
-  await postJson(`${base}/api/v1/cache`, { key: first.cache_key, value: { answer: 'Paris' } })
-  const again = await (await postJson(`${base}/api/v1/check`, { text: '  what is the CAPITAL of france?' })).json()
-  t.equal(again.cache_key, first.cache_key, 'case and spacing do not change the key')
-  t.equal(again.cache_hit, true)
-  t.same(again.cached_value, { answer: 'Paris' })
-  t.equal(again.routing.route, 'cache')
-  const skip = await (await postJson(`${base}/api/v1/check`, { text, use_cache: false })).json()
-  t.equal(skip.cache_hit, false)
-})
-
 t.test('a value nested deeper than the cache takes is a 400 naming the value', async (t) => {
   const base = await reflexUrl(t)
   let value: unknown = 1

@@ -1,47 +1,38 @@
 /** The check route over real ports, with or without its native endpoint, called without a server. */
-import { CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, CheckEndpoint, Detector } from '@ganglion/reflex'
+import type { Principal } from '../../src/auth/principal.js'
 import type { Ctx, Reply } from '../../src/http/app.js'
 import { checkRoute } from '../../src/reflex/check-route.js'
 import type { ReflexDeps } from '../../src/reflex/deps.js'
 import { MemoryCacheStore } from '../../src/stores/memory-cache-store.js'
-import { MemoryRateLimitStore } from '../../src/stores/memory-rate-limit-store.js'
-import type { RateLimitStore } from '../../src/stores/rate-limit-store.js'
+import type { Decision } from '../../src/stores/rate-limit-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 
-export const LIMITS = { perIp: 2, perUser: 3, windowMs: 60_000 }
+/** A member of tenant `acme`. */
+export const MEMBER: Principal = { id: 'key:test', tenant: 'acme', roles: ['member'], via: 'api-key' }
 
-export interface RouteOptions {
-  /** Answer through the native endpoint (the embedded deployment) or through the ports only (Redis). */
-  native: boolean
-  /** Another limiter than the in-process one over the same buckets. */
-  limiter?: RateLimitStore
-  /** Requests per window per user (default `LIMITS.perUser`). */
-  perUser?: number
-}
+/** A decision the HTTP layer took for the request, as it hands it to the route. */
+export const DECISION: Decision = { allowed: true, limit: 3, remaining: 2, resetMs: 20_000, retryAfterMs: 0 }
 
-export function checkRouteFixture(options: RouteOptions) {
+export function checkRouteFixture(options: { native: boolean }) {
   const detector = new Detector()
   const tier = new CacheTier()
-  const rateLimiter = new RateLimiter()
-  const limits = { ...LIMITS, perUser: options.perUser ?? LIMITS.perUser }
-  const endpoint = options.native
-    ? new CheckEndpoint({ detector, cache: tier, limiter: rateLimiter, perUser: { capacity: limits.perUser, windowMs: limits.windowMs } })
-    : undefined
+  const answerKeys = new AnswerKeys('a test secret of sixteen bytes or more')
+  const endpoint = options.native ? new CheckEndpoint({ detector, cache: tier, keys: answerKeys }) : undefined
   const deps = {
     detector,
     cache: new TieredCacheStore(new MemoryCacheStore(tier)),
-    limiter: options.limiter ?? new MemoryRateLimitStore(rateLimiter),
-    limits,
+    answerKeys,
     ...(endpoint && { endpoint }),
   } as ReflexDeps
   const route = checkRoute(deps)
-  /** Calls the route with `body` (serialised unless given as a string) as the client at 203.0.113.9. */
-  const call = async (body: unknown, requestId = 'req-1'): Promise<Reply> => {
+  /** Calls the route with `body` (serialised unless given as a string) for `principal`; `rateLimit` null: none applied. */
+  const call = async (body: unknown, requestId = 'req-1', principal = MEMBER, rateLimit: Decision | null = DECISION): Promise<Reply> => {
     const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
-    const ctx = { ip: '203.0.113.9', requestId, body: bytes } as unknown as Ctx<Buffer>
+    const ctx = { ip: '203.0.113.9', requestId, body: bytes, principal, rateLimit: rateLimit ?? undefined } as unknown as Ctx<Buffer>
     return route(ctx)
   }
-  return { detector, tier, rateLimiter, call }
+  return { detector, tier, answerKeys, call }
 }
 
 /** The reply's body as an object, whether the route sent bytes or an object. */
@@ -50,11 +41,8 @@ export function bodyOf(reply: Reply): Record<string, unknown> {
   return JSON.parse(String(raw)) as Record<string, unknown>
 }
 
-/** The reply's headers by lower-case name, from its head of bytes or its headers. */
-export function headersOf(reply: Reply): Record<string, string> {
-  if (reply.head !== undefined) {
-    const [requestId, ...lines] = String(reply.head).split('\r\n')
-    return Object.fromEntries([['x-request-id', requestId!], ...lines.map((l) => l.split(': ') as [string, string])])
-  }
-  return Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
+/** The header lines of a reply's head of bytes, by lower-case name. */
+export function headOf(reply: Reply): Record<string, string> {
+  const [requestId, ...lines] = String(reply.head).split('\r\n')
+  return Object.fromEntries([['x-request-id', requestId!], ...lines.map((l) => l.split(': ') as [string, string])])
 }

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { bodyOf, checkRouteFixture, headersOf } from './check-route-fixture.js'
+import { rateLimitHeaders } from '../../src/http/rate-limit.js'
+import { bodyOf, checkRouteFixture, DECISION, headOf, MEMBER } from './check-route-fixture.js'
 
 const TEXTS = [
   'mail ada@example.com about the report',
@@ -7,6 +8,7 @@ const TEXTS = [
   '東京 😀 "quoted" \\ back\nslash',
   'x',
 ]
+type Flags = { check_pii?: boolean; check_injection?: boolean; use_cache?: boolean }
 const FLAGS: Flags[] = [
   {},
   { check_pii: false },
@@ -15,13 +17,12 @@ const FLAGS: Flags[] = [
   { check_pii: false, check_injection: false },
 ]
 
-type Flags = { check_pii?: boolean; check_injection?: boolean; use_cache?: boolean }
-
-/** Both routes, each with the same cache entry under the key of `text` checked with `flags` when `hit`. */
+/** Both routes, each with the same stored answer for `text` checked with `flags` when `hit`. */
 function pair(text: string, hit: boolean, flags: Flags = {}) {
   const routes = [checkRouteFixture({ native: true }), checkRouteFixture({ native: false })]
   const options = { checkPii: flags.check_pii ?? true, checkInjection: flags.check_injection ?? true }
-  if (hit) for (const r of routes) r.tier.set(r.detector.cacheKey(text, options), JSON.stringify({ answer: 'é 😀', n: [1, 2] }), 60)
+  if (hit)
+    for (const r of routes) r.tier.set(r.answerKeys.key(MEMBER.tenant, text, options), JSON.stringify({ answer: 'é 😀', n: [1, 2] }), 60)
   return routes
 }
 
@@ -48,30 +49,40 @@ t.test('the native endpoint and the ports give the same body, field for field an
   }
 })
 
-t.test('the native head carries the headers the ports give', async (t) => {
-  const [native, ports] = pair('hello there', false)
-  const a = await native!.call({ text: 'hello there', user_id: 'u1' }, 'req-7')
-  const b = await ports!.call({ text: 'hello there', user_id: 'u1' }, 'req-7')
-  t.ok(a.head, 'a head of bytes')
-  t.same(headersOf(a), { 'x-request-id': 'req-7', 'content-type': 'application/json; charset=utf-8', ...headersOf(b) })
-  t.same(headersOf(b), { 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '20' })
+t.test("the native head carries the content type and the request's rate-limit headers", async (t) => {
+  const { call } = checkRouteFixture({ native: true })
+  const reply = await call({ text: 'hello there' }, 'req-7')
+  t.same(headOf(reply), { 'x-request-id': 'req-7', 'content-type': 'application/json; charset=utf-8', ...rateLimitHeaders(DECISION) })
+  const unlimited = await call({ text: 'hello there' }, 'req-8', MEMBER, null)
+  t.same(headOf(unlimited), { 'x-request-id': 'req-8', 'content-type': 'application/json; charset=utf-8' }, 'no limit, no lines')
 })
 
-t.test('a request id that cannot go in a head of bytes gets the headers the usual way', async (t) => {
+t.test('a request id that cannot go in a head of bytes gets its headers the usual way', async (t) => {
   const { call } = checkRouteFixture({ native: true })
-  const reply = await call({ text: 'hello', user_id: 'u1' }, 'caf\u00e9')
+  const reply = await call({ text: 'hello' }, 'caf\u00e9')
   t.equal(reply.head, undefined)
-  t.same(headersOf(reply), { 'ratelimit-limit': '3', 'ratelimit-remaining': '2', 'ratelimit-reset': '20' })
   t.equal(bodyOf(reply).request_id, 'caf\u00e9')
+})
+
+t.test('only the tenant that stored an answer sees it', async (t) => {
+  for (const native of [true, false]) {
+    const { call, tier, answerKeys } = checkRouteFixture({ native })
+    tier.set(answerKeys.key('acme', 'What is the refund policy?'), '{"answer":"30 days"}', 60)
+    const own = bodyOf(await call({ text: 'What is the refund policy?' }))
+    t.match(own, { cache_hit: true, cached_value: { answer: '30 days' } })
+    const other = bodyOf(await call({ text: 'What is the refund policy?' }, 'r', { ...MEMBER, tenant: 'globex' }))
+    t.equal(other.cache_hit, false, native ? 'native' : 'ports')
+    t.notOk('cached_value' in other)
+    const reworded = bodyOf(await call({ text: 'what is the REFUND policy?' }))
+    t.equal(reworded.cache_hit, false, 'a differently worded text is not answered from the cache')
+  }
 })
 
 t.test('bodies the endpoint does not take go through the ports and the schema', async (t) => {
   const { call, detector } = checkRouteFixture({ native: true })
-  const byIp = await call({ text: 'no user here' })
-  t.same(headersOf(byIp), { 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '30' }, 'per IP without user_id')
-  t.equal(bodyOf(byIp).redacted_text, 'no user here')
-  await t.rejects(call({ text: 'hi', user_id: 'u1', colour: 'blue' }), { code: 'VALIDATION_ERROR', details: { field: 'colour' } })
+  t.equal(bodyOf(await call({ text: 'fine', check_pii: true, extra: undefined })).redacted_text, 'fine')
+  await t.rejects(call({ text: 'hi', colour: 'blue' }), { code: 'VALIDATION_ERROR', details: { field: 'colour' } })
   await t.rejects(call('{"text": '), { code: 'VALIDATION_ERROR', details: { field: 'body' } })
-  await t.rejects(call({ text: '', user_id: 'u1' }), { code: 'VALIDATION_ERROR', details: { field: 'text' } })
+  await t.rejects(call({ text: '' }), { code: 'VALIDATION_ERROR', details: { field: 'text' } })
   t.equal(detector.stats().checks, 1, 'refused bodies are never checked')
 })

@@ -16,6 +16,14 @@ export declare class ExternalObject<T> {
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** The keys tenants' stored answers live under in a cache (see `reflex_core::endpoint::AnswerKeys`). */
+export declare class AnswerKeys {
+  /** Keys keyed by `secret`, a server secret of at least 16 bytes. */
+  constructor(secret: Buffer)
+  /** The key of `tenant`'s answer to `text` checked with `flags`: `ans:` and 32 hex characters. */
+  key(tenant: string, text: string, flags?: CheckFlags | undefined | null): string
+}
+
 export declare class CacheTier {
   /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options?: CacheTierOptions | undefined | null)
@@ -67,14 +75,14 @@ export declare class RateLimiter {
 }
 
 /**
- * Answers the request `body` (see `reflex_core::endpoint`). `out`, the caller's and reused,
- * receives six numbers in its first 48 bytes (allowed 1/0, limit, remaining, resetMs,
- * retryAfterMs, the head's length; as a `Float64Array` over them reads them) and the reply after
- * them: its head, then its body. Returns the reply's length, or the reply itself when it is
- * longer than the room; -1 when the body is not one the endpoint takes (nothing was taken: parse
- * and validate it yourself); -2 when the user's bucket is empty (nothing was checked).
+ * Answers the request `body` for `tenant` (see `reflex_core::endpoint`), the head carrying the
+ * rate-limit numbers `limit`, `remaining` and `resetMs` (none when `limit` is negative). `out`,
+ * the caller's and reused, receives the head's length in its first 8 bytes (a float64) and the
+ * reply after them: its head, then its body. Returns the reply's length, or the reply itself when
+ * it is longer than the room; -1 when the body is not one the endpoint takes (parse and validate
+ * it yourself).
  */
-export declare function answerCheck(endpoint: ExternalObject<'CheckEndpoint'>, body: Uint8Array, requestId: string, out: Uint8Array): number | Buffer
+export declare function answerCheck(endpoint: ExternalObject<'CheckEndpoint'>, body: Uint8Array, requestId: string, tenant: string, limit: number, remaining: number, resetMs: number, out: Uint8Array): number | Buffer
 
 /** A stored value and its lifetime. */
 export interface CacheEntry {
@@ -105,8 +113,8 @@ export interface CacheTierStats {
   expirations: number
 }
 
-/** An endpoint answering with `detector`, `cache` and `limiter`; each user's bucket is `perUser`. */
-export declare function checkEndpoint(detector: Detector, cache: CacheTier, limiter: RateLimiter, perUser: Limit): ExternalObject<'CheckEndpoint'>
+/** An endpoint answering with `detector` from `cache`, answers keyed by `keys`. */
+export declare function checkEndpoint(detector: Detector, cache: CacheTier, keys: AnswerKeys): ExternalObject<'CheckEndpoint'>
 
 /** Which detectors a check runs; each defaults to true. */
 export interface CheckFlags {

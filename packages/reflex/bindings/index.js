@@ -773,7 +773,8 @@ if (
   }
 }
 
-const { CacheTier, Detector, RateLimiter, answerCheck, checkEndpoint, version } = nativeBinding
+const { AnswerKeys, CacheTier, Detector, RateLimiter, answerCheck, checkEndpoint, version } = nativeBinding
+export { AnswerKeys }
 export { CacheTier }
 export { Detector }
 export { RateLimiter }

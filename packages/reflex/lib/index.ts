@@ -14,8 +14,9 @@
  */
 import { version as nativeVersion } from '../bindings/index.js'
 
+export { AnswerKeys } from './answer-keys.js'
 export { CacheTier } from './cache-tier.js'
-export { CheckEndpoint, type CheckEndpointOptions, type EndpointAnswer } from './check-endpoint.js'
+export { type AnswerFor, CheckEndpoint, type CheckEndpointOptions, type EndpointAnswer } from './check-endpoint.js'
 export { Detector } from './detector.js'
 export { REFLEX_ERRORS, ReflexError, type ReflexErrorCode } from './errors.js'
 export { RateLimiter } from './rate-limiter.js'

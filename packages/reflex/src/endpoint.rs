@@ -1,5 +1,6 @@
 //! The check endpoint: a whole `POST /api/v1/check` exchange in one call
-//! (`reflex_core::endpoint`), for a server whose limiter and cache tier are in this process.
+//! (`reflex_core::endpoint`), for a server whose cache tier is in this process; and the keys
+//! tenants' stored answers live under.
 //!
 //! Two functions over an `External` rather than a class: napi reads an `External` argument for a
 //! fraction of what unwrapping a class instance costs (a type-tag check, a property lookup and a
@@ -9,22 +10,19 @@ use std::cell::RefCell;
 
 use napi::bindgen_prelude::{Buffer, Either, External, Uint8ArraySlice};
 use napi_derive::napi;
-use reflex_core::endpoint::{Answer, CheckEndpoint as Core};
-use reflex_core::ratelimit::Decision;
+use reflex_core::endpoint::{Answer, AnswerKeys as CoreKeys, CheckEndpoint as Core, HeadLimits};
 
 use crate::cache::CacheTier;
 use crate::detector::Detector;
-use crate::errors::CodedError;
-use crate::limiter::RateLimiter;
 use crate::now_ms;
-use crate::options::Limit;
+use crate::options::{u32_count, CheckFlags};
 
 /// The caller's `Uint8Array`, written in place. Named, because napi-derive reads a `&mut`
 /// argument as a class instance; through the alias it converts as a typed array.
 type Bytes<'a> = &'a mut [u8];
 
-/// The bytes of `out` ahead of the reply: the decision's six numbers.
-const DECISION_BYTES: usize = 6 * 8;
+/// The bytes of `out` ahead of the reply: the head's length, as a float64.
+const HEAD_BYTES: usize = 8;
 
 /// A reply buffer grown past this is not kept for the next call.
 const KEPT_REPLY: usize = 64 * 1024;
@@ -35,41 +33,61 @@ pub struct CheckEndpoint {
     reply: RefCell<String>,
 }
 
-/// An endpoint answering with `detector`, `cache` and `limiter`; each user's bucket is `perUser`.
-#[napi(catch_unwind, ts_return_type = "ExternalObject<'CheckEndpoint'>")]
-pub fn check_endpoint(detector: &Detector, cache: &CacheTier, limiter: &RateLimiter, per_user: Limit) -> Result<External<CheckEndpoint>, CodedError> {
-    let inner = Core {
-        detector: detector.inner.clone(),
-        cache: cache.inner.clone(),
-        limiter: limiter.inner.clone(),
-        per_user: per_user.try_into()?,
-    };
-    Ok(External::new(CheckEndpoint { inner, reply: RefCell::new(String::new()) }))
+/// The keys tenants' stored answers live under in a cache (see `reflex_core::endpoint::AnswerKeys`).
+#[napi]
+pub struct AnswerKeys {
+    inner: CoreKeys,
 }
 
-/// Answers the request `body` (see `reflex_core::endpoint`). `out`, the caller's and reused,
-/// receives six numbers in its first 48 bytes (allowed 1/0, limit, remaining, resetMs,
-/// retryAfterMs, the head's length; as a `Float64Array` over them reads them) and the reply after
-/// them: its head, then its body. Returns the reply's length, or the reply itself when it is
-/// longer than the room; -1 when the body is not one the endpoint takes (nothing was taken: parse
-/// and validate it yourself); -2 when the user's bucket is empty (nothing was checked).
+#[napi]
+impl AnswerKeys {
+    /// Keys keyed by `secret`, a server secret of at least 16 bytes.
+    #[napi(catch_unwind, constructor)]
+    pub fn new(secret: Buffer) -> Self {
+        AnswerKeys { inner: CoreKeys::new(&secret) }
+    }
+
+    /// The key of `tenant`'s answer to `text` checked with `flags`: `ans:` and 32 hex characters.
+    #[napi(catch_unwind)]
+    pub fn key(&self, tenant: String, text: String, flags: Option<CheckFlags>) -> String {
+        self.inner.key(&tenant, &text, flags.unwrap_or_default().into())
+    }
+}
+
+/// An endpoint answering with `detector` from `cache`, answers keyed by `keys`.
+#[napi(catch_unwind, ts_return_type = "ExternalObject<'CheckEndpoint'>")]
+pub fn check_endpoint(detector: &Detector, cache: &CacheTier, keys: &AnswerKeys) -> External<CheckEndpoint> {
+    let inner = Core { detector: detector.inner.clone(), cache: cache.inner.clone(), keys: keys.inner.clone() };
+    External::new(CheckEndpoint { inner, reply: RefCell::new(String::new()) })
+}
+
+/// Answers the request `body` for `tenant` (see `reflex_core::endpoint`), the head carrying the
+/// rate-limit numbers `limit`, `remaining` and `resetMs` (none when `limit` is negative). `out`,
+/// the caller's and reused, receives the head's length in its first 8 bytes (a float64) and the
+/// reply after them: its head, then its body. Returns the reply's length, or the reply itself when
+/// it is longer than the room; -1 when the body is not one the endpoint takes (parse and validate
+/// it yourself).
 #[napi(catch_unwind)]
+#[allow(clippy::too_many_arguments)] // one call a request: primitives only, nothing built on either side
 pub fn answer_check(
     #[napi(ts_arg_type = "ExternalObject<'CheckEndpoint'>")] endpoint: &External<CheckEndpoint>,
     body: Uint8ArraySlice<'_>,
     request_id: String,
+    tenant: String,
+    limit: f64,
+    remaining: f64,
+    reset_ms: f64,
     #[napi(ts_arg_type = "Uint8Array")] out: Bytes<'_>,
 ) -> Either<i64, Buffer> {
+    let limits = head_limits(limit, remaining, reset_ms);
     let mut reply = endpoint.reply.borrow_mut();
-    let (decision, room) = out.split_at_mut(DECISION_BYTES.min(out.len()));
-    match endpoint.inner.answer(&body, &request_id, now_ms(), &mut reply) {
+    let (numbers, room) = out.split_at_mut(HEAD_BYTES.min(out.len()));
+    match endpoint.inner.answer(&body, &request_id, &tenant, limits, now_ms(), &mut reply) {
         Answer::Declined => Either::A(-1),
-        Answer::Refused(d) => {
-            write_decision(decision, &d, 0);
-            Either::A(-2)
-        }
-        Answer::Answered { decision: d, head } => {
-            write_decision(decision, &d, head);
+        Answer::Answered { head } => {
+            if let Some(at) = numbers.get_mut(..8) {
+                at.copy_from_slice(&(head as f64).to_ne_bytes());
+            }
             let answer = match room.get_mut(..reply.len()) {
                 Some(to) => {
                     to.copy_from_slice(reply.as_bytes());
@@ -85,9 +103,12 @@ pub fn answer_check(
     }
 }
 
-fn write_decision(to: &mut [u8], d: &Decision, head: usize) {
-    let numbers = [f64::from(u8::from(d.allowed)), f64::from(d.limit), f64::from(d.remaining), d.reset_ms as f64, d.retry_after_ms as f64, head as f64];
-    for (bytes, n) in to.chunks_exact_mut(8).zip(numbers) {
-        bytes.copy_from_slice(&n.to_ne_bytes());
+/// The head's rate-limit numbers; none for a negative `limit` or numbers out of range.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // checked: finite and from 0
+fn head_limits(limit: f64, remaining: f64, reset_ms: f64) -> Option<HeadLimits> {
+    if limit < 0.0 {
+        return None;
     }
+    let reset_ms = if reset_ms.is_finite() && reset_ms >= 0.0 { reset_ms as u64 } else { 0 };
+    Some(HeadLimits { limit: u32_count("limit", limit).ok()?, remaining: u32_count("remaining", remaining).ok()?, reset_ms })
 }

@@ -1,4 +1,4 @@
-import { CacheTier } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier } from '@ganglion/reflex'
 // TASK_TIMEOUT through the API's path: tasks submitted together through TaskService share a group
 // commit, and each keeps its own delayed task.timeout job, which fires and ends the slow one.
 
@@ -23,6 +23,7 @@ onEachDatabase('times out a task submitted in a batch', async (t, db) => {
     queue: node.queue,
     detector: testDetector(),
     cache: new MemoryCacheStore(new CacheTier()),
+    answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
     taskTimeoutSeconds: 60,
     cacheTtlSeconds: 60,
     batch: { maxInFlight: 1 },

@@ -1,34 +1,39 @@
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use crate::cache::CacheTier;
 use crate::detector::{CheckOptions, Detector, DetectorConfig};
 use crate::json::{self, Value};
-use crate::ratelimit::{Limit, Limiter};
 
-use crate::ratelimit::Decision;
+use super::{head, Answer, AnswerKeys, CheckEndpoint, CheckRequest, HeadLimits};
 
-use super::{head, Answer, CheckEndpoint, CheckRequest};
-
-fn endpoint(capacity: u32) -> CheckEndpoint {
+fn endpoint() -> CheckEndpoint {
     CheckEndpoint {
         detector: Arc::new(Detector::new(DetectorConfig::default())),
         cache: Arc::new(CacheTier::new(1_000, 1 << 20)),
-        limiter: Arc::new(Limiter::new(1_000)),
-        per_user: Limit { capacity, window_ms: 60_000 },
+        keys: AnswerKeys::new(b"test secret"),
     }
 }
 
-fn read(json: &str) -> Option<(String, String, [bool; 3])> {
-    CheckRequest::read(json.as_bytes())
-        .map(|b| (b.text.into_owned(), b.user_id.into_owned(), [b.options.check_pii, b.options.check_injection, b.use_cache]))
+const LIMITS: HeadLimits = HeadLimits { limit: 100, remaining: 99, reset_ms: 600 };
+
+fn read(json: &str) -> Option<(String, Option<String>, [bool; 3])> {
+    CheckRequest::read(json.as_bytes()).map(|b| {
+        (b.text.into_owned(), b.user_id.map(std::borrow::Cow::into_owned), [b.options.check_pii, b.options.check_injection, b.use_cache])
+    })
+}
+
+/// The body of a reply `answer` wrote, parsed.
+fn body(out: &str, answer: Answer) -> Value {
+    let Answer::Answered { head } = answer else { panic!("answered") };
+    json::parse(&out[head..]).unwrap()
 }
 
 #[test]
 fn takes_the_usual_body() {
-    assert_eq!(read(r#"{"text":"hi there","user_id":"u1"}"#), Some(("hi there".into(), "u1".into(), [true; 3])));
+    assert_eq!(read(r#"{"text":"hi there","user_id":"u1"}"#), Some(("hi there".into(), Some("u1".into()), [true; 3])));
+    assert_eq!(read(r#"{"text":"hi there"}"#), Some(("hi there".into(), None, [true; 3])));
     let spaced = " {\n \"user_id\" : \"u1\" ,\t\"text\":\"a\\\"b\\\\c\\/\\n\\u00e9\\ud83d\\ude00\u{e9}\", \"check_pii\": false, \"use_cache\":true}\r\n";
-    assert_eq!(read(spaced), Some(("a\"b\\c/\n\u{e9}\u{1f600}\u{e9}".into(), "u1".into(), [false, true, true])));
+    assert_eq!(read(spaced), Some(("a\"b\\c/\n\u{e9}\u{1f600}\u{e9}".into(), Some("u1".into()), [false, true, true])));
     let off = r#"{"text":"x","user_id":"u","check_injection":false,"use_cache":false}"#;
     assert_eq!(read(off).map(|p| p.2), Some([true, false, false]));
 }
@@ -36,7 +41,6 @@ fn takes_the_usual_body() {
 #[test]
 fn leaves_every_other_body_to_the_caller() {
     for json in [
-        r#"{"text":"hi"}"#,
         r#"{"text":"","user_id":"u"}"#,
         r#"{"text":"hi","user_id":""}"#,
         r#"{"text":"hi","user_id":"u","colour":"blue"}"#,
@@ -45,6 +49,7 @@ fn leaves_every_other_body_to_the_caller() {
         r#"{"text":"hi","user_id":"u","check_pii":false,"check_pii":true}"#,
         r#"{"text":"hi","user_id":null}"#,
         r#"{"text":42,"user_id":"u"}"#,
+        r#"{"user_id":"u"}"#,
         r#"{"text":"a\ud800","user_id":"u"}"#,
         r#"{"text":"a\ud800\u0041","user_id":"u"}"#,
         r#"{"text":"a\x","user_id":"u"}"#,
@@ -73,18 +78,18 @@ fn finds_every_quote_and_escape_wherever_it_falls() {
         let text = format!("{}\"{}\\{}\u{1}", "a".repeat(n), "\u{e9}".repeat(n), "b".repeat(n % 17));
         let mut body = String::from("{\"text\":");
         json::string(&mut body, &text);
-        body.push_str(",\"user_id\":\"u\"}");
+        body.push('}');
         assert_eq!(read(&body).map(|p| p.0), Some(text), "{body}");
     }
 }
 
 #[test]
 fn answers_with_the_request_id_the_check_and_the_time() {
-    let e = endpoint(100);
+    let e = endpoint();
     let mut out = String::new();
-    let answer = e.answer(br#"{"text":"mail ada@example.com","user_id":"u1"}"#, "a\"b", 5, &mut out);
-    assert!(matches!(answer, Answer::Answered { decision: d, head: h } if d.allowed && d.limit == 100 && d.remaining == 99 && h > 0));
-    let Answer::Answered { head: h, .. } = answer else { unreachable!() };
+    let answer = e.answer(br#"{"text":"mail ada@example.com","user_id":"u1"}"#, "a\"b", "acme", Some(LIMITS), 5, &mut out);
+    let Answer::Answered { head: h } = answer else { panic!("answered") };
+    assert!(h > 0);
     assert!(out[..h].starts_with("a\"b\r\ncontent-type: application/json; charset=utf-8\r\nratelimit-limit: 100\r\n"));
     let v = json::parse(&out[h..]).unwrap();
     let Value::Object(fields) = &v else { panic!("an object") };
@@ -98,80 +103,88 @@ fn answers_with_the_request_id_the_check_and_the_time() {
 }
 
 #[test]
-fn a_hit_answers_the_stored_value_and_the_text_is_remembered() {
-    let e = endpoint(100);
+fn a_hit_is_the_tenants_own_answer_to_the_exact_text_and_the_text_is_remembered() {
+    let e = endpoint();
     let text = "What is the refund policy?";
-    e.cache.set(&Detector::cache_key(text, CheckOptions::default()), "{\"answer\":\"30 days\"}", 60_000, 0).unwrap();
-    let body = format!(r#"{{"text":"{text}","user_id":"u1"}}"#);
+    e.cache.set(&e.keys.key("acme", text, CheckOptions::default()), "{\"answer\":\"30 days\"}", 60_000, 0).unwrap();
+    let body_of = |t: &str| format!(r#"{{"text":"{t}"}}"#);
     let mut out = String::new();
     let mut replies = Vec::new();
     for _ in 0..3 {
-        let Answer::Answered { head: h, .. } = e.answer(body.as_bytes(), "r", 1, &mut out) else { panic!("answered") };
-        out.replace_range(..h, "");
-        let v = json::parse(&out).unwrap();
+        let answer = e.answer(body_of(text).as_bytes(), "r", "acme", None, 1, &mut out);
+        let v = body(&out, answer);
         assert_eq!(v.get("cached_value").and_then(|c| c.get("answer")).and_then(Value::as_str), Some("30 days"));
         assert_eq!(v.get("routing").and_then(|r| r.get("route")).and_then(Value::as_str), Some("cache"));
-        replies.push(out.split(",\"processing_time_ms\"").next().unwrap().to_string());
+        let Answer::Answered { head } = answer else { unreachable!() };
+        replies.push(out[head..].split(",\"processing_time_ms\"").next().unwrap().to_string());
     }
     assert!(replies.windows(2).all(|w| w[0] == w[1]), "a remembered hit answers as the first");
     assert_eq!(e.detector.stats().checks, 3);
-    let unused = format!(r#"{{"text":"{text}","user_id":"u1","use_cache":false}}"#);
-    e.answer(unused.as_bytes(), "r", 1, &mut out);
-    assert!(out.contains("\"cache_hit\":false") && !out.contains("cached_value"), "use_cache false skips the tier");
+    let other_tenant = e.answer(body_of(text).as_bytes(), "r", "globex", None, 1, &mut out);
+    assert_eq!(body(&out, other_tenant).get("cache_hit"), Some(&Value::Bool(false)), "another tenant's answer is not seen");
+    let other_wording = e.answer(body_of("what is the REFUND policy?").as_bytes(), "r", "acme", None, 1, &mut out);
+    let v = body(&out, other_wording);
+    assert_eq!(v.get("cache_hit"), Some(&Value::Bool(false)), "nor an answer to a differently worded text");
+    assert_eq!(v.get("cache_key"), json::parse(&format!("\"{}\"", Detector::cache_key(text, CheckOptions::default()))).as_ref());
+    let unused = format!(r#"{{"text":"{text}","use_cache":false}}"#);
+    let skipped = e.answer(unused.as_bytes(), "r", "acme", None, 1, &mut out);
+    assert_eq!(body(&out, skipped).get("cache_hit"), Some(&Value::Bool(false)), "use_cache false skips the tier");
 }
 
 #[test]
-fn a_refused_request_is_not_checked() {
-    let e = endpoint(2);
-    let mut out = String::from("untouched");
-    let body = br#"{"text":"hello","user_id":"u1"}"#;
-    for remaining in [1, 0] {
-        assert!(matches!(e.answer(body, "r", 0, &mut out), Answer::Answered { decision: d, .. } if d.remaining == remaining));
+fn answer_keys_depend_on_the_secret_the_tenant_the_options_and_the_exact_text() {
+    let (a, b) = (AnswerKeys::new(b"one secret"), AnswerKeys::new(b"another secret"));
+    let all = CheckOptions::default();
+    let key = a.key("acme", "hello", all);
+    assert!(key.starts_with("ans:") && key.len() == 36 && key[4..].bytes().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(key, a.key("acme", "hello", all), "deterministic");
+    for other in [
+        b.key("acme", "hello", all),
+        a.key("globex", "hello", all),
+        a.key("acme", "Hello", all),
+        a.key("acme", "hello ", all),
+        a.key("acme", "hello", CheckOptions { check_pii: false, ..all }),
+        a.key("acmeh", "ello", all),
+    ] {
+        assert_ne!(key, other);
     }
-    out.replace_range(.., "untouched");
-    let Answer::Refused(d) = e.answer(body, "r", 0, &mut out) else { panic!("refused") };
-    assert!(!d.allowed && d.retry_after_ms == 30_000);
-    assert_eq!(out, "untouched");
-    assert_eq!(e.detector.stats().checks, 2);
-    // Another user has a bucket of their own.
-    assert!(matches!(e.answer(br#"{"text":"hello","user_id":"u2"}"#, "r", 0, &mut out), Answer::Answered { .. }));
 }
 
 #[test]
-fn a_declined_body_takes_no_token() {
-    let e = endpoint(1);
-    let mut out = String::new();
-    assert_eq!(e.answer(br#"{"text":"hello"}"#, "r", 0, &mut out), Answer::Declined);
-    assert!(matches!(e.answer(br#"{"text":"hello","user_id":"u"}"#, "r", 0, &mut out), Answer::Answered { .. }));
-    let mut long = String::new();
-    let _ = write!(long, r#"{{"text":"{}","user_id":"u"}}"#, "x".repeat(10));
-    assert!(matches!(e.answer(long.as_bytes(), "r", 0, &mut out), Answer::Refused(_)));
+fn a_declined_body_writes_nothing() {
+    let e = endpoint();
+    let mut out = String::from("untouched");
+    assert_eq!(e.answer(br#"{"text":"hello","extra":1}"#, "r", "acme", Some(LIMITS), 0, &mut out), Answer::Declined);
+    assert_eq!(out, "untouched");
+    assert_eq!(e.detector.stats().checks, 0);
 }
 
 #[test]
 fn the_head_is_the_request_id_then_a_line_per_header() {
-    let d = |reset_ms| Decision { allowed: true, limit: 1000, remaining: 999, reset_ms, retry_after_ms: 0 };
+    let l = |reset_ms| Some(HeadLimits { limit: 1000, remaining: 999, reset_ms });
     let mut out = String::from("{");
-    assert_eq!(head(&mut out, "req-1", &d(59_001)), out.len() - 1);
+    assert_eq!(head(&mut out, "req-1", l(59_001)), out.len() - 1);
     assert_eq!(
         out,
         "{req-1\r\ncontent-type: application/json; charset=utf-8\r\nratelimit-limit: 1000\r\nratelimit-remaining: 999\r\nratelimit-reset: 60"
     );
     for (ms, seconds) in [(0, "0"), (1, "1"), (1_000, "1"), (1_001, "2")] {
         out.clear();
-        head(&mut out, "r", &d(ms));
+        head(&mut out, "r", l(ms));
         assert!(out.ends_with(&format!("ratelimit-reset: {seconds}")), "{ms} ms: {out}");
     }
+    out.clear();
+    head(&mut out, "r", None);
+    assert_eq!(out, "r\r\ncontent-type: application/json; charset=utf-8", "no limits, no rate-limit lines");
 }
 
 #[test]
 fn no_head_for_a_request_id_that_could_break_a_line() {
-    let d = Decision { allowed: true, limit: 1, remaining: 0, reset_ms: 1, retry_after_ms: 0 };
     for id in ["", "a\r\nb", "a\nb", "tab\there", "caf\u{e9}", "del\u{7f}"] {
         let mut out = String::from("kept");
-        assert_eq!(head(&mut out, id, &d), 0, "{id:?}");
+        assert_eq!(head(&mut out, id, Some(LIMITS)), 0, "{id:?}");
         assert_eq!(out, "kept");
     }
     let mut out = String::new();
-    assert!(head(&mut out, " !~ printable ", &d) > 0);
+    assert!(head(&mut out, " !~ printable ", Some(LIMITS)) > 0);
 }
