@@ -348,7 +348,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
               )
             : undefined
         const then = (body?: Buffer): void => {
-          if (settled === undefined) return proceed(who as Principal, body)
+          if (settled === undefined) {
+            proceed(who as Principal, body)
+            return
+          }
           settled.then((o) => ('error' in o ? fail(o.error) : proceed(o.principal, body)))
         }
         if (!wantsJson) return then()
