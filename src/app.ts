@@ -15,6 +15,7 @@ import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
 import { type Authenticate, createAuthenticator } from './auth/authenticator.js'
+import { createJwtVerifier } from './auth/jwt-verifier.js'
 import { authStatus } from './auth/principal.js'
 import type { Config } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
@@ -115,7 +116,12 @@ async function openShared(config: Config, log: Logger, detector: Detector): Prom
   const answerKeys = new AnswerKeys(config.cacheKeySecret)
   // With Redis, a check must consult the shared tier: no native shortcut.
   const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
-  const authenticate = createAuthenticator({ mode: config.auth, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
+  const verifiers = config.jwt === undefined ? [] : [createJwtVerifier(config.jwt, { log })]
+  const authenticate = createAuthenticator({
+    mode: config.auth,
+    ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+    verifiers,
+  })
   if (config.authOffInTheOpen) {
     log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
   }

@@ -12,7 +12,9 @@
  * the first verifier that recognises its form checks (an API key, an identity provider's JWT).
  * A verified token is remembered for `rememberMs` (one second by default), so a busy route pays
  * for the check about once a second per credential, and a revoked key stops working in every
- * process within that time.
+ * process within that time; a token that expires sooner (a JWT's `exp`) is remembered only until
+ * then. A verifier that cannot judge a token because something it needs is down (an identity
+ * provider's key set) throws `AuthenticationUnavailableError`: the HTTP layer answers 503.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { bearerToken } from './capability-verifier.js'
@@ -34,12 +36,40 @@ export class AuthenticationError extends Error {
   }
 }
 
+/**
+ * The credential could not be judged, valid or not, because a dependency of the check is down
+ * (an identity provider's key set could not be fetched). The HTTP layer answers 503
+ * SERVICE_UNAVAILABLE naming `dependency`; the client may try again.
+ */
+export class AuthenticationUnavailableError extends Error {
+  override name = 'AuthenticationUnavailableError'
+
+  constructor(
+    message: string,
+    /** What is down, for the error object's `details.field` (`identity_provider`). */
+    readonly dependency: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+}
+
+/** A principal whose credential is valid only until `expiresAt` (ms since the epoch: a JWT's `exp`). */
+export interface VerifiedUntil {
+  readonly principal: Principal
+  readonly expiresAt: number
+}
+
 /** Checks one kind of bearer token. */
 export interface CredentialVerifier {
   /** Whether `token` has this verifier's form (`gk_…` for an API key, three dotted parts for a JWT). */
   accepts(token: string): boolean
-  /** The principal `token` stands for, or undefined when it is not valid (unknown, revoked, expired, forged). */
-  verify(token: string): Promise<Principal | undefined>
+  /**
+   * The principal `token` stands for (with its expiry when it has one: never remembered past it),
+   * or undefined when it is not valid (unknown, revoked, expired, forged). Throws
+   * `AuthenticationUnavailableError` when it cannot tell.
+   */
+  verify(token: string): Promise<Principal | VerifiedUntil | undefined>
 }
 
 export interface AuthenticatorOptions {
@@ -89,10 +119,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
     const verifier = verifiers.find((v) => v.accepts(token))
     if (verifier === undefined)
       throw unauthorized('The bearer token is not an API key or token this service knows', 'must be a valid credential')
-    return verifier.verify(token).then((principal) => {
-      if (principal === undefined) throw unauthorized('The credential is unknown, revoked or expired', 'must be a valid credential')
-      if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!)
-      remembered.set(id, { principal, until: now() + rememberMs })
+    return verifier.verify(token).then((verified) => {
+      if (verified === undefined) throw unauthorized('The credential is unknown, revoked or expired', 'must be a valid credential')
+      const { principal, expiresAt } = 'principal' in verified ? verified : { principal: verified, expiresAt: Infinity }
+      // Never past the credential's own expiry: an expired token is not taken from memory.
+      const until = Math.min(now() + rememberMs, expiresAt)
+      if (until > now()) {
+        if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!)
+        remembered.set(id, { principal, until })
+      }
       return principal
     })
   }

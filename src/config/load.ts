@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
+import { algorithmsFor, DEFAULT_JWT_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm, publicJwk } from '../auth/jwt-verifier.js'
 import { ARM_NAMES, type ArmName, BLOCK_LEVELS, EnvSchema, INTEGER_VARS, type IntegerVar, LLM_PROVIDERS, LOG_LEVELS } from './schema.js'
 
 export interface Config {
@@ -93,6 +94,19 @@ export interface Config {
   auth: 'required' | 'off'
   /** Auth is off on an address other hosts can reach: said at start and in every health reply. */
   authOffInTheOpen: boolean
+  /** Identity-provider tokens (OIDC JWTs) taken as credentials; undefined → none (AUTH_JWKS_URL and AUTH_PUBLIC_KEY unset). */
+  jwt: JwtConfig | undefined
+}
+
+/** The AUTH_* variables of identity-provider tokens; exactly one of `jwksUrl` and `publicKey` is set. */
+export interface JwtConfig {
+  jwksUrl: string | undefined
+  publicKey: string | undefined
+  issuer: string
+  audience: string
+  algorithms: readonly JwtAlgorithm[]
+  tenantClaim: string
+  rolesClaim: string
 }
 
 export class ConfigError extends Error {
@@ -121,7 +135,11 @@ const RULES: Record<string, string> = {
   LLM_MAX_TOKENS_FIELD: 'must be one of max_tokens, max_completion_tokens',
   EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
   EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
+  AUTH_ALGORITHMS: 'must be algorithm names separated by commas',
 }
+
+/** The variables that only mean something with AUTH_JWKS_URL or AUTH_PUBLIC_KEY. */
+const JWT_VARS = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_ALGORITHMS', 'AUTH_TENANT_CLAIM', 'AUTH_ROLES_CLAIM'] as const
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const raw: Record<string, string> = {}
@@ -206,10 +224,62 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     cacheKeySecret: raw.CACHE_KEY_SECRET ?? randomBytes(32).toString('hex'),
     auth,
     authOffInTheOpen: auth === 'off' && !isLoopback(host),
+    jwt: jwtConfig(raw, problems),
   }
 
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+/** The identity-provider token settings, or undefined when none are configured; each problem goes to `problems`. */
+function jwtConfig(raw: Record<string, string>, problems: string[]): JwtConfig | undefined {
+  const jwksUrl = raw.AUTH_JWKS_URL
+  const publicKey = raw.AUTH_PUBLIC_KEY
+  if (jwksUrl === undefined && publicKey === undefined) {
+    const set = JWT_VARS.filter((name) => raw[name] !== undefined)
+    if (set.length > 0) problems.push(`${set.join(', ')}: set, but tokens can only be checked with AUTH_JWKS_URL or AUTH_PUBLIC_KEY`)
+    return undefined
+  }
+  if (jwksUrl !== undefined && publicKey !== undefined)
+    problems.push('AUTH_JWKS_URL and AUTH_PUBLIC_KEY: set only one, the key set URL or the public key')
+  const source = jwksUrl !== undefined ? 'AUTH_JWKS_URL' : 'AUTH_PUBLIC_KEY'
+  for (const name of ['AUTH_ISSUER', 'AUTH_AUDIENCE'])
+    if (raw[name] === undefined) problems.push(`${name}=(unset): required with ${source}`)
+
+  let algorithms: readonly JwtAlgorithm[] = DEFAULT_JWT_ALGORITHMS
+  const listed = raw.AUTH_ALGORITHMS
+  if (listed !== undefined && /^[A-Za-z0-9]+(,[A-Za-z0-9]+)*$/.test(listed)) {
+    const names = listed.split(',')
+    const refused = names.filter((n) => /^(none|HS\d+)$/i.test(n))
+    const unknown = names.filter((n) => !refused.includes(n) && !(JWT_ALGORITHMS as readonly string[]).includes(n))
+    if (refused.length > 0)
+      problems.push(`AUTH_ALGORITHMS=${show('AUTH_ALGORITHMS', listed)}: ${refused.join(', ')} never accepted (none and HMAC are refused)`)
+    if (unknown.length > 0)
+      problems.push(
+        `AUTH_ALGORITHMS=${show('AUTH_ALGORITHMS', listed)}: ${unknown.join(', ')} unknown; must be among ${JWT_ALGORITHMS.join(', ')}`,
+      )
+    algorithms = Object.freeze(names.filter((n): n is JwtAlgorithm => (JWT_ALGORITHMS as readonly string[]).includes(n)))
+  }
+  if (publicKey !== undefined) {
+    try {
+      const jwk = publicJwk(publicKey)
+      if (algorithmsFor(jwk, algorithms).length === 0)
+        problems.push(
+          `AUTH_PUBLIC_KEY=(hidden): a key of type ${jwk.kty}${jwk.alg ? ` for ${jwk.alg}` : ''} verifies none of ${algorithms.join(', ')}`,
+        )
+    } catch (err) {
+      problems.push(`AUTH_PUBLIC_KEY=(hidden): ${(err as Error).message}`)
+    }
+  }
+  return Object.freeze({
+    jwksUrl,
+    publicKey,
+    issuer: raw.AUTH_ISSUER ?? '',
+    audience: raw.AUTH_AUDIENCE ?? '',
+    algorithms,
+    tenantClaim: raw.AUTH_TENANT_CLAIM ?? 'tenant',
+    rolesClaim: raw.AUTH_ROLES_CLAIM ?? 'roles',
+  })
 }
 
 function rule(name: string, e: TLocalizedValidationError): string {
@@ -223,7 +293,8 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN', 'CACHE_KEY_SECRET'].includes(name)) return '(hidden)'
+  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN', 'CACHE_KEY_SECRET', 'AUTH_PUBLIC_KEY'].includes(name))
+    return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }
 

@@ -83,6 +83,17 @@ export const EnvSchema = Type.Object({
     Type.String({ minLength: 16, description: 'keys the cache entries of stored answers; the same in every process of a deployment' }),
   ),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for administrative routes (arm registration)' })),
+  AUTH_JWKS_URL: Url(['http', 'https'], "the identity provider's key set, for its tokens (OIDC JWTs)"),
+  AUTH_PUBLIC_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: "the identity provider's public key (PEM SPKI or JWK), instead of AUTH_JWKS_URL" }),
+  ),
+  AUTH_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'the iss every token must name' })),
+  AUTH_AUDIENCE: Type.Optional(Type.String({ minLength: 1, description: 'an aud every token must carry' })),
+  AUTH_ALGORITHMS: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9]+(,[A-Za-z0-9]+)*$', description: 'signature algorithms tokens may use, comma-separated' }),
+  ),
+  AUTH_TENANT_CLAIM: Type.Optional(Type.String({ minLength: 1, description: "the claim naming the token's tenant" })),
+  AUTH_ROLES_CLAIM: Type.Optional(Type.String({ minLength: 1, description: "the claim listing the token's roles" })),
   EXECUTOR_SHELL_ALLOW: Type.Optional(
     Type.String({ pattern: '^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$', description: 'commands the executor may run' }),
   ),

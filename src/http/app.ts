@@ -15,7 +15,7 @@
 
 import type { Request, Response } from 'hyper-express'
 import HyperExpress from 'hyper-express'
-import { type Authenticate, AuthenticationError } from '../auth/authenticator.js'
+import { type Authenticate, AuthenticationError, AuthenticationUnavailableError } from '../auth/authenticator.js'
 import { can, NOBODY, type Permission, type Principal } from '../auth/principal.js'
 import type { Decision } from '../stores/rate-limit-store.js'
 import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
@@ -368,7 +368,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
               )
             : undefined
         const then = (body?: Buffer): void => {
-          if (settled === undefined) return proceed(who as Principal, body)
+          if (settled === undefined) {
+            proceed(who as Principal, body)
+            return
+          }
           settled.then((o) => ('error' in o ? fail(o.error) : proceed(o.principal, body)))
         }
         if (!wantsJson) return then()
@@ -425,10 +428,14 @@ function setsContentType(headers: Record<string, string> | undefined): boolean {
   return false
 }
 
-/** A refused credential as the 401 that challenges for a bearer token; anything else as it maps. */
+/**
+ * A refused credential as the 401 that challenges for a bearer token; one that could not be
+ * judged (its verifier's dependency is down) as a 503 naming the dependency; anything else as it maps.
+ */
 function asHttpError(err: unknown): HttpError {
   if (err instanceof AuthenticationError) {
     return HttpError.unauthorized(err.message, { 'www-authenticate': 'Bearer' }, { field: 'authorization', constraint: err.constraint })
   }
+  if (err instanceof AuthenticationUnavailableError) return HttpError.unavailable(err.dependency, err.message)
   return toHttpError(err)
 }

@@ -1,8 +1,10 @@
 import type { JWK } from 'jose'
+import pino from 'pino'
+import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { CapabilityIssuer } from '../../src/auth/capability-issuer.js'
 import { remoteVerifier } from '../../src/auth/capability-verifier.js'
+import { createHttpApp } from '../../src/http/app.js'
 import { registerArmsRoutes } from '../../src/orchestrator/arms-routes.js'
-import { serve } from '../arms/host/servers.js'
 import { onEachSql } from './each-sql.js'
 
 onEachSql('keys of two orchestrators on one database both verify remotely', async (t, connect) => {
@@ -21,17 +23,24 @@ onEachSql('keys of two orchestrators on one database both verify remotely', asyn
   }
 
   // an orchestrator-like server: only A serves the key set, yet B's tokens verify through it
-  const url = await serve(t, (app) =>
-    registerArmsRoutes(app, {
-      registry: {
-        list: async () => [],
-        register: async () => {
-          throw new Error('unused')
-        },
+  // (the arms routes other than the key set need a principal: auth off serves them to anyone)
+  const app = createHttpApp({
+    name: 'orchestrator',
+    bodyLimitBytes: 1 << 20,
+    logger: pino({ level: 'silent' }),
+    authenticate: createAuthenticator({ mode: 'off' }),
+  })
+  registerArmsRoutes(app, {
+    registry: {
+      list: async () => [],
+      register: async () => {
+        throw new Error('unused')
       },
-      issuer: a,
-    }),
-  )
+    },
+    issuer: a,
+  })
+  const url = `http://127.0.0.1:${await app.listen(0, '127.0.0.1')}`
+  t.teardown(() => app.close())
   const res = await fetch(`${url}/.well-known/jwks.json`)
   t.equal(res.status, 200)
   t.equal(((await res.json()) as { keys: unknown[] }).keys.length, 2)

@@ -9,7 +9,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
   t.same(config, {
     port: 8000,
     reflexPort: 8001,
-    host: '0.0.0.0',
+    host: '127.0.0.1',
     dataDir: './data',
     databaseUrl: undefined,
     redisUrl: undefined,
@@ -45,6 +45,9 @@ t.test('uses the defaults for an empty environment', async (t) => {
     executorShellAllow: undefined,
     executorFetchAllow: [],
     adminToken: undefined,
+    auth: 'off',
+    authOffInTheOpen: false,
+    jwt: undefined,
   })
   const frozen = loadConfig({})
   t.ok(Object.isFrozen(frozen))
