@@ -133,8 +133,10 @@ impl AnswerKeys {
     #[must_use]
     pub fn key(&self, tenant: &str, text: &str, options: CheckOptions) -> String {
         let mut mac = self.0.clone();
+        // The tenant's length first: no tenant and text can be cut to read as another pair.
+        mac.update(&(tenant.len() as u64).to_le_bytes());
         mac.update(tenant.as_bytes());
-        mac.update(&[0, options.key_flags()]);
+        mac.update(&[options.key_flags()]);
         mac.update(text.as_bytes());
         let digest = mac.finalize().into_bytes();
         let mut key = String::with_capacity(36);

@@ -23,7 +23,7 @@ import { answerCheck, checkEndpoint, type ExternalObject } from '../bindings/ind
 import { type AnswerKeys, nativeAnswerKeys } from './answer-keys.js'
 import { type CacheTier, nativeCacheTier } from './cache-tier.js'
 import { type Detector, nativeDetector } from './detector.js'
-import { assertNumber, assertOptions, assertString, coded, fromNative, REFLEX_ERRORS, ReflexError } from './errors.js'
+import { assertNumber, assertOptions, coded, fromNative, REFLEX_ERRORS, ReflexError } from './errors.js'
 
 export interface CheckEndpointOptions {
   detector: Detector
@@ -59,6 +59,23 @@ const MAX_REPLY_ROOM = 16 * 1024 * 1024
 /** The bytes of the reused memory ahead of the reply: the head's length. */
 const HEAD_BYTES = 8
 
+/** Throws unless `r` holds whole counts (up to 2³² − 1) and a reset time of zero or more. */
+function assertRateLimit(r: AnswerFor['rateLimit']): void {
+  assertOptions('rateLimit', r, false)
+  const { limit, remaining, resetMs } = r!
+  for (const [name, n] of [
+    ['limit', limit],
+    ['remaining', remaining],
+  ] as const) {
+    assertNumber(name, n)
+    if (!Number.isInteger(n) || n < 0 || n > 0xffff_ffff)
+      throw new ReflexError(REFLEX_ERRORS.invalidOption, `${name} must be a whole count up to 4294967295, not ${n}`)
+  }
+  assertNumber('resetMs', resetMs)
+  if (!(resetMs >= 0) || !Number.isFinite(resetMs))
+    throw new ReflexError(REFLEX_ERRORS.invalidOption, `resetMs must be a finite number of 0 or more, not ${resetMs}`)
+}
+
 export class CheckEndpoint {
   readonly #native: ExternalObject<'CheckEndpoint'>
   readonly #out: Buffer
@@ -82,7 +99,9 @@ export class CheckEndpoint {
   /** Answers the request `body`, or undefined when it is not the body the endpoint takes (see above). */
   answer(body: Uint8Array, requestId: string, who: AnswerFor): EndpointAnswer | undefined {
     const out = this.#out
+    assertOptions('who', who, false)
     const r = who.rateLimit
+    if (r !== undefined) assertRateLimit(r)
     let n: number | Buffer
     try {
       n = answerCheck(this.#native, body, requestId, who.tenant, r?.limit ?? -1, r?.remaining ?? 0, r?.resetMs ?? 0, out)

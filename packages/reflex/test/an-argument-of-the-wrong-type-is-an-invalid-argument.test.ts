@@ -1,4 +1,4 @@
-import { CacheTier, CheckEndpoint, Detector, type Limit, RateLimiter, REFLEX_ERRORS, ReflexError } from '@ganglion/reflex'
+import { AnswerKeys, CacheTier, CheckEndpoint, Detector, type Limit, RateLimiter, REFLEX_ERRORS, ReflexError } from '@ganglion/reflex'
 import t from 'tap'
 
 const coded = { name: 'ReflexError', code: REFLEX_ERRORS.invalidArgument }
@@ -55,26 +55,35 @@ t.test('an option of the wrong type is refused', async (t) => {
   t.throws(() => new RateLimiter(as({ maxKeys: 'many' })), coded, 'maxKeys: "many"')
 })
 
-t.test('an endpoint refuses parts, bodies and request ids of the wrong type', async (t) => {
-  const parts = { detector: new Detector(), cache: new CacheTier(), limiter: new RateLimiter(), perUser: { capacity: 10, windowMs: 1000 } }
+t.test('an endpoint refuses parts, bodies, request ids and tenants of the wrong type', async (t) => {
+  const parts = { detector: new Detector(), cache: new CacheTier(), keys: new AnswerKeys('sixteen bytes or more') }
   t.throws(() => new CheckEndpoint({ ...parts, detector: as({}) }), coded, 'a detector that is none')
-  t.throws(() => new CheckEndpoint({ ...parts, cache: as(parts.limiter) }), coded, 'a cache tier that is none')
+  t.throws(() => new CheckEndpoint({ ...parts, cache: as(parts.detector) }), coded, 'a cache tier that is none')
+  t.throws(() => new CheckEndpoint({ ...parts, keys: as({}) }), coded, 'answer keys that are none')
   const endpoint = new CheckEndpoint(parts)
+  const tenant = { tenant: 'acme' }
   for (const body of ['{"text":"a","user_id":"u"}', null, 5, [123, 125]]) {
-    t.throws(() => endpoint.answer(as(body), 'r'), coded, `body ${JSON.stringify(body)}`)
+    t.throws(() => endpoint.answer(as(body), 'r', tenant), coded, `body ${JSON.stringify(body)}`)
   }
-  for (const requestId of [5, null, undefined]) {
-    t.throws(() => endpoint.answer(Buffer.from('{"text":"a","user_id":"u"}'), as(requestId)), coded, `request id ${requestId}`)
+  const good = Buffer.from('{"text":"a","user_id":"u"}')
+  for (const requestId of [5, null, undefined])
+    t.throws(() => endpoint.answer(good, as(requestId), tenant), coded, `request id ${requestId}`)
+  for (const who of [undefined, null, 'acme', { tenant: 5 }, { tenant: null }, {}]) {
+    t.throws(() => endpoint.answer(good, 'r', as(who)), coded, `whom for ${JSON.stringify(who)}`)
   }
+  t.throws(() => endpoint.answer(good, 'r', { tenant: 'acme', rateLimit: as('5') }), coded, 'a rate limit that is a string')
+  t.throws(() => endpoint.answer(good, 'r', { tenant: 'acme', rateLimit: as({ limit: '5', remaining: 1, resetMs: 0 }) }), coded)
+  t.throws(() => new AnswerKeys(as(5)), coded, 'a secret that is a number')
+  t.throws(() => parts.keys.key(as(5), 'text'), coded, 'a tenant that is a number')
 })
 
 // A limit, or the endpoint's options, not of the shape they take is refused with the catalogue's code.
 t.test('a limit or endpoint options of the wrong shape are refused with a ReflexError', async (t) => {
   const limiter = new RateLimiter()
-  const parts = { detector: new Detector(), cache: new CacheTier(), limiter, perUser: { capacity: 10, windowMs: 1000 } }
+  const parts = { detector: new Detector(), cache: new CacheTier(), keys: new AnswerKeys('sixteen bytes or more') }
   t.throws(() => limiter.take('k', as<Limit>(null)), ReflexError, 'take(k, null)')
   t.throws(() => limiter.take('k', as<Limit>(undefined)), ReflexError, 'take(k, undefined)')
-  t.throws(() => new CheckEndpoint(as({ ...parts, perUser: undefined })), ReflexError, 'an endpoint without perUser')
+  t.throws(() => new CheckEndpoint(as({ ...parts, keys: undefined })), ReflexError, 'an endpoint without answer keys')
   t.throws(() => new CheckEndpoint({ ...parts, replyRoom: -1 }), ReflexError, 'replyRoom: -1')
   t.throws(() => new CheckEndpoint({ ...parts, replyRoom: as('64') }), ReflexError, 'replyRoom: "64"')
   t.throws(() => limiter.take('k', as({ capacity: '5', windowMs: 1000 })), coded, 'capacity: "5" is of the wrong type, not out of range')

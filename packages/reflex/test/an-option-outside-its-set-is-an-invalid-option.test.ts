@@ -1,4 +1,5 @@
 import {
+  AnswerKeys,
   CacheTier,
   CheckEndpoint,
   Detector,
@@ -64,8 +65,28 @@ t.test('a capacity under 1 or not an integer, a window under 1 ms, a cost not a 
     t.throws(() => limiter.take('k', { capacity: 5, windowMs: 1000 }, cost), coded, `cost ${cost}`)
   t.equal(limiter.take('k', { capacity: 1, windowMs: 1 }).allowed, true, 'a window of 1 ms and a capacity of 1 are taken')
   t.equal(limiter.take('j', { capacity: 5, windowMs: 1000 }, 0).allowed, true, 'a cost of 0 is taken')
-  const parts = { detector: new Detector(), cache: new CacheTier(), limiter }
-  for (const perUser of limits) t.throws(() => new CheckEndpoint({ ...parts, perUser }), coded, `perUser ${JSON.stringify(perUser)}`)
+})
+
+t.test('a rate limit for the head out of range, or an answer key secret under 16 bytes, is refused', async (t) => {
+  const endpoint = new CheckEndpoint({ detector: new Detector(), cache: new CacheTier(), keys: new AnswerKeys('x'.repeat(16)) })
+  const good = Buffer.from('{"text":"a"}')
+  const limits = [
+    { limit: -1, remaining: 0, resetMs: 0 },
+    { limit: 1.5, remaining: 0, resetMs: 0 },
+    { limit: 2 ** 32, remaining: 0, resetMs: 0 },
+    { limit: 5, remaining: -1, resetMs: 0 },
+    { limit: 5, remaining: Number.NaN, resetMs: 0 },
+    { limit: 5, remaining: 1, resetMs: -1 },
+    { limit: 5, remaining: 1, resetMs: Number.NaN },
+    { limit: 5, remaining: 1, resetMs: Number.POSITIVE_INFINITY },
+  ]
+  for (const rateLimit of limits)
+    t.throws(() => endpoint.answer(good, 'r', { tenant: 'acme', rateLimit }), coded, JSON.stringify(rateLimit))
+  t.ok(
+    endpoint.answer(good, 'r', { tenant: 'acme', rateLimit: { limit: 2 ** 32 - 1, remaining: 0, resetMs: 0 } }),
+    'the largest count is taken',
+  )
+  t.throws(() => new AnswerKeys('x'.repeat(15)), coded, 'a secret of 15 bytes')
 })
 
 // napi would read a negative number into an unsigned one by wrapping it (-1 as 4294967295): counts are checked instead.

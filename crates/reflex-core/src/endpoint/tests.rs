@@ -148,6 +148,10 @@ fn answer_keys_depend_on_the_secret_the_tenant_the_options_and_the_exact_text() 
     ] {
         assert_ne!(key, other);
     }
+    // A tenant holding the separator and flags byte cannot stand for another tenant's pair.
+    let flags = char::from(all.key_flags());
+    assert_ne!(a.key("acme", &format!("\0{flags}hello"), all), a.key(&format!("acme\0{flags}"), "hello", all));
+    assert_ne!(a.key(&format!("acme{flags}"), "hello", all), a.key("acme", &format!("{flags}hello"), all));
 }
 
 #[test]
