@@ -14,16 +14,18 @@ import { AnswerKeys, CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ga
 import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
-import { type Authenticate, createAuthenticator } from './auth/authenticator.js'
+import { apiKeyVerifier } from './auth/api-keys.js'
+import { type Authenticate, type CredentialVerifier, createAuthenticator } from './auth/authenticator.js'
 import { createJwtVerifier } from './auth/jwt-verifier.js'
 import { authStatus } from './auth/principal.js'
-import type { Config } from './config/load.js'
+import { type Config, ConfigError } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
 import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
 import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
+import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
@@ -45,6 +47,7 @@ import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
 import type { RedisConnection } from './stores/redis-client.js'
 import type { Sql } from './stores/sql.js'
+import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
 
@@ -89,7 +92,7 @@ interface Shared {
   authenticate: Authenticate
 }
 
-async function openShared(config: Config, log: Logger, detector: Detector): Promise<Shared> {
+async function openShared(config: Config, log: Logger, detector: Detector, sql: Sql | undefined): Promise<Shared> {
   const cacheTier = new CacheTier({ maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes })
   const rateLimiter = new RateLimiter()
   const local = new MemoryCacheStore(cacheTier)
@@ -116,7 +119,13 @@ async function openShared(config: Config, log: Logger, detector: Detector): Prom
   const answerKeys = new AnswerKeys(config.cacheKeySecret)
   // With Redis, a check must consult the shared tier: no native shortcut.
   const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
-  const verifiers = config.jwt === undefined ? [] : [createJwtVerifier(config.jwt, { log })]
+  // API keys live in the database, so one key works on every service that shares it.
+  const verifiers: CredentialVerifier[] = []
+  if (sql !== undefined) {
+    const onError = (err: unknown) => log.warn({ err }, 'api keys: recording last use failed')
+    verifiers.push(apiKeyVerifier(new SqlApiKeyStore(sql), { onError }))
+  }
+  if (config.jwt !== undefined) verifiers.push(createJwtVerifier(config.jwt, { log }))
   const authenticate = createAuthenticator({
     mode: config.auth,
     ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
@@ -149,8 +158,15 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     find: piiIn(detector),
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
+  const sql = await openDatabase(config, which)
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
-  const shared = which.reflex || which.orchestrator ? await openShared(config, log, detector) : undefined
+  let shared: Shared | undefined
+  try {
+    shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, sql) : undefined
+  } catch (err) {
+    await sql?.close()
+    throw err
+  }
   const closers: Array<() => Promise<void>> = []
   const ports: Running['ports'] = {}
   const closeAll = async () => {
@@ -162,6 +178,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       }
     }
     await shared?.redis?.close()
+    await sql?.close()
   }
 
   try {
@@ -185,8 +202,8 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       closers.push(...started.closers)
       ports.arm = started.port
     }
-    if (which.orchestrator && shared) {
-      ports.orchestrator = await startOrchestrator(config, log, shared, startedAt, closers, options)
+    if (which.orchestrator && shared && sql) {
+      ports.orchestrator = await startOrchestrator(config, log, shared, sql, startedAt, closers, options)
       log.info({ port: ports.orchestrator, database: config.databaseUrl ? 'postgres' : 'pglite' }, 'orchestrator listening')
     }
   } catch (err) {
@@ -194,6 +211,23 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     throw err
   }
   return { ports, log, close: closeAll }
+}
+
+/**
+ * The database of the process, opened once and shared: the orchestrator's stores, and the API
+ * keys every service with AUTH=required verifies. PGlite lives in one process, so a reflex layer
+ * that checks keys apart from the orchestrator needs the PostgreSQL they share.
+ */
+async function openDatabase(config: Config, which: Which): Promise<Sql | undefined> {
+  const checksKeys = which.reflex === true && config.auth === 'required'
+  if (!which.orchestrator && !checksKeys) return undefined
+  if (!which.orchestrator && config.databaseUrl === undefined) {
+    throw new ConfigError([
+      'AUTH=required: the reflex layer checks API keys in the database, and without the orchestrator in this process ' +
+        'that must be a shared PostgreSQL: set DATABASE_URL (or run both with `ganglion start`, or set AUTH=off)',
+    ])
+  }
+  return openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
 }
 
 /** The runner of an API-only orchestrator: nothing runs here, so there is nothing to stop. */
@@ -205,12 +239,11 @@ async function startOrchestrator(
   config: Config,
   log: Logger,
   shared: Shared,
+  sql: Sql,
   startedAt: Date,
   closers: Array<() => Promise<void>>,
   options: StartOptions,
 ): Promise<number> {
-  const sql: Sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
-  closers.push(() => sql.close())
   const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES, onError: (err) => log.error({ err }, 'job queue error') })
   let queueRunning = true
   closers.push(async () => {
@@ -221,11 +254,10 @@ async function startOrchestrator(
   // holds more than RUNNER_CONNECTIONS at once, so submissions do not queue behind planning and
   // steps; while the API is idle, RUNNER_CONNECTIONS_IDLE, to work a backlog off sooner.
   let apiUsedAt = 0
-  const store = new SqlTaskStore(
-    onUse(sql, () => {
-      apiUsedAt = Date.now()
-    }),
-  )
+  const apiSql = onUse(sql, () => {
+    apiUsedAt = Date.now()
+  })
+  const store = new SqlTaskStore(apiSql)
   const runnerSql = limitSql(sql, () => (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
   const runnerStore = new SqlTaskStore(runnerSql)
   const stopRetention = startRetention(sql, log)
@@ -292,6 +324,7 @@ async function startOrchestrator(
     issuer: arms.issuer,
   })
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
+  registerApiKeyRoutes(app, { keys: new SqlApiKeyStore(apiSql) })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

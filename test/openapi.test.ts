@@ -3,8 +3,10 @@ import t from 'tap'
 import YAML from 'yaml'
 import { ArmCapability, ArmHealth } from '../src/arms/contract.js'
 import { RegisterArmRequest } from '../src/arms/registry.js'
+import { CreateApiKeyRequest } from '../src/auth/api-keys.js'
 import type { HttpApp } from '../src/http/app.js'
 import { registerDocsRoutes } from '../src/http/docs-routes.js'
+import { registerApiKeyRoutes } from '../src/orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from '../src/orchestrator/arms-routes.js'
 import { registerEventsRoute } from '../src/orchestrator/events-route.js'
 import { IngestRequest, KnowledgeSearchRequest, registerKnowledgeRoutes } from '../src/orchestrator/knowledge-routes.js'
@@ -29,6 +31,7 @@ t.test('openapi.yaml request schemas equal the live typebox schemas', async (t) 
     RegisterArmRequest,
     ArmCapability,
     ArmHealth,
+    CreateApiKeyRequest,
   }
   for (const [name, schema] of Object.entries(live)) {
     t.same(doc.components.schemas[name], plain(schema), `${name} matches`)
@@ -80,6 +83,7 @@ t.test('every live route is in openapi.yaml and every documented operation is li
   registerStatusRoutes(app, none)
   registerArmsRoutes(app, none)
   registerKnowledgeRoutes(app, none)
+  registerApiKeyRoutes(app, none)
   registerDocsRoutes(app)
   // The documentation's own files are not part of the API.
   const api = [...live].filter((r) => !r.startsWith('get /docs/'))

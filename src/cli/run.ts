@@ -13,7 +13,17 @@ export async function run(which: Which, overrides: Record<string, string> = {}):
     }
     throw err
   }
-  const running = await start(config, which)
+  let running
+  try {
+    running = await start(config, which)
+  } catch (err) {
+    // A combination of settings start() refuses (AUTH=required on a reflex layer without DATABASE_URL).
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(2)
+    }
+    throw err
+  }
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

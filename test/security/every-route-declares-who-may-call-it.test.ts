@@ -7,6 +7,7 @@ import { createAuthenticator } from '../../src/auth/authenticator.js'
 import type { Principal, Role } from '../../src/auth/principal.js'
 import { createHttpApp, type HttpApp } from '../../src/http/app.js'
 import { registerDocsRoutes } from '../../src/http/docs-routes.js'
+import { registerApiKeyRoutes } from '../../src/orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from '../../src/orchestrator/arms-routes.js'
 import { registerEventsRoute } from '../../src/orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
@@ -47,6 +48,7 @@ t.test('every route that needs a principal refuses none with 401 and a viewer wi
     registerStatusRoutes(app, none)
     registerArmsRoutes(app, none)
     registerKnowledgeRoutes(app, none)
+    registerApiKeyRoutes(app, none)
     registerDocsRoutes(app)
   })
   const reflex = await service(t, (app) => registerReflexRoutes(app, none))
