@@ -158,7 +158,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     find: piiIn(detector),
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
-  const sql = await openDatabase(config, which)
+  const sql = await openDatabase(config, which, log)
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   let shared: Shared | undefined
   try {
@@ -216,15 +216,21 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 /**
  * The database of the process, opened once and shared: the orchestrator's stores, and the API
  * keys every service with AUTH=required verifies. PGlite lives in one process, so a reflex layer
- * that checks keys apart from the orchestrator needs the PostgreSQL they share.
+ * that checks keys apart from the orchestrator needs the PostgreSQL they share; without one it
+ * may still take identity-provider tokens (and ADMIN_TOKEN), but no API key.
  */
-async function openDatabase(config: Config, which: Which): Promise<Sql | undefined> {
+async function openDatabase(config: Config, which: Which, log: Logger): Promise<Sql | undefined> {
   const checksKeys = which.reflex === true && config.auth === 'required'
   if (!which.orchestrator && !checksKeys) return undefined
   if (!which.orchestrator && config.databaseUrl === undefined) {
+    if (config.jwt !== undefined) {
+      log.warn('no DATABASE_URL: the reflex layer takes identity-provider tokens and ADMIN_TOKEN, but no API key')
+      return undefined
+    }
     throw new ConfigError([
       'AUTH=required: the reflex layer checks API keys in the database, and without the orchestrator in this process ' +
-        'that must be a shared PostgreSQL: set DATABASE_URL (or run both with `ganglion start`, or set AUTH=off)',
+        'that must be a shared PostgreSQL: set DATABASE_URL, or AUTH_JWKS_URL for identity-provider tokens alone ' +
+        '(or run both with `ganglion start`, or set AUTH=off)',
     ])
   }
   return openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })

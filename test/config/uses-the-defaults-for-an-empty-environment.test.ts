@@ -2,8 +2,10 @@ import t from 'tap'
 import { loadConfig } from '../../src/config/load.js'
 
 t.test('uses the defaults for an empty environment', async (t) => {
-  const { redactionSalt, ...config } = loadConfig({})
+  const { redactionSalt, cacheKeySecret, ...config } = loadConfig({})
   t.match(redactionSalt, /^[0-9a-f]{32}$/, 'a random salt when REDACTION_SALT is unset')
+  t.match(cacheKeySecret, /^[0-9a-f]{64}$/, 'a random answer-key secret when CACHE_KEY_SECRET is unset')
+  t.not(loadConfig({}).cacheKeySecret, cacheKeySecret, 'random per load')
   t.not(loadConfig({}).redactionSalt, redactionSalt, 'random per load')
   t.equal(loadConfig({ REDACTION_SALT: 'a-long-enough-secret' }).redactionSalt, 'a-long-enough-secret')
   t.same(config, {
@@ -24,6 +26,8 @@ t.test('uses the defaults for an empty environment', async (t) => {
     logLevel: 'INFO',
     rateLimitPerIp: 100,
     rateLimitPerUser: 1000,
+    rateLimitReadsPerIp: 600,
+    rateLimitReadsPerUser: 6000,
     bodyLimitBytes: 1048576,
     reflexBlockLevel: 'high',
     cacheMaxEntries: 100000,

@@ -4,6 +4,7 @@ import pino from 'pino'
 import { ArmHost } from '../../../src/arms/arm-host.js'
 import { registerArmRoutes } from '../../../src/arms/arm-server.js'
 import type { Arm, ExecuteRequest } from '../../../src/arms/contract.js'
+import { createAuthenticator } from '../../../src/auth/authenticator.js'
 import type { CapabilityVerifier } from '../../../src/auth/capability-verifier.js'
 import { createHttpApp, type HttpApp } from '../../../src/http/app.js'
 import { OfflineProvider } from '../../../src/llm/offline-provider.js'
@@ -20,7 +21,12 @@ export function makeHost(arm: Arm, verifier: CapabilityVerifier, llm: Llm = new 
 
 /** Serves `register(app)` on 127.0.0.1, port 0; returns the base URL. */
 export async function serve(t: Teardown, register: (app: HttpApp) => void, name = 'test'): Promise<string> {
-  const app = createHttpApp({ name, bodyLimitBytes: 1 << 20, logger: pino({ level: 'silent' }) })
+  const app = createHttpApp({
+    name,
+    bodyLimitBytes: 1 << 20,
+    logger: pino({ level: 'silent' }),
+    authenticate: createAuthenticator({ mode: 'off' }),
+  })
   register(app)
   const port = await app.listen(0, '127.0.0.1')
   t.teardown(() => app.close())
