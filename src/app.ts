@@ -144,6 +144,7 @@ function httpApp(name: string, config: Config, log: Logger, shared?: Shared, met
     logger: log,
     trustProxy: config.trustProxy,
     ...(shared && { authenticate: shared.authenticate, limit: shared.limit }),
+    streams: { perCaller: config.streamsPerUser, total: config.streamsTotal },
     ...(metrics && { onResponse: metrics.httpObserver(name) }),
   })
 }

@@ -48,6 +48,10 @@ export interface Config {
   rateLimitReadsPerIp: number
   /** Reads per minute per principal (0: no limit). */
   rateLimitReadsPerUser: number
+  /** Event streams one caller may hold open at once (0: no cap). */
+  streamsPerUser: number
+  /** Event streams the process holds open at once (0: no cap). */
+  streamsTotal: number
   bodyLimitBytes: number
   reflexBlockLevel: (typeof BLOCK_LEVELS)[number]
   cacheMaxEntries: number
@@ -199,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimitPerUser: int('RATE_LIMIT_PER_USER'),
     rateLimitReadsPerIp: int('RATE_LIMIT_READS_PER_IP'),
     rateLimitReadsPerUser: int('RATE_LIMIT_READS_PER_USER'),
+    streamsPerUser: int('STREAMS_PER_USER'),
+    streamsTotal: int('STREAMS_TOTAL'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
     reflexBlockLevel: (raw.REFLEX_BLOCK_LEVEL as Config['reflexBlockLevel'] | undefined) ?? 'high',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES'),

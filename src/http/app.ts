@@ -22,8 +22,9 @@ import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
 import { bodyReceived, closeConnections, readBody, setHead, setHeaders } from './hyper-express-internals.js'
-import { type RouteLimiter, tooManyRequests } from './rate-limit.js'
+import { callerOf, type RouteLimiter, tooManyRequests } from './rate-limit.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
+import { type StreamLimits, StreamSlots } from './stream-slots.js'
 import type { Validate } from './validate.js'
 
 export type { Ctx, Handler, Reply } from './context.js'
@@ -57,6 +58,8 @@ export interface HttpAppOptions {
   authenticate?: Authenticate
   /** The rate limit every route that needs a principal passes first (http/rate-limit.ts). Unset: none. */
   limit?: RouteLimiter
+  /** Caps on the streams open at once, per caller and in all (http/stream-slots.ts). Unset: none. */
+  streams?: StreamLimits
 }
 
 /** A declared route, as `routes()` lists it. */
@@ -251,20 +254,31 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   function startStream(ctx: RequestContext, res: Response, handler: StreamHandler, principal: Principal): void {
     ctx.principal = principal
+    const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+    let release: () => void
+    try {
+      release = slots?.take(callerOf(principal, () => ctx.ip, ctx.headers('x-user-id'))) ?? (() => {})
+    } catch (err) {
+      fail(err)
+      return
+    }
     res.header(REQUEST_ID_HEADER, ctx.requestId)
     // Watch for disconnects from the start: hyper-express stops noticing them once the
     // status line is out, and writing to a socket uWS has dropped throws.
     void ctx.signal
-    const fail = (err: unknown) => sendError(res, ctx.requestId, ctx.method, ctx.path, err)
+    // The slot is held until the handler is done: it returns when the stream ends or the client goes.
     try {
       const out = handler(ctx, res)
-      if (out instanceof Promise) out.catch(fail)
+      if (out instanceof Promise) out.catch(fail).finally(release)
+      else release()
     } catch (err) {
+      release()
       fail(err)
     }
   }
 
   const declared: DeclaredRoute[] = []
+  const slots = opts.streams && new StreamSlots(opts.streams)
   const authenticate = opts.authenticate
   const limitRoute = opts.limit
 

@@ -38,12 +38,19 @@ export type RouteLimiter = (
   access: Access,
 ) => Decision | Promise<Decision> | undefined
 
-/** The bucket of a request: by principal, by the user a service acts for, or by address with auth off. */
+/**
+ * Who a request counts against: the principal, the user a service acts for under it, or the
+ * client's address with auth off. The rate-limit buckets and the open-stream caps both key by it.
+ */
+export function callerOf(principal: Principal, ip: () => string, user: string | undefined): string {
+  if (principal.via === 'none') return `ip:${ip()}`
+  if (user !== undefined && principal.roles.includes('service')) return `${principal.id}:user:${user}`
+  return principal.id
+}
+
+/** The bucket of a request: its caller's budget for reads or for writes. */
 export function bucketOf(principal: Principal, ip: () => string, user: string | undefined, access: Access): string {
-  const kind = access === 'read' ? 'r' : 'w'
-  if (principal.via === 'none') return `${kind}:ip:${ip()}`
-  if (user !== undefined && principal.roles.includes('service')) return `${kind}:${principal.id}:user:${user}`
-  return `${kind}:${principal.id}`
+  return `${access === 'read' ? 'r' : 'w'}:${callerOf(principal, ip, user)}`
 }
 
 export function routeLimiter(store: RateLimitStore, limits: RateLimits): RouteLimiter {

@@ -28,6 +28,8 @@ t.test('uses the defaults for an empty environment', async (t) => {
     rateLimitPerUser: 1000,
     rateLimitReadsPerIp: 600,
     rateLimitReadsPerUser: 6000,
+    streamsPerUser: 20,
+    streamsTotal: 2000,
     bodyLimitBytes: 1048576,
     reflexBlockLevel: 'high',
     cacheMaxEntries: 100000,
