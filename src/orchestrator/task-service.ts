@@ -35,6 +35,8 @@ export interface TaskServiceDeps {
 }
 
 export interface CreateMeta {
+  /** The tenant the task is created in (request-scope.ts). */
+  tenant: string
   idempotencyKey?: string | undefined
   userId?: string | undefined
   clientIp?: string | undefined
@@ -57,13 +59,14 @@ export class TaskService {
     }
   }
 
-  async create(req: CreateTaskRequest, meta: CreateMeta = {}): Promise<CreateOutcome> {
+  async create(req: CreateTaskRequest, meta: CreateMeta): Promise<CreateOutcome> {
     const { store, queue, detector } = this.deps
     const check = detector.check(req.goal, GOAL_FLAGS)
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
     const budget: TaskBudget = normaliseBudget(req.budget)
     const base: NewTask = {
       task_id: randomUUID(),
+      tenant: meta.tenant,
       goal: req.goal,
       constraints: req.constraints ?? {},
       context: req.context ?? null,
@@ -90,14 +93,14 @@ export class TaskService {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
     }
 
-    const job = { task_id: base.task_id, timeout_seconds: timeout }
+    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
     // A keyed request takes the one-task path, where the key is claimed in the same statement.
     const created =
       this.batcher && meta.idempotencyKey === undefined
         ? { task: await this.batcher.create(base, job), replayed: false }
         : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
     if (!created.replayed && check.pii_matches.length > 0) {
-      await store.appendEvent(base.task_id, {
+      await store.appendEvent(base.tenant, base.task_id, {
         type: 'guardrail.pii_redacted',
         data: { types: [...new Set(check.pii_matches.map((m) => m.type))], count: check.pii_matches.length },
       })
@@ -128,7 +131,7 @@ export class TaskService {
   }
 }
 
-/** Keys are per user, so two users' identical keys never collide. */
+/** Keys are per user (and the store keeps them per tenant), so two users' identical keys never collide. */
 function scopedKey(meta: CreateMeta): string {
   return `${meta.userId ?? ''}:${meta.idempotencyKey ?? ''}`
 }

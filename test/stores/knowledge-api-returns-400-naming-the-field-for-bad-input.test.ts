@@ -4,6 +4,7 @@ import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { ANY_TENANT } from '../../src/stores/tenant.js'
 import { errorOf, JSON_HEADERS, startApp } from '../http/fixtures/start-app.js'
 
 /** Authentication off: every request is the anonymous admin of the default tenant. */
@@ -43,7 +44,7 @@ t.test('bad bodies', async (t) => {
     t.equal(res.status, 400, name)
     t.match(await errorOf(res), { code: 'VALIDATION_ERROR', details: { field } }, name)
   }
-  t.equal((await knowledge.list({ limit: 1, offset: 0 })).total, 0, 'nothing was stored')
+  t.equal((await knowledge.list(ANY_TENANT, { limit: 1, offset: 0 })).total, 0, 'nothing was stored')
 })
 
 t.test('bad list parameters and unknown documents', async (t) => {
