@@ -14,7 +14,7 @@ import { CacheTier, CheckEndpoint, Detector, RateLimiter } from '@ganglion/refle
 import { startArmService } from './app-arm-service.js'
 import { openArms } from './app-arms.js'
 import type { BuiltinArm } from './arms/contract.js'
-import { type Authenticate, createAuthenticator } from './auth/authenticator.js'
+import { type Authenticate, type CredentialVerifier, createAuthenticator } from './auth/authenticator.js'
 import { authStatus } from './auth/principal.js'
 import type { Config } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
@@ -62,6 +62,11 @@ export interface StartOptions {
    * pass a scripted step runner and planner. Unset, every task goes to the arms.
    */
   scripted?: Pick<TaskRunnerDeps, 'steps' | 'planner'>
+  /**
+   * Credential verifiers besides the configured ones, asked after ADMIN_TOKEN (src/auth/authenticator.ts):
+   * tests map their own tokens to principals of the tenants and roles they need.
+   */
+  verifiers?: readonly CredentialVerifier[]
 }
 
 export interface Running {
@@ -86,7 +91,7 @@ interface Shared {
   authenticate: Authenticate
 }
 
-async function openShared(config: Config, log: Logger, detector: Detector): Promise<Shared> {
+async function openShared(config: Config, log: Logger, detector: Detector, options: StartOptions): Promise<Shared> {
   const cacheTier = new CacheTier({ maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes })
   const rateLimiter = new RateLimiter()
   const local = new MemoryCacheStore(cacheTier)
@@ -114,7 +119,11 @@ async function openShared(config: Config, log: Logger, detector: Detector): Prom
           perUser: { capacity: limits.perUser, windowMs: limits.windowMs },
         })
       : undefined
-  const authenticate = createAuthenticator({ mode: config.auth, ...(config.adminToken !== undefined && { adminToken: config.adminToken }) })
+  const authenticate = createAuthenticator({
+    mode: config.auth,
+    ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+    ...(options.verifiers !== undefined && { verifiers: options.verifiers }),
+  })
   if (config.authOffInTheOpen) {
     log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
   }
@@ -143,7 +152,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
-  const shared = which.reflex || which.orchestrator ? await openShared(config, log, detector) : undefined
+  const shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, options) : undefined
   const closers: Array<() => Promise<void>> = []
   const ports: Running['ports'] = {}
   const closeAll = async () => {
