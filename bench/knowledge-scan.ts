@@ -11,7 +11,7 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { HashingEmbedder } from '../src/llm/hashing-embedder.js'
 import { openSql } from '../src/stores/open-sql.js'
-import { nearestSql, SqlKnowledgeStore } from '../src/stores/sql-knowledge-store.js'
+import { nearestParams, nearestSql, SqlKnowledgeStore } from '../src/stores/sql-knowledge-store.js'
 import { VectorScan } from '../src/stores/vector-scan.js'
 
 const { values: args } = parseArgs({
@@ -30,6 +30,7 @@ try {
   // One chunk per document: short texts, so the chunk count is what is asked for.
   for (let i = 0; i < chunks; i += 500) {
     await store.ingest(
+      'default',
       Array.from({ length: Math.min(500, chunks - i) }, (_, j) => {
         const n = i + j
         return { text: `Item ${n}: the ${words[n % 12]} on line ${n % 97} needs a ${words[(n * 7) % 12]} check every ${n % 11} weeks.` }
@@ -39,18 +40,20 @@ try {
   const embedder = new HashingEmbedder()
   const queries = await embedder.embed(Array.from({ length: searches }, (_, i) => `${words[i % 12]} check on line ${i}`))
   const scan = new VectorScan(sql)
-  await scan.nearest(embedder.id, queries[0]!, 50, 0.1, { wait: true }) // the first load, timed apart below
+  await scan.nearest('default', embedder.id, queries[0]!, 50, 0.1, { wait: true }) // the first load, timed apart below
   const time = async (fn: (q: number[]) => Promise<unknown>) => {
     const started = performance.now()
     for (const q of queries) await fn(q)
     return (performance.now() - started) / queries.length
   }
   const loadStarted = performance.now()
-  await new VectorScan(sql).nearest(embedder.id, queries[0]!, 50, 0.1, { wait: true })
+  await new VectorScan(sql).nearest('default', embedder.id, queries[0]!, 50, 0.1, { wait: true })
   const loadMs = performance.now() - loadStarted
-  const inSql = await time((q) => sql.query(nearestSql('array', 'knowledge_chunks', 'chunk_id'), [q, embedder.id, 50, 0.1]))
+  const inSql = await time((q) =>
+    sql.query(nearestSql('array', 'knowledge_chunks', 'chunk_id', 'default'), nearestParams('array', q, embedder.id, 50, 0.1, 'default')),
+  )
   const inMemory = await time(async (q) => {
-    if ((await scan.nearest(embedder.id, q, 50, 0.1)) === null) throw new Error('the copy went stale during the bench')
+    if ((await scan.nearest('default', embedder.id, q, 50, 0.1)) === null) throw new Error('the copy went stale during the bench')
   })
   const commit = execSync('git rev-parse --short HEAD').toString().trim()
   console.log(

@@ -43,7 +43,7 @@ export interface OpenedArms {
   memory: EpisodicMemory
   issuer: CapabilityIssuer
   registry: ArmRegistry
-  /** Stores a completed task in episodic memory (redacted). */
+  /** Stores a completed task in episodic memory (redacted), in the task's tenant. */
   remember(task: StoredTask): Promise<void>
   close(): Promise<void>
 }
@@ -109,7 +109,7 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
     memory,
     issuer,
     registry,
-    remember: (task) => memory.remember(episodeOf(task, deps.detector)),
+    remember: (task) => memory.remember(task.tenant, episodeOf(task, deps.detector)),
     async close() {
       await registry.close()
       for (const host of hosts) await host.close()

@@ -66,6 +66,11 @@ export interface StartOptions {
    * pass a scripted step runner and planner. Unset, every task goes to the arms.
    */
   scripted?: Pick<TaskRunnerDeps, 'steps' | 'planner'>
+  /**
+   * Credential verifiers besides the configured ones, asked after ADMIN_TOKEN (src/auth/authenticator.ts):
+   * tests map their own tokens to principals of the tenants and roles they need.
+   */
+  verifiers?: readonly CredentialVerifier[]
 }
 
 export interface Running {
@@ -92,7 +97,7 @@ interface Shared {
   authenticate: Authenticate
 }
 
-async function openShared(config: Config, log: Logger, detector: Detector, sql: Sql | undefined): Promise<Shared> {
+async function openShared(config: Config, log: Logger, detector: Detector, sql: Sql | undefined, options: StartOptions): Promise<Shared> {
   const cacheTier = new CacheTier({ maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes })
   const rateLimiter = new RateLimiter()
   const local = new MemoryCacheStore(cacheTier)
@@ -120,7 +125,7 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
   // With Redis, a check must consult the shared tier: no native shortcut.
   const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
   // API keys live in the database, so one key works on every service that shares it.
-  const verifiers: CredentialVerifier[] = []
+  const verifiers: CredentialVerifier[] = [...(options.verifiers ?? [])]
   if (sql !== undefined) {
     const onError = (err: unknown) => log.warn({ err }, 'api keys: recording last use failed')
     verifiers.push(apiKeyVerifier(new SqlApiKeyStore(sql), { onError }))
@@ -163,7 +168,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   let shared: Shared | undefined
   try {
-    shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, sql) : undefined
+    shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, sql, options) : undefined
   } catch (err) {
     await sql?.close()
     throw err

@@ -61,9 +61,16 @@ let counter = 0
 const sends: Record<string, () => Promise<unknown>> = {
   plain: () => queue.send(TASK_RUN, { task_id: randomUUID() }),
   tx: () => sql.transaction((tx) => queue.send(TASK_RUN, { task_id: randomUUID() }, { tx })),
-  create: () => service.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
+  create: () =>
+    service.create(
+      { goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` },
+      { tenant: 'default' },
+    ),
   create1: () =>
-    serviceOneByOne.create({ goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` }),
+    serviceOneByOne.create(
+      { goal: `bench create ${++counter}: summarise the latest release notes of project ${counter % 977}` },
+      { tenant: 'default' },
+    ),
 }
 const chosen = sends[mode]
 if (!chosen) throw new Error(`--mode plain|tx|create|create1, not ${mode}`)

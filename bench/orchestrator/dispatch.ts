@@ -207,7 +207,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
       const due = t0 + (i * 1000) / rate
       if (due > Date.now()) await sleep(due - Date.now())
     }
-    const created = await service.create({ goal: `${GOAL} (#${i})`, acceptance_criteria: ['the script runs'] })
+    const created = await service.create({ goal: `${GOAL} (#${i})`, acceptance_criteria: ['the script runs'] }, { tenant: 'default' })
     ids.push(created.task.task_id)
   }
   // Wait for every task to be final.

@@ -179,6 +179,11 @@ export interface CapabilityClaims {
   arm: string
   /** `sub`: the task. */
   taskId: string
+  /**
+   * `tenant`: the task's tenant, signed by the orchestrator. An arm that reads stored knowledge or
+   * memory reads this tenant's only (docs/security.md, "Tenants").
+   */
+  tenant: string
   stepId: string
   /** `scope`: the tools this call may use. */
   scope: readonly string[]

@@ -3,10 +3,14 @@
  * for a similar goal. The retriever's store implements it; the planner only reads it.
  *
  * ```ts
- * await memory.remember({ task_id, goal: redactedGoal, steps: [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }],
+ * await memory.remember('acme', { task_id, goal: redactedGoal, steps: [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }],
  *   outcome: 'completed: 3', completed_at })
- * const similar = await memory.similar('count the lines of this file', 3) // best first, score in 0..1
+ * const similar = await memory.similar('acme', 'count the lines of this file', 3) // best first, score in 0..1
  * ```
+ *
+ * Every episode belongs to its task's tenant, and `similar` compares a goal with one tenant's
+ * episodes only: a plan is never shown another tenant's past goals. There is no way to ask across
+ * tenants (an arm learns its task's tenant from its capability token, `ctx.claims.tenant`).
  *
  * Left out on purpose: forgetting single episodes (retention is a maintenance job) and anything
  * but completed tasks (a failed plan is not a plan to imitate).
@@ -34,7 +38,8 @@ export interface SimilarTask extends Episode {
 }
 
 export interface EpisodicMemory {
-  remember(episode: Episode, signal?: AbortSignal): Promise<void>
-  /** The `k` most similar episodes, best first. */
-  similar(goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]>
+  /** Keeps the episode in `tenant` (its task's). */
+  remember(tenant: string, episode: Episode, signal?: AbortSignal): Promise<void>
+  /** The `k` episodes of `tenant` most similar to `goal`, best first. */
+  similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]>
 }

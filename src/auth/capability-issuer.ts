@@ -4,14 +4,15 @@
  *
  * ```ts
  * const issuer = await CapabilityIssuer.open({ sql, privateKey: config.capabilityPrivateKey })
- * const { token, tokenId } = await issuer.sign({ arm: 'executor', taskId, stepId: 's2', scope: ['shell'], ttlSeconds: 300 })
+ * const { token, tokenId } = await issuer.sign({ arm: 'executor', taskId, tenant, stepId: 's2', scope: ['shell'], ttlSeconds: 300 })
  * await issuer.jwks()          // { keys: [every orchestrator's public key] } for /.well-known/jwks.json
  * issuer.localVerifier()       // for arms hosted in this process: no HTTP
  * await issuer.close()
  * ```
  *
  * Token: EdDSA (Ed25519) JWT, header `kid`; claims `iss` = ganglion-orchestrator, `aud` = arm,
- * `sub` = task id, `step` = step id, `scope` = tools, `jti` = random id, `iat`, `exp` = iat + ttl.
+ * `sub` = task id, `tenant` = the task's tenant, `step` = step id, `scope` = tools, `jti` = random
+ * id, `iat`, `exp` = iat + ttl.
  *
  * Keys: `privateKey` (PKCS8 PEM or a private JWK, e.g. CAPABILITY_PRIVATE_KEY) when given, else a
  * key pair generated at start and held in memory only. The private key never reaches the database:
@@ -30,6 +31,8 @@ import { CAPABILITY_ISSUER, type CapabilityVerifier, localVerifier } from './cap
 export interface CapabilityGrant {
   arm: string
   taskId: string
+  /** The task's tenant: the arm reads knowledge and memory of this tenant only. */
+  tenant: string
   stepId: string
   scope: string[]
   /** Lifetime; the caller keeps it within the step timeout. 1 s to 1 day. */
@@ -87,7 +90,7 @@ export class CapabilityIssuer {
       throw new RangeError(`ttlSeconds must be an integer from 1 to ${MAX_TTL_SECONDS}`)
     const tokenId = randomUUID()
     const iat = Math.floor(this.now() / 1000)
-    const token = await new SignJWT({ step: grant.stepId, scope: [...grant.scope] })
+    const token = await new SignJWT({ step: grant.stepId, tenant: grant.tenant, scope: [...grant.scope] })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: this.kid })
       .setIssuer(CAPABILITY_ISSUER)
       .setAudience(grant.arm)

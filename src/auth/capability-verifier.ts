@@ -1,6 +1,8 @@
 /**
  * Checks a capability token (docs/arms-and-tokens.md) before an arm does anything: signed by an
  * orchestrator key (EdDSA only), not expired, for this arm, this task and step, and this tool.
+ * The claims name the task's tenant (`tenant`), which an arm that reads stored knowledge or memory
+ * keeps to; a token from before tenants has none and is the default tenant's.
  *
  * ```ts
  * const verifier = remoteVerifier(config.orchestratorUrl)   // an arm running as its own service
@@ -15,7 +17,7 @@
  * | reason | forbidden | meaning |
  * |---|---|---|
  * | TOKEN_MISSING | no | no `Authorization: Bearer` token |
- * | TOKEN_INVALID | no | malformed, not EdDSA, bad signature, unknown key, wrong issuer |
+ * | TOKEN_INVALID | no | malformed, not EdDSA, bad signature, unknown key, wrong issuer, bad `tenant` |
  * | TOKEN_EXPIRED | no | past `exp` (5 s clock tolerance) |
  * | TOKEN_WRONG_AUDIENCE | yes | `aud` is another arm |
  * | TOKEN_WRONG_SUBJECT | yes | `sub`/`step` are another task or step than the request's |
@@ -30,6 +32,7 @@ import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose'
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose'
 import type { CapabilityClaims } from '../arms/contract.js'
 import type { TokenRefusal } from '../step-errors.js'
+import { DEFAULT_TENANT } from './principal.js'
 
 /** The `iss` of every capability token. */
 export const CAPABILITY_ISSUER = 'ganglion-orchestrator'
@@ -135,9 +138,14 @@ async function verifyCapability(
     throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid scope')
   if (!scope.includes(expect.tool))
     throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
+  const tenant = payload.tenant
+  if (tenant !== undefined && (typeof tenant !== 'string' || tenant === ''))
+    throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid tenant')
   return {
     arm: expect.arm,
     taskId: expect.taskId,
+    // A token signed before tenants existed has none: every task of that time is in the default tenant.
+    tenant: tenant ?? DEFAULT_TENANT,
     stepId: expect.stepId,
     scope,
     tokenId: String(payload.jti),

@@ -29,6 +29,7 @@ import type { NewTask, TaskStore } from '../stores/task-store.js'
 /** What the jobs of a task need besides its row (its timeout, for the delayed job). */
 export interface BatchJob {
   task_id: string
+  tenant: string
   timeout_seconds: number
 }
 

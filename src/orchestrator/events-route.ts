@@ -5,6 +5,7 @@
  * standard `Last-Event-ID` header (or `?last_event_id=`, for clients that cannot set headers) and
  * gets every event after it. The stream ends once the task is final and its log is drained.
  * The log is polled, not pushed: every orchestrator process can serve every task's stream.
+ * Another tenant's task is a 404, as one that does not exist (request-scope.ts).
  */
 import type { Response } from 'hyper-express'
 import type { Ctx, HttpApp } from '../http/app.js'
@@ -12,6 +13,7 @@ import { HttpError } from '../http/errors.js'
 import { streamWrite } from '../http/stream-write.js'
 import { isFinal, type TaskEvent } from '../stores/task.js'
 import type { TaskStore } from '../stores/task-store.js'
+import { tenantToRead } from './request-scope.js'
 
 export interface EventStreamOptions {
   /** How often the log is read while the task runs. */
@@ -55,8 +57,9 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
     '/api/v1/tasks/:task_id/events',
     async (ctx: Ctx, res: Response) => {
       const id = ctx.params.task_id ?? ''
+      const scope = tenantToRead(ctx)
       let seq = lastEventId(ctx)
-      if (!(await store.get(id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
+      if (!(await store.get(scope, id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
 
       res.header('content-type', 'text/event-stream; charset=utf-8')
       res.header('cache-control', 'no-cache')
@@ -65,7 +68,7 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
       let lastWrite = Date.now()
 
       while (!ctx.signal.aborted) {
-        const events = await store.eventsAfter(id, seq, BATCH)
+        const events = await store.eventsAfter(scope, id, seq, BATCH)
         for (const e of events) {
           if (ctx.signal.aborted) break
           await streamWrite(res, formatEvent(e))
@@ -73,10 +76,10 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
           lastWrite = Date.now()
         }
         if (events.length === BATCH) continue
-        const task = await store.get(id)
+        const task = await store.get(scope, id)
         // Final and drained: a final state's own event is already in the log, so nothing follows.
         if (!task || isFinal(task.status)) {
-          const rest = await store.eventsAfter(id, seq, BATCH)
+          const rest = await store.eventsAfter(scope, id, seq, BATCH)
           if (rest.length === 0) break
           continue
         }

@@ -10,6 +10,8 @@
  * ```
  *
  * A request of many large documents is also held to the service's body limit (413 beyond it).
+ * Documents are their tenant's (request-scope.ts): ingested into the caller's tenant, and found,
+ * listed, read and deleted only there; another tenant's document is a 404.
  */
 import Type from 'typebox'
 import type { Ctx, HttpApp, Reply } from '../http/app.js'
@@ -18,6 +20,7 @@ import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
 import { compileSchema } from '../http/validate.js'
 import { LlmError } from '../llm/provider.js'
 import type { KnowledgeStore } from '../stores/knowledge-store.js'
+import { tenantToRead, tenantToWrite } from './request-scope.js'
 
 export interface KnowledgeRouteDeps {
   knowledge: KnowledgeStore
@@ -93,7 +96,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     async (ctx: Ctx): Promise<Reply> => {
       const req = parseIngest(ctx.body)
       checkTexts(req)
-      const documents = await knowledge.ingest(req.documents, ctx.signal).catch(embedderError)
+      const documents = await knowledge.ingest(tenantToWrite(ctx), req.documents, ctx.signal).catch(embedderError)
       return { status: 201, body: { documents } }
     },
     { permission: 'knowledge:write' },
@@ -105,7 +108,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     async (ctx: Ctx): Promise<Reply> => {
       const req = parseSearch(ctx.body)
       if (req.query.includes(NUL)) throw HttpError.validation('query', 'must not contain NUL characters')
-      const results = await knowledge.search(req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
+      const results = await knowledge.search(tenantToRead(ctx), req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
       return { body: { query: req.query, results } }
     },
     { permission: 'knowledge:read' },
@@ -116,7 +119,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge',
     async (ctx: Ctx): Promise<Reply> => {
       const q = parsePageQuery(ctx.query, { sortFields: ['created_at'], defaultSort: 'created_at' })
-      const { items, total } = await knowledge.list({ limit: q.pageSize, offset: q.offset, order: q.order })
+      const { items, total } = await knowledge.list(tenantToRead(ctx), { limit: q.pageSize, offset: q.offset, order: q.order })
       return { body: pageEnvelope(items, total, q) }
     },
     { permission: 'knowledge:read' },
@@ -127,7 +130,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge/:document_id',
     async (ctx: Ctx): Promise<Reply> => {
       const id = documentId(ctx)
-      const doc = await knowledge.get(id)
+      const doc = await knowledge.get(tenantToRead(ctx), id)
       if (!doc) throw notFound(id)
       return { body: doc }
     },
@@ -139,7 +142,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge/:document_id',
     async (ctx: Ctx): Promise<Reply> => {
       const id = documentId(ctx)
-      if (!(await knowledge.delete(id))) throw notFound(id)
+      if (!(await knowledge.delete(tenantToRead(ctx), id))) throw notFound(id)
       return { body: { document_id: id, deleted: true } }
     },
     { permission: 'knowledge:write' },

@@ -1,8 +1,10 @@
 /**
  * The task API: create, read, list, cancel (openapi.yaml) and the variant paths.
  *
- * The caller's user id comes from `X-User-ID` (there is no user authentication yet): it scopes
- * idempotency keys and selects the per-user rate limit instead of the per-IP one.
+ * Every task is its tenant's (request-scope.ts): created in the caller's tenant, and read, listed,
+ * streamed and cancelled only there. Another tenant's task is a 404 like a task that does not
+ * exist. The user a task is created for is the principal, or the user a `service` gateway names
+ * in `X-User-ID`: it scopes idempotency keys (within the tenant) and is stored with the task.
  */
 import type { Ctx, HttpApp, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
@@ -11,6 +13,7 @@ import { compileSchema } from '../http/validate.js'
 import type { Metrics } from '../metrics.js'
 import { type StoredTask, TASK_STATUSES, type TaskStatus, toTaskRecord } from '../stores/task.js'
 import { IdempotencyConflict, type TaskSortKey, type TaskStore } from '../stores/task-store.js'
+import { actingUser, tenantToRead, tenantToWrite } from './request-scope.js'
 import type { TaskRunner } from './runner/task-runner.js'
 import { CreateTaskRequest } from './schemas.js'
 import type { TaskService } from './task-service.js'
@@ -26,13 +29,6 @@ const SORT_FIELDS: readonly TaskSortKey[] = ['created_at', 'updated_at', 'status
 const MAX_IDEMPOTENCY_KEY = 255
 const parseCreate = compileSchema(CreateTaskRequest)
 
-function userId(ctx: Ctx): string | undefined {
-  const id = ctx.headers('x-user-id')
-  if (id === undefined || id === '') return undefined
-  if (id.length > 256) throw HttpError.validation('X-User-ID', 'must be at most 256 characters')
-  return id
-}
-
 function idempotencyKey(ctx: Ctx): string | undefined {
   const key = ctx.headers('idempotency-key')
   if (key === undefined) return undefined
@@ -44,7 +40,7 @@ function idempotencyKey(ctx: Ctx): string | undefined {
 
 async function mustGet(store: TaskStore, ctx: Ctx): Promise<StoredTask> {
   const id = ctx.params.task_id ?? ''
-  const task = await store.get(id)
+  const task = await store.get(tenantToRead(ctx), id)
   if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
   return task
 }
@@ -52,12 +48,13 @@ async function mustGet(store: TaskStore, ctx: Ctx): Promise<StoredTask> {
 export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
   const create = async (ctx: Ctx): Promise<Reply> => {
     const req = parseCreate(ctx.body)
-    const user = userId(ctx)
+    const tenant = tenantToWrite(ctx)
+    const user = actingUser(ctx)
     const key = idempotencyKey(ctx)
     const headers: Record<string, string> = {}
     let outcome
     try {
-      outcome = await deps.service.create(req, { idempotencyKey: key, userId: user, clientIp: ctx.ip })
+      outcome = await deps.service.create(req, { tenant, idempotencyKey: key, userId: user, clientIp: ctx.ip })
     } catch (err) {
       if (err instanceof IdempotencyConflict) {
         throw HttpError.conflict(
@@ -85,7 +82,7 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     if (only !== undefined && !TASK_STATUSES.includes(only as TaskStatus)) {
       throw HttpError.validation('status', `must be one of ${TASK_STATUSES.join(', ')}`)
     }
-    const { items, total } = await deps.store.list({
+    const { items, total } = await deps.store.list(tenantToRead(ctx), {
       ...(only !== undefined && { status: only as TaskStatus }),
       sortBy: q.sortBy as TaskSortKey,
       order: q.order,
@@ -96,10 +93,10 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
   }
 
   const cancel = async (ctx: Ctx): Promise<Reply> => {
-    const task = await deps.store.requestCancel(ctx.params.task_id ?? '')
+    const task = await deps.store.requestCancel(tenantToRead(ctx), ctx.params.task_id ?? '')
     if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(ctx.params.task_id)}`)
     // Abort in-flight work here at once; other processes' watchers notice the cancelling state.
-    if (task.status === 'cancelling') deps.runner.abort(task.task_id, 'cancelled')
+    if (task.status === 'cancelling') deps.runner.abort(task, 'cancelled')
     return { body: toTaskRecord(task) }
   }
 

@@ -12,7 +12,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AnswerKeys, Detector } from '@ganglion/reflex'
-import { DEFAULT_TENANT } from '../auth/principal.js'
 import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
@@ -38,8 +37,8 @@ export interface TaskServiceDeps {
 }
 
 export interface CreateMeta {
-  /** The tenant the task belongs to (default: the default tenant). */
-  tenant?: string | undefined
+  /** The tenant the task is created in (request-scope.ts). */
+  tenant: string
   idempotencyKey?: string | undefined
   userId?: string | undefined
   clientIp?: string | undefined
@@ -62,13 +61,14 @@ export class TaskService {
     }
   }
 
-  async create(req: CreateTaskRequest, meta: CreateMeta = {}): Promise<CreateOutcome> {
+  async create(req: CreateTaskRequest, meta: CreateMeta): Promise<CreateOutcome> {
     const { store, queue, detector } = this.deps
     const check = detector.check(req.goal, GOAL_FLAGS)
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
     const budget: TaskBudget = normaliseBudget(req.budget)
     const base: NewTask = {
       task_id: randomUUID(),
+      tenant: meta.tenant,
       goal: req.goal,
       constraints: req.constraints ?? {},
       context: req.context ?? null,
@@ -90,20 +90,20 @@ export class TaskService {
       return store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
     }
 
-    const answerKey = this.deps.answerKeys.key(meta.tenant ?? DEFAULT_TENANT, req.goal, GOAL_FLAGS)
+    const answerKey = this.deps.answerKeys.key(meta.tenant, req.goal, GOAL_FLAGS)
     const cached = isCacheable(req) ? await this.cachedResult(answerKey) : undefined
     if (cached !== undefined) {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
     }
 
-    const job = { task_id: base.task_id, timeout_seconds: timeout }
+    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
     // A keyed request takes the one-task path, where the key is claimed in the same statement.
     const created =
       this.batcher && meta.idempotencyKey === undefined
         ? { task: await this.batcher.create(base, job), replayed: false }
         : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
     if (!created.replayed && check.pii_matches.length > 0) {
-      await store.appendEvent(base.task_id, {
+      await store.appendEvent(base.tenant, base.task_id, {
         type: 'guardrail.pii_redacted',
         data: { types: [...new Set(check.pii_matches.map((m) => m.type))], count: check.pii_matches.length },
       })
@@ -118,9 +118,9 @@ export class TaskService {
 
   /** Stores a completed task's result under its goal's cache key (the runner calls this). */
   /** Stores `task`'s answer for its tenant's later tasks (and checks) of the exact same goal. */
-  async remember(task: StoredTask, tenant = DEFAULT_TENANT): Promise<void> {
+  async remember(task: StoredTask): Promise<void> {
     if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
-    const key = this.deps.answerKeys.key(tenant, task.goal, GOAL_FLAGS)
+    const key = this.deps.answerKeys.key(task.tenant, task.goal, GOAL_FLAGS)
     try {
       await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
     } catch (err) {
@@ -135,7 +135,7 @@ export class TaskService {
   }
 }
 
-/** Keys are per user, so two users' identical keys never collide. */
+/** Keys are per user (and the store keeps them per tenant), so two users' identical keys never collide. */
 function scopedKey(meta: CreateMeta): string {
   return `${meta.userId ?? ''}:${meta.idempotencyKey ?? ''}`
 }

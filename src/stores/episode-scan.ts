@@ -14,7 +14,7 @@ interface Head {
   removals: string | null
 }
 
-type Row = Head & { id: string | null; embedder?: string | null; embedding: number[] | null }
+type Row = Head & { id: string | null; tenant: string | null; embedder?: string | null; embedding: number[] | null }
 
 export class EpisodeScan extends VectorCopies<Copy> {
   /** One catch-up at a time per embedder, in call order: results applied out of order could undo a newer write. */
@@ -37,7 +37,7 @@ export class EpisodeScan extends VectorCopies<Copy> {
     if (copy === undefined) return null
     const { rows } = await this.sql.query<Row>(
       `with s as (${HEAD})
-       select s.xmin, s.removals, e.task_id as id, e.embedder, e.embedding
+       select s.xmin, s.removals, e.task_id as id, e.tenant, e.embedder, e.embedding
          from s left join episodes e on e.changed_xid >= $1::xid8`,
       [copy.xmin],
     )
@@ -48,7 +48,8 @@ export class EpisodeScan extends VectorCopies<Copy> {
     }
     for (const row of rows) {
       if (row.id === null) continue
-      if (row.embedder === embedder && row.embedding !== null) put(copy, row.id, Float32Array.from(row.embedding.map(Number)))
+      if (row.embedder === embedder && row.embedding !== null)
+        put(copy, row.id, row.tenant ?? '', Float32Array.from(row.embedding.map(Number)))
       else remove(copy, row.id) // now another embedder's: no longer compared
     }
     copy.xmin = head.xmin
@@ -64,7 +65,7 @@ export class EpisodeScan extends VectorCopies<Copy> {
     const { rows } = await this.sql.query<Row & { floats: string }>(
       `with s as (${HEAD}),
             size as (select coalesce(sum(cardinality(embedding)), 0)::text as floats from episodes where embedder = $1)
-       select s.xmin, s.removals, size.floats, e.task_id as id, e.embedding
+       select s.xmin, s.removals, size.floats, e.task_id as id, e.tenant, e.embedding
          from s cross join size left join episodes e on e.embedder = $1 and size.floats::bigint <= $2`,
       [embedder, this.maxFloats],
     )
@@ -73,9 +74,17 @@ export class EpisodeScan extends VectorCopies<Copy> {
       this.copies.delete(embedder)
       return null
     }
-    const copy: Copy = { removals: head.removals ?? 'none', xmin: head.xmin, index: new Map(), ids: [], vectors: [], floats: 0 }
+    const copy: Copy = {
+      removals: head.removals ?? 'none',
+      xmin: head.xmin,
+      index: new Map(),
+      ids: [],
+      tenants: [],
+      vectors: [],
+      floats: 0,
+    }
     for (const row of rows) {
-      if (row.id !== null && row.embedding !== null) put(copy, row.id, Float32Array.from(row.embedding.map(Number)))
+      if (row.id !== null && row.embedding !== null) put(copy, row.id, row.tenant ?? '', Float32Array.from(row.embedding.map(Number)))
     }
     this.copies.set(embedder, copy)
     return copy
@@ -86,14 +95,16 @@ export class EpisodeScan extends VectorCopies<Copy> {
 const HEAD = `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
   coalesce((select version::text from vector_versions where table_name = 'episodes'), 'none') as removals`
 
-function put(copy: Copy, id: string, vector: Float32Array): void {
+function put(copy: Copy, id: string, tenant: string, vector: Float32Array): void {
   const at = copy.index.get(id)
   if (at === undefined) {
     copy.index.set(id, copy.ids.length)
     copy.ids.push(id)
+    copy.tenants.push(tenant)
     copy.vectors.push(vector)
   } else {
     copy.floats -= copy.vectors[at]!.length
+    copy.tenants[at] = tenant
     copy.vectors[at] = vector
   }
   copy.floats += vector.length
@@ -106,9 +117,11 @@ function remove(copy: Copy, id: string): void {
   copy.floats -= copy.vectors[at]!.length
   // The last row fills the hole: order does not matter, `topK` breaks ties by id.
   copy.ids[at] = copy.ids[last]!
+  copy.tenants[at] = copy.tenants[last]!
   copy.vectors[at] = copy.vectors[last]!
   copy.index.set(copy.ids[at]!, at)
   copy.ids.pop()
+  copy.tenants.pop()
   copy.vectors.pop()
   copy.index.delete(id)
 }

@@ -2,11 +2,17 @@
  * The knowledge store port: documents in, chunks out by hybrid search (the retriever arm's store).
  *
  * ```ts
- * const [doc] = await knowledge.ingest([{ title: 'Runbook', text: longText, source: 'wiki/runbook' }])
- * const hits = await knowledge.search('restart the ingest worker', { k: 5 })
+ * const [doc] = await knowledge.ingest('acme', [{ title: 'Runbook', text: longText, source: 'wiki/runbook' }])
+ * const hits = await knowledge.search('acme', 'restart the ingest worker', { k: 5 })
  * hits[0] // { document_id, chunk_id, title, source, text, score, fts_rank: 1, vector_rank: 3, … }
- * await knowledge.delete(doc.document_id)
+ * await knowledge.get('other-tenant', doc.document_id) // undefined: not there for another tenant
+ * await knowledge.delete('acme', doc.document_id)
  * ```
+ *
+ * Every document, and each of its chunks, belongs to the tenant it was ingested into; every
+ * method but `ingest` takes a `TenantScope` (src/stores/tenant.ts) and sees that tenant's only:
+ * another tenant's document is missing (undefined, false), its chunks are never search hits.
+ * `ANY_TENANT` lifts the filter, for an admin's request only.
  *
  * Search fuses two ranked lists, full text and vector similarity, by reciprocal rank: a chunk's
  * score is Σ 1/(60 + rank) over the lists it is in, so agreement between them beats a high place
@@ -16,6 +22,8 @@
  * are derived), filtering by metadata, and re-embedding after an embedder change (a maintenance
  * job; until then old chunks are found by full text only).
  */
+
+import type { TenantScope } from './tenant.js'
 
 export interface NewDocument {
   title?: string
@@ -74,14 +82,14 @@ export interface ListOptions {
 }
 
 export interface KnowledgeStore {
-  /** Chunks, embeds and stores the documents, all or none. */
-  ingest(docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]>
-  /** The `k` best chunks, best first; [] for a query nothing matches. */
-  search(query: string, opts: SearchOptions): Promise<SearchHit[]>
-  get(documentId: string): Promise<StoredDocument | undefined>
-  /** True when it existed. Its chunks go with it. */
-  delete(documentId: string): Promise<boolean>
-  list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }>
+  /** Chunks, embeds and stores the documents in `tenant`, all or none. */
+  ingest(tenant: string, docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]>
+  /** The `k` best chunks of the tenant's documents, best first; [] for a query nothing matches. */
+  search(tenant: TenantScope, query: string, opts: SearchOptions): Promise<SearchHit[]>
+  get(tenant: TenantScope, documentId: string): Promise<StoredDocument | undefined>
+  /** True when it existed in the tenant. Its chunks go with it. */
+  delete(tenant: TenantScope, documentId: string): Promise<boolean>
+  list(tenant: TenantScope, opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }>
   /** Store reachable and which vector path it uses, for health checks; never throws. */
   check(): Promise<{ ok: boolean; detail: string }>
 }

@@ -6,9 +6,13 @@
  *
  * ```ts
  * const memory = new SqlEpisodicMemory(sql, embedder)
- * await memory.remember({ task_id, goal, steps, outcome, completed_at })   // an upsert
- * await memory.similar('count the lines of this file', 3)               // best first, score 0..1
+ * await memory.remember('acme', { task_id, goal, steps, outcome, completed_at })   // an upsert
+ * await memory.similar('acme', 'count the lines of this file', 3)               // best first, score 0..1
  * ```
+ *
+ * Each episode is kept with its task's tenant, and `similar` compares the goal with that tenant's
+ * episodes only, on every path (the in-memory copy skips other tenants' rows, the SQL filters
+ * them). An upsert never moves an episode to another tenant.
  *
  * Only episodes embedded by this memory's embedder are compared. Scores are cosine similarity
  * with negatives (possible with signed feature hashing) clamped to 0; an episode with nothing in
@@ -18,7 +22,7 @@ import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/
 import type { Embedder } from '../llm/embedder.js'
 import { EpisodeScan } from './episode-scan.js'
 import type { Sql } from './sql.js'
-import { detectVectorPath, nearestParam, nearestSql, type VectorPath, vectorLiteral } from './sql-knowledge-store.js'
+import { detectVectorPath, nearestParams, nearestSql, type VectorPath, vectorLiteral } from './sql-knowledge-store.js'
 
 interface EpisodeRow {
   task_id: string
@@ -47,16 +51,17 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     }))
   }
 
-  async remember(episode: Episode, signal?: AbortSignal): Promise<void> {
+  async remember(tenant: string, episode: Episode, signal?: AbortSignal): Promise<void> {
     const [vector = []] = await this.embedder.embed([episode.goal], signal)
     signal?.throwIfAborted()
     const pg = (await this.vectorPath()) === 'pgvector'
     await this.sql.query(
-      `insert into episodes (task_id, goal, steps, outcome, completed_at, embedder, embedding${pg ? ', embedding_vec' : ''})
-       values ($1, $2, $3::jsonb, $4, $5, $6, $7::real[]${pg ? ', $8::vector' : ''})
+      `insert into episodes (task_id, tenant, goal, steps, outcome, completed_at, embedder, embedding${pg ? ', embedding_vec' : ''})
+       values ($1, $8, $2, $3::jsonb, $4, $5, $6, $7::real[]${pg ? ', $9::vector' : ''})
        on conflict (task_id) do update set goal = excluded.goal, steps = excluded.steps, outcome = excluded.outcome,
          completed_at = excluded.completed_at, embedder = excluded.embedder, embedding = excluded.embedding
-         ${pg ? ', embedding_vec = excluded.embedding_vec' : ''}`,
+         ${pg ? ', embedding_vec = excluded.embedding_vec' : ''}
+       where episodes.tenant = excluded.tenant`,
       [
         episode.task_id,
         episode.goal,
@@ -65,31 +70,34 @@ export class SqlEpisodicMemory implements EpisodicMemory {
         episode.completed_at,
         this.embedder.id,
         vector,
+        tenant,
         ...(pg ? [vectorLiteral(vector)] : []),
       ],
     )
   }
 
-  async similar(goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
+  async similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`similar: k must be a positive integer, got ${k}`)
     const [vector = []] = await this.embedder.embed([goal], signal)
     if (!vector.some((x) => x !== 0)) return []
     signal?.throwIfAborted()
     const path = await this.vectorPath()
-    const hits = path === 'array' ? await this.scan.nearest(this.embedder.id, vector, k, 0) : null
+    const hits = path === 'array' ? await this.scan.nearest(tenant, this.embedder.id, vector, k, 0) : null
     const { rows } =
       hits !== null
         ? await this.sql.query<EpisodeRow & { similarity: number }>(
             `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
            from unnest($1::text[], $2::float8[]) as n(id, similarity) join episodes e on e.task_id = n.id
+          where e.tenant = $3
           order by n.similarity desc, e.task_id`,
-            [hits.map((h) => h.id), hits.map((h) => h.similarity)],
+            [hits.map((h) => h.id), hits.map((h) => h.similarity), tenant],
           )
         : await this.sql.query<EpisodeRow & { similarity: number }>(
             `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
-           from (${nearestSql(path, 'episodes', 'task_id')}) n join episodes e on e.task_id = n.id
+           from (${nearestSql(path, 'episodes', 'task_id', tenant)}) n join episodes e on e.task_id = n.id
+          where e.tenant = $5
           order by n.similarity desc, e.task_id`,
-            [nearestParam(path, vector), this.embedder.id, k, 0],
+            nearestParams(path, vector, this.embedder.id, k, 0, tenant),
           )
     return rows.map((r) => ({
       task_id: r.task_id,

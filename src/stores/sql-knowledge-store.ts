@@ -9,6 +9,9 @@
  * knowledge.vectorPath // 'pgvector' | 'array'
  * ```
  *
+ * Every statement filters by the tenant scope (documents, chunks, both lists of a search), so a
+ * search ranks the tenant's own chunks only: another tenant's never take a candidate's place.
+ *
  * Both lists are capped at `candidates` (50) before fusion. The `array` path scans an in-memory
  * copy of the embedder's vectors (vector-scan.ts; reloaded when any process changed the chunks),
  * O(chunks × dimensions) per search but in a tight loop, and falls back to comparing the `real[]`
@@ -31,6 +34,7 @@ import {
   type StoredDocument,
 } from './knowledge-store.js'
 import type { Sql } from './sql.js'
+import { ANY_TENANT, type TenantScope, tenantFilter } from './tenant.js'
 import { VectorScan } from './vector-scan.js'
 
 export type VectorPath = 'pgvector' | 'array'
@@ -49,7 +53,7 @@ export interface SqlKnowledgeStoreOptions {
 
 // Chunks embedded per embedder call: bounds one request to a remote embeddings endpoint.
 const EMBED_BATCH = 64
-// Chunk rows per INSERT: 8 parameters each, far below PostgreSQL's 65,535.
+// Chunk rows per INSERT: 9 parameters each, far below PostgreSQL's 65,535.
 const INSERT_BATCH = 100
 
 /** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
@@ -68,25 +72,34 @@ export function vectorLiteral(v: readonly number[]): string | null {
 
 /**
  * Ids (`idColumn` as `id`) and similarity of the `$3` nearest rows of `table` to the vector `$1`
- * among rows of embedder `$2` with similarity above `$4`, best first. `$1` is the vector's text
- * form on the pgvector path, a number[] on the array path. Vectors are stored at unit length, so
- * the dot product is the cosine.
+ * among rows of embedder `$2` (and of tenant `$5`, unless `tenant` is `ANY_TENANT`) with
+ * similarity above `$4`, best first. `$1` is the vector's text form on the pgvector path, a
+ * number[] on the array path. Vectors are stored at unit length, so the dot product is the cosine.
  */
-export function nearestSql(path: VectorPath, table: VectorTable, idColumn: VectorIdColumn): string {
+export function nearestSql(path: VectorPath, table: VectorTable, idColumn: VectorIdColumn, tenant: TenantScope): string {
+  const scoped = tenant === ANY_TENANT ? '' : ' and t.tenant = $5'
   if (path === 'pgvector') {
-    return `select ${idColumn} as id, 1 - (embedding_vec <=> $1::vector) as similarity from ${table}
-      where embedder = $2 and embedding_vec is not null and 1 - (embedding_vec <=> $1::vector) > $4
-      order by embedding_vec <=> $1::vector, ${idColumn} limit $3`
+    return `select t.${idColumn} as id, 1 - (t.embedding_vec <=> $1::vector) as similarity from ${table} t
+      where t.embedder = $2${scoped} and t.embedding_vec is not null and 1 - (t.embedding_vec <=> $1::vector) > $4
+      order by t.embedding_vec <=> $1::vector, t.${idColumn} limit $3`
   }
   return `select t.${idColumn} as id, s.similarity from ${table} t
     cross join lateral (select sum(a::float8 * b::float8) as similarity from unnest(t.embedding, $1::real[]) as u(a, b)) s
-    where t.embedder = $2 and s.similarity > $4
+    where t.embedder = $2${scoped} and s.similarity > $4
     order by s.similarity desc, t.${idColumn} limit $3`
 }
 
-/** The `$1` parameter of `nearestSql` for `path`. */
-export function nearestParam(path: VectorPath, v: readonly number[]): unknown {
-  return path === 'pgvector' ? vectorLiteral(v) : v
+/** The parameters of `nearestSql` for `path`: the vector, the embedder, k, the least similarity and the tenant. */
+export function nearestParams(
+  path: VectorPath,
+  v: readonly number[],
+  embedder: string,
+  k: number,
+  min: number,
+  tenant: TenantScope,
+): unknown[] {
+  const params = [path === 'pgvector' ? vectorLiteral(v) : v, embedder, k, min]
+  return tenant === ANY_TENANT ? params : [...params, tenant]
 }
 
 interface DocumentRow {
@@ -134,7 +147,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     return new SqlKnowledgeStore(sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {})
   }
 
-  async ingest(docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
+  async ingest(tenant: string, docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
     const planned = docs.map((doc) => ({ doc, id: randomUUID(), chunks: chunkText(doc.text, this.chunking) }))
     // Embedding can be slow (a remote model): do it all before the transaction, not inside it.
     const texts = planned.flatMap((p) => p.chunks.map((c) => c.text))
@@ -145,18 +158,19 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     }
     signal?.throwIfAborted()
     const pg = this.vectorPath === 'pgvector'
-    const columns = `chunk_id, document_id, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''}`
-    const width = pg ? 8 : 7
+    const columns = `chunk_id, document_id, tenant, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''}`
+    const width = pg ? 9 : 8
     const row = (n: number) => {
       const p = (i: number) => `$${n * width + i}`
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::real[]${pg ? `, ${p(8)}::vector` : ''})`
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::real[]${pg ? `, ${p(9)}::vector` : ''})`
     }
     await this.sql.transaction(async (tx) => {
       let v = 0
       for (const { doc, id, chunks } of planned) {
         await tx.query(
-          `insert into knowledge_documents (document_id, title, source, metadata, text, chunk_count) values ($1, $2, $3, $4::jsonb, $5, $6)`,
-          [id, doc.title ?? null, doc.source ?? null, JSON.stringify(doc.metadata ?? {}), doc.text, chunks.length],
+          `insert into knowledge_documents (document_id, tenant, title, source, metadata, text, chunk_count)
+           values ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+          [id, tenant, doc.title ?? null, doc.source ?? null, JSON.stringify(doc.metadata ?? {}), doc.text, chunks.length],
         )
         // Many rows per statement: one round trip per row made a 1 MB document take seconds.
         for (let from = 0; from < chunks.length; from += INSERT_BATCH) {
@@ -164,7 +178,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
           const params: unknown[] = []
           batch.forEach((chunk, i) => {
             const vector = vectors[v++]!
-            params.push(`${id}:${from + i}`, id, from + i, chunk.start, chunk.text, this.embedder.id, vector)
+            params.push(`${id}:${from + i}`, id, tenant, from + i, chunk.start, chunk.text, this.embedder.id, vector)
             if (pg) params.push(vectorLiteral(vector))
           })
           await tx.query(`insert into knowledge_chunks (${columns}) values ${batch.map((_, i) => row(i)).join(', ')}`, params)
@@ -174,23 +188,25 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     return planned.map(({ doc, id, chunks }) => ({ document_id: id, title: doc.title ?? null, chunks: chunks.length }))
   }
 
-  async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+  async search(tenant: TenantScope, query: string, opts: SearchOptions): Promise<SearchHit[]> {
     const { k, signal } = opts
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`search: k must be a positive integer, got ${k}`)
     const [vector = []] = await this.embedder.embed([query], signal)
     signal?.throwIfAborted()
+    const ftsParams: unknown[] = [query, this.candidates]
     const [fts, nearest] = await Promise.all([
       this.sql.query<{ id: string }>(
         `select c.chunk_id as id from knowledge_chunks c, websearch_to_tsquery('english', $1) q
-          where c.tsv @@ q order by ts_rank(c.tsv, q) desc, c.chunk_id limit $2`,
-        [query, this.candidates],
+          where c.tsv @@ q${tenantFilter(tenant, 'c.tenant', ftsParams)} order by ts_rank(c.tsv, q) desc, c.chunk_id limit $2`,
+        ftsParams,
       ),
       // A query with no words has the zero vector: nothing is near it.
-      vector.some((x) => x !== 0) ? this.nearest(vector) : { rows: [] },
+      vector.some((x) => x !== 0) ? this.nearest(tenant, vector) : { rows: [] },
     ])
     signal?.throwIfAborted()
     const top = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)]).slice(0, k)
     if (top.length === 0) return []
+    const hitParams: unknown[] = [top.map((t) => t.id)]
     const { rows } = await this.sql.query<{
       chunk_id: string
       document_id: string
@@ -200,8 +216,9 @@ export class SqlKnowledgeStore implements KnowledgeStore {
       source: string | null
     }>(
       `select c.chunk_id, c.document_id, c.position, c.text, d.title, d.source
-         from knowledge_chunks c join knowledge_documents d using (document_id) where c.chunk_id = any($1::text[])`,
-      [top.map((t) => t.id)],
+         from knowledge_chunks c join knowledge_documents d using (document_id)
+        where c.chunk_id = any($1::text[])${tenantFilter(tenant, 'd.tenant', hitParams)}`,
+      hitParams,
     )
     const byId = new Map(rows.map((r) => [r.chunk_id, r]))
     return top.flatMap(({ id, score, ranks }) => {
@@ -224,41 +241,48 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   }
 
   /** The vector candidates: pgvector, else the in-memory scan, else (too many to hold) SQL over `real[]`. */
-  private async nearest(vector: readonly number[]): Promise<{ rows: Array<{ id: string }> }> {
+  private async nearest(tenant: TenantScope, vector: readonly number[]): Promise<{ rows: Array<{ id: string }> }> {
     if (this.vectorPath === 'array') {
-      const hits = await this.scan.nearest(this.embedder.id, vector, this.candidates, this.minSimilarity)
+      const hits = await this.scan.nearest(tenant, this.embedder.id, vector, this.candidates, this.minSimilarity)
       if (hits !== null) return { rows: hits }
     }
-    return this.sql.query<{ id: string }>(nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id'), [
-      nearestParam(this.vectorPath, vector),
-      this.embedder.id,
-      this.candidates,
-      this.minSimilarity,
-    ])
+    return this.sql.query<{ id: string }>(
+      nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id', tenant),
+      nearestParams(this.vectorPath, vector, this.embedder.id, this.candidates, this.minSimilarity, tenant),
+    )
   }
 
-  async get(documentId: string): Promise<StoredDocument | undefined> {
+  async get(tenant: TenantScope, documentId: string): Promise<StoredDocument | undefined> {
+    const params: unknown[] = [documentId]
     const { rows } = await this.sql.query<DocumentRow & { text: string }>(
-      `select ${DOCUMENT_COLUMNS}, text from knowledge_documents where document_id = $1`,
-      [documentId],
+      `select ${DOCUMENT_COLUMNS}, text from knowledge_documents where document_id = $1${tenantFilter(tenant, 'tenant', params)}`,
+      params,
     )
     const row = rows[0]
     return row && { ...toDocument(row), text: row.text }
   }
 
-  async delete(documentId: string): Promise<boolean> {
-    const { rowCount } = await this.sql.query('delete from knowledge_documents where document_id = $1', [documentId])
+  async delete(tenant: TenantScope, documentId: string): Promise<boolean> {
+    const params: unknown[] = [documentId]
+    const { rowCount } = await this.sql.query(
+      `delete from knowledge_documents where document_id = $1${tenantFilter(tenant, 'tenant', params)}`,
+      params,
+    )
     return rowCount > 0
   }
 
-  async list(opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
+  async list(tenant: TenantScope, opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
     const order = opts.order === 'asc' ? 'asc' : 'desc'
+    const filter: unknown[] = []
+    const where = tenant === ANY_TENANT ? '' : `where tenant = $${filter.push(tenant)}`
+    const n = filter.length
     const [page, count] = await Promise.all([
       this.sql.query<DocumentRow>(
-        `select ${DOCUMENT_COLUMNS} from knowledge_documents order by created_at ${order}, document_id ${order} limit $1 offset $2`,
-        [opts.limit, opts.offset],
+        `select ${DOCUMENT_COLUMNS} from knowledge_documents ${where}
+          order by created_at ${order}, document_id ${order} limit $${n + 1} offset $${n + 2}`,
+        [...filter, opts.limit, opts.offset],
       ),
-      this.sql.query<{ n: number | string }>('select count(*) as n from knowledge_documents'),
+      this.sql.query<{ n: number | string }>(`select count(*) as n from knowledge_documents ${where}`, filter),
     ])
     return { items: page.rows.map(toDocument), total: Number(count.rows[0]?.n ?? 0) }
   }

@@ -5,6 +5,11 @@
  * const store = new SqlTaskStore(await openSql({ databaseUrl, dataDir }))
  * ```
  *
+ * Tenants: each method's first statement on the task (its row lock, the read, the UPDATE) filters
+ * by the tenant scope; statements after a lock was taken that way go by task id alone, since the
+ * lock already proved whose task it is. Steps and events have no tenant of their own: they are
+ * reached through their task's row.
+ *
  * Concurrency: every write locks the task row first (`select … for update`, or an UPDATE of it) and
  * only then touches steps and events, so writers of one task queue up on that row, in one order, and
  * cannot deadlock each other. Event numbers come from `tasks.event_seq`, bumped by the UPDATE that
@@ -38,6 +43,7 @@ import {
   type TaskStore,
   type TokenGrant,
 } from './task-store.js'
+import { type TenantScope, tenantFilter } from './tenant.js'
 
 const EMPTY_USAGE: TaskUsage = { llm_tokens: { prompt: 0, completion: 0, total: 0 }, arm_calls: 0 }
 
@@ -69,6 +75,7 @@ const TASK_SELECT = `
 
 interface TaskRow {
   task_id: string
+  tenant: string
   status: TaskStatus
   goal: string
   constraints: StoredTask['constraints']
@@ -166,6 +173,7 @@ function toTask(row: TaskRow): StoredTask {
     acceptance_criteria: row.acceptance_criteria,
     budget: row.budget,
     metadata: row.metadata,
+    tenant: row.tenant,
     user_id: row.user_id,
     client_ip: row.client_ip,
     reason: row.reason,
@@ -192,10 +200,10 @@ export class SqlTaskStore implements TaskStore {
       // first, so a concurrent duplicate blocks on it until this transaction ends, and inserts nothing.
       const { rows } = await tx.query<TaskRow>(
         insertTasksSql(idempotencyKey !== undefined),
-        idempotencyKey === undefined ? [taskJson([task])] : [taskJson([task]), idempotencyKey, requestHash, task.task_id],
+        idempotencyKey === undefined ? [taskJson([task])] : [taskJson([task]), idempotencyKey, requestHash, task.task_id, task.tenant],
       )
       const row = rows[0]
-      if (!row) return this.replay(tx, idempotencyKey ?? '', requestHash)
+      if (!row) return this.replay(tx, task.tenant, idempotencyKey ?? '', requestHash)
       if (enqueue) await enqueue(tx)
       return { task: toTask(row), replayed: false }
     })
@@ -216,34 +224,35 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  /** The key was taken: the same request gets its original task back, another one a conflict. */
-  private async replay(tx: Sql, idempotencyKey: string, requestHash: string): Promise<CreateResult> {
+  /** The key was taken in this tenant: the same request gets its original task back, another one a conflict. */
+  private async replay(tx: Sql, tenant: string, idempotencyKey: string, requestHash: string): Promise<CreateResult> {
     const { rows } = await tx.query<{ request_hash: string; task_id: string }>(
-      'select request_hash, task_id from idempotency_keys where key = $1',
-      [idempotencyKey],
+      'select request_hash, task_id from idempotency_keys where tenant = $1 and key = $2',
+      [tenant, idempotencyKey],
     )
     const prior = rows[0]
     if (!prior) throw new Error(`idempotency key ${idempotencyKey} vanished during create`)
     if (prior.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey, prior.task_id)
-    const original = await this.getIn(tx, prior.task_id)
+    const original = await this.getIn(tx, tenant, prior.task_id)
     if (!original) throw new Error(`idempotency key ${idempotencyKey} names a missing task`)
     return { task: original, replayed: true }
   }
 
-  get(taskId: string): Promise<StoredTask | null> {
-    return this.getIn(this.sql, taskId)
+  get(tenant: TenantScope, taskId: string): Promise<StoredTask | null> {
+    return this.getIn(this.sql, tenant, taskId)
   }
 
-  async list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }> {
+  async list(tenant: TenantScope, query: ListQuery): Promise<{ items: StoredTask[]; total: number }> {
     const column = SORT_COLUMNS[query.sortBy ?? 'created_at']
     const order = query.order === 'asc' ? 'asc' : 'desc'
-    const where = 'where ($1::text is null or t.status = $1) and ($2::text is null or t.user_id = $2)'
-    const filter = [query.status ?? null, query.userId ?? null]
+    const filter: unknown[] = [query.status ?? null, query.userId ?? null]
+    const where = `where ($1::text is null or t.status = $1) and ($2::text is null or t.user_id = $2)${tenantFilter(tenant, 't.tenant', filter)}`
+    const n = filter.length
     const [page, count] = await Promise.all([
       this.sql.query<TaskRow>(
         `${TASK_SELECT} ${where}
           order by ${column} ${order}, t.created_at ${order}, t.task_id ${order}
-          limit $3 offset $4`,
+          limit $${n + 1} offset $${n + 2}`,
         [...filter, query.limit, query.offset],
       ),
       this.sql.query<{ total: number | string }>(`select count(*) as total from tasks t ${where}`, filter),
@@ -252,6 +261,7 @@ export class SqlTaskStore implements TaskStore {
   }
 
   transition(
+    tenant: TenantScope,
     taskId: string,
     from: readonly TaskStatus[],
     to: TaskStatus,
@@ -259,18 +269,18 @@ export class SqlTaskStore implements TaskStore {
     event?: EventInput,
   ): Promise<StoredTask | null> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId)
+      const current = await lockTask(tx, tenant, taskId)
       // Final is final, whatever `from` says.
       if (current === null || isFinal(current) || !from.includes(current)) return null
       return this.moveIn(tx, taskId, current, to, patch, event)
     })
   }
 
-  requestCancel(taskId: string): Promise<StoredTask | null> {
+  requestCancel(tenant: TenantScope, taskId: string): Promise<StoredTask | null> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId)
+      const current = await lockTask(tx, tenant, taskId)
       if (current === null) return null
-      if (isFinal(current) || current === 'cancelling') return this.getIn(tx, taskId)
+      if (isFinal(current) || current === 'cancelling') return this.getIn(tx, tenant, taskId)
       // Nothing runs a queued task yet, so it can end now; a worker that later picks up its job
       // finds it cancelled and drops it.
       const to: TaskStatus = current === 'queued' ? 'cancelled' : 'cancelling'
@@ -279,9 +289,9 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean> {
+  upsertSteps(tenant: TenantScope, taskId: string, steps: readonly NewStep[]): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const current = await lockTask(tx, taskId)
+      const current = await lockTask(tx, tenant, taskId)
       if (current === null || isFinal(current)) return false
       await insertSteps(tx, taskId, steps, 0)
       await appendEvents(tx, taskId, [{ type: 'task.plan', data: { total_steps: steps.length } }], { touch: true })
@@ -289,11 +299,12 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean> {
+  replan(tenant: TenantScope, taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
+      const params: unknown[] = [taskId]
       const { rows } = await tx.query<{ status: TaskStatus; replans: number }>(
-        'select status, replans from tasks where task_id = $1 for update',
-        [taskId],
+        `select status, replans from tasks where task_id = $1${tenantFilter(tenant, 'tenant', params)} for update`,
+        params,
       )
       const task = rows[0]
       if (task?.status !== 'running' || task.replans >= maxReplans) return false
@@ -316,15 +327,16 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  reserveTokens(taskId: string, want: number, share = 1): Promise<TokenGrant | null> {
+  reserveTokens(tenant: TenantScope, taskId: string, want: number, share = 1): Promise<TokenGrant | null> {
     return this.sql.transaction(async (tx) => {
       // The budget is the smaller of the two places a client may set it; `least` skips nulls.
+      const params: unknown[] = [taskId]
       const { rows } = await tx.query<{ used: number | string; reserved: number | string; lim: number | string | null }>(
         `select tokens_used as used, tokens_reserved as reserved,
                 least(case when jsonb_typeof(constraints) = 'object' then (constraints->>'max_tokens')::bigint end,
                       (budget->>'max_tokens')::bigint) as lim
-           from tasks where task_id = $1 for update`,
-        [taskId],
+           from tasks where task_id = $1${tenantFilter(tenant, 'tenant', params)} for update`,
+        params,
       )
       const row = rows[0]
       if (!row) return null
@@ -340,23 +352,29 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  async settleTokens(taskId: string, reserved: number, used: number): Promise<void> {
+  async settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number): Promise<void> {
+    const params: unknown[] = [taskId, reserved, used]
     await this.sql.query(
       `update tasks set tokens_reserved = greatest(0, tokens_reserved - $2), tokens_used = tokens_used + $3
-        where task_id = $1`,
-      [taskId, reserved, used],
+        where task_id = $1${tenantFilter(tenant, 'tenant', params)}`,
+      params,
     )
   }
 
-  async startStep(taskId: string, stepId: string, from: readonly StepStatus[] = ['pending']): Promise<TaskStep | null> {
-    const claim = await this.claimStep(taskId, stepId, { from })
+  async startStep(
+    tenant: TenantScope,
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[] = ['pending'],
+  ): Promise<TaskStep | null> {
+    const claim = await this.claimStep(tenant, taskId, stepId, { from })
     return claim.outcome === 'started' ? claim.step : null
   }
 
-  claimStep(taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
+  claimStep(tenant: TenantScope, taskId: string, stepId: string, options: ClaimOptions = {}): Promise<StepClaim> {
     const { from = ['pending'], maxRunning, staleAfterSeconds, taskFrom } = options
     return this.sql.transaction(async (tx): Promise<StepClaim> => {
-      const current = await lockTask(tx, taskId)
+      const current = await lockTask(tx, tenant, taskId)
       if (current === null || isFinal(current) || current === 'cancelling' || (taskFrom && !taskFrom.includes(current))) {
         return { outcome: 'unavailable', status: current }
       }
@@ -390,28 +408,31 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async updateStep(
+    tenant: TenantScope,
     taskId: string,
     stepId: string,
     from: readonly StepStatus[],
     to: StepStatus,
     patch: StepPatch = {},
   ): Promise<TaskStep | null> {
-    return (await this.changeStep(taskId, stepId, from, to, patch, false))?.step ?? null
+    return (await this.changeStep(tenant, taskId, stepId, from, to, patch, false))?.step ?? null
   }
 
   async moveStep(
+    tenant: TenantScope,
     taskId: string,
     stepId: string,
     from: readonly StepStatus[],
     to: StepStatus,
     patch: StepPatch = {},
   ): Promise<StepMove | null> {
-    const moved = await this.changeStep(taskId, stepId, from, to, patch, true)
+    const moved = await this.changeStep(tenant, taskId, stepId, from, to, patch, true)
     return moved && { step: moved.step, task: moved.task! }
   }
 
   /** updateStep, and with `read` moveStep: the event's statement also reads the task back. */
   private changeStep(
+    tenant: TenantScope,
     taskId: string,
     stepId: string,
     from: readonly StepStatus[],
@@ -420,7 +441,7 @@ export class SqlTaskStore implements TaskStore {
     read: boolean,
   ): Promise<{ step: TaskStep; task?: StoredTask } | null> {
     return this.sql.transaction(async (tx) => {
-      if ((await lockTask(tx, taskId)) === null) return null
+      if ((await lockTask(tx, tenant, taskId)) === null) return null
       const { rows } = await tx.query<StepRow>(
         `update task_steps
             set status = $4,
@@ -456,22 +477,26 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  async appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null> {
-    const [appended] = await appendEvents(this.sql, taskId, [event])
+  async appendEvent(tenant: TenantScope, taskId: string, event: EventInput): Promise<TaskEvent | null> {
+    const [appended] = await appendEvents(this.sql, taskId, [event], { tenant })
     return appended ?? null
   }
 
-  async eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
-    const { rows } = await this.sql.query<EventRow>('select * from task_events where task_id = $1 and seq > $2 order by seq limit $3', [
-      taskId,
-      afterSeq,
-      limit,
-    ])
+  async eventsAfter(tenant: TenantScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    const params: unknown[] = [taskId, afterSeq, limit]
+    // Events have no tenant of their own: they are their task's, found through its row.
+    const { rows } = await this.sql.query<EventRow>(
+      `select e.* from task_events e join tasks t on t.task_id = e.task_id
+        where e.task_id = $1 and e.seq > $2${tenantFilter(tenant, 't.tenant', params)}
+        order by e.seq limit $3`,
+      params,
+    )
     return rows.map(toEvent)
   }
 
-  private async getIn(sql: Sql, taskId: string): Promise<StoredTask | null> {
-    const { rows } = await sql.query<TaskRow>(`${TASK_SELECT} where t.task_id = $1`, [taskId])
+  private async getIn(sql: Sql, tenant: TenantScope, taskId: string): Promise<StoredTask | null> {
+    const params: unknown[] = [taskId]
+    const { rows } = await sql.query<TaskRow>(`${TASK_SELECT} where t.task_id = $1${tenantFilter(tenant, 't.tenant', params)}`, params)
     return rows[0] ? toTask(rows[0]) : null
   }
 
@@ -550,7 +575,7 @@ export class SqlTaskStore implements TaskStore {
 /**
  * Inserts tasks (one or many, from a jsonb array: one parameter whatever the count) with their
  * `task.created` events, and returns the rows as inserted, so the record needs no second read.
- * Keyed (one task only): $2 key, $3 request hash, $4 task id; when the key is taken nothing is
+ * Keyed (one task only): $2 key, $3 request hash, $4 task id, $5 tenant; when the key is taken in the tenant nothing is
  * inserted and no row comes back. The key's foreign key is deferred, so it may go in first.
  * JSON null and SQL null differ in a jsonb column: `context` and `result` keep storing JSON null, as
  * the one-row insert always did.
@@ -560,23 +585,23 @@ function insertTasksSql(keyed: boolean): string {
     with ${
       keyed
         ? `claimed as (
-      insert into idempotency_keys (key, request_hash, task_id) values ($2, $3, $4)
-      on conflict (key) do nothing
+      insert into idempotency_keys (tenant, key, request_hash, task_id) values ($5, $2, $3, $4)
+      on conflict (tenant, key) do nothing
       returning key
     ),`
         : ''
     }
     input as (
       select * from jsonb_to_recordset($1::jsonb) as x(
-        task_id text, status text, goal text, constraints jsonb, context jsonb, acceptance_criteria jsonb,
+        task_id text, tenant text, status text, goal text, constraints jsonb, context jsonb, acceptance_criteria jsonb,
         budget jsonb, priority text, metadata jsonb, user_id text, client_ip text, reason text,
         deadline_at timestamptz, result jsonb, cached boolean, final boolean)
       ${keyed ? 'where exists (select 1 from claimed)' : ''}
     ),
     inserted as (
-      insert into tasks (task_id, status, goal, constraints, context, acceptance_criteria, budget, priority,
+      insert into tasks (task_id, tenant, status, goal, constraints, context, acceptance_criteria, budget, priority,
                          metadata, user_id, client_ip, reason, deadline_at, result, cached, completed_at, event_seq)
-      select task_id, status, goal, constraints, coalesce(context, 'null'::jsonb), acceptance_criteria, budget,
+      select task_id, tenant, status, goal, constraints, coalesce(context, 'null'::jsonb), acceptance_criteria, budget,
              priority, metadata, user_id, client_ip, reason, deadline_at, coalesce(result, 'null'::jsonb), cached,
              case when final then now() end, 1
         from input
@@ -596,6 +621,7 @@ function taskJson(tasks: readonly NewTask[]): string {
       const status = task.status ?? 'queued'
       return {
         task_id: task.task_id,
+        tenant: task.tenant,
         status,
         goal: task.goal,
         constraints: task.constraints ?? {},
@@ -645,8 +671,13 @@ async function insertSteps(tx: Sql, taskId: string, steps: readonly NewStep[], f
   )
 }
 
-async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
-  const { rows } = await tx.query<{ status: TaskStatus }>('select status from tasks where task_id = $1 for update', [taskId])
+/** Locks the task row when it is in `tenant`; its status, or null when there is no such task there. */
+async function lockTask(tx: Sql, tenant: TenantScope, taskId: string): Promise<TaskStatus | null> {
+  const params: unknown[] = [taskId]
+  const { rows } = await tx.query<{ status: TaskStatus }>(
+    `select status from tasks where task_id = $1${tenantFilter(tenant, 'tenant', params)} for update`,
+    params,
+  )
   return rows[0]?.status ?? null
 }
 
@@ -654,25 +685,28 @@ async function lockTask(tx: Sql, taskId: string): Promise<TaskStatus | null> {
  * Each event is one statement that bumps tasks.event_seq and inserts with the new value, so it is
  * atomic on its own and ordered by the row lock when several writers append at once. `touch` also
  * marks the task changed (updated_at, version) in the first event's statement, for writes that
- * change only its steps: one statement instead of a separate update.
+ * change only its steps: one statement instead of a separate update. `tenant`: only when the task
+ * is in it (callers that hold the row lock, taken with the tenant, leave it out).
  */
 async function appendEvents(
   sql: Sql,
   taskId: string,
   events: readonly EventInput[],
-  options: { touch?: boolean } = {},
+  options: { touch?: boolean; tenant?: TenantScope } = {},
 ): Promise<TaskEvent[]> {
   const out: TaskEvent[] = []
   for (const [i, event] of events.entries()) {
     const touch = options.touch === true && i === 0
+    const params: unknown[] = [taskId, event.type, json(event.data ?? {})]
+    const scoped = options.tenant === undefined ? '' : tenantFilter(options.tenant, 'tenant', params)
     const { rows } = await sql.query<EventRow>(
       `with next as (
-         update tasks set event_seq = event_seq + 1${touch ? TOUCH : ''} where task_id = $1 returning task_id, event_seq
+         update tasks set event_seq = event_seq + 1${touch ? TOUCH : ''} where task_id = $1${scoped} returning task_id, event_seq
        )
        insert into task_events (task_id, seq, type, data)
        select task_id, event_seq, $2, $3::jsonb from next
        returning *`,
-      [taskId, event.type, json(event.data ?? {})],
+      params,
     )
     if (rows[0]) out.push(toEvent(rows[0]))
   }

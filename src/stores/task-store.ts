@@ -2,15 +2,20 @@
  * The task store port: durable tasks, their plan steps and their numbered event log.
  *
  * ```ts
- * const { task, replayed } = await store.create(input, {
+ * const { task, replayed } = await store.create({ ...input, tenant: 'acme' }, {
  *   idempotencyKey, requestHash,
- *   enqueue: (tx) => queue.send(tx, 'task.run', { task_id: input.task_id }),
+ *   enqueue: (tx) => queue.send(tx, 'task.run', { task_id: input.task_id, tenant: 'acme' }),
  * })
- * const running = await store.transition(task.task_id, ['planning'], 'running')
+ * const running = await store.transition('acme', task.task_id, ['planning'], 'running')
  * if (!running) return // someone else moved it (cancelled, timed out): leave it alone
+ * await store.get('other-tenant', task.task_id) // null: another tenant's task is not there
  * ```
  *
- * Two rules every method keeps:
+ * Three rules every method keeps:
+ * - Tenant rule: every task belongs to one tenant (`NewTask.tenant`), and every method that reads
+ *   or changes a task, its steps or its events takes a `TenantScope` first and filters by it. A
+ *   task of another tenant is missing (null, false, `unavailable`), never an error that says it
+ *   exists. `ANY_TENANT` (src/stores/tenant.ts) lifts the filter, for an admin's request only.
  * - Transaction rule: a change and the events that describe it commit together, and `create`
  *   commits the task, its first event, its idempotency key and its job in one transaction
  *   (`createBatch`: several tasks, each with its event and job, in one transaction).
@@ -35,10 +40,13 @@ import type {
   TaskStep,
   TaskUsage,
 } from './task.js'
+import type { TenantScope } from './tenant.js'
 
 export interface NewTask {
   /** Chosen by the caller (a UUID) so the Location header and the job can name it before commit. */
   task_id: string
+  /** The tenant the task belongs to, for good: every later read and change is filtered by it. */
+  tenant: string
   goal: string
   /** Default `queued`; `rejected` for a task the reflex layer refused (with `reason`). */
   status?: 'queued' | 'rejected' | 'completed'
@@ -58,7 +66,10 @@ export interface NewTask {
 }
 
 export interface CreateOptions {
-  /** Scope it yourself (e.g. `${userId}:${header}`) if keys are per user. */
+  /**
+   * Unique per tenant (the task's): the same key in two tenants names two tasks. Scope it yourself
+   * (e.g. `${userId}:${header}`) if keys are per user.
+   */
   idempotencyKey?: string
   /** A hash of the request body; the same key with another hash is an IdempotencyConflict. */
   requestHash?: string
@@ -168,63 +179,84 @@ export interface TaskStore {
    * whole batch; the caller retries its tasks one by one to find it. Records in input order.
    */
   createBatch(tasks: readonly NewTask[], enqueue?: (tx: Sql) => Promise<void>): Promise<StoredTask[]>
-  get(taskId: string): Promise<StoredTask | null>
+  get(tenant: TenantScope, taskId: string): Promise<StoredTask | null>
   /** A page of tasks and the total matching the filter; ties broken by task_id so pages are stable. */
-  list(query: ListQuery): Promise<{ items: StoredTask[]; total: number }>
+  list(tenant: TenantScope, query: ListQuery): Promise<{ items: StoredTask[]; total: number }>
   /**
    * Moves the task to `to` if its status is one of `from` (never out of a final state), applies `patch`, stamps started_at /
    * completed_at, and appends a `task.status` event (plus `event`, if given) in the same transaction.
    * Returns null when the task is missing or in another state.
    */
-  transition(taskId: string, from: readonly TaskStatus[], to: TaskStatus, patch?: TaskPatch, event?: EventInput): Promise<StoredTask | null>
+  transition(
+    tenant: TenantScope,
+    taskId: string,
+    from: readonly TaskStatus[],
+    to: TaskStatus,
+    patch?: TaskPatch,
+    event?: EventInput,
+  ): Promise<StoredTask | null>
   /**
    * Persists a cancel request: queued → cancelled at once; planning/running → cancelling (the worker
    * aborts and finishes it as cancelled); a finished task is returned unchanged. Null when missing.
    */
-  requestCancel(taskId: string): Promise<StoredTask | null>
+  requestCancel(tenant: TenantScope, taskId: string): Promise<StoredTask | null>
   /**
    * Records the plan. New steps are inserted `pending`; a step still `pending` is updated in place;
    * started steps are left alone. Returns false (and writes nothing) when the task is missing or final.
    */
-  upsertSteps(taskId: string, steps: readonly NewStep[]): Promise<boolean>
+  upsertSteps(tenant: TenantScope, taskId: string, steps: readonly NewStep[]): Promise<boolean>
   /**
    * A worker begins a step: `from` → running, attempts and executions + 1, `step.started` event.
    * Null when the step is in another state or the task is final, so at most one worker starts it.
    */
-  startStep(taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>
+  startStep(tenant: TenantScope, taskId: string, stepId: string, from?: readonly StepStatus[]): Promise<TaskStep | null>
   /**
    * `startStep` with a per-task limit: the running steps are counted under the task row lock, so the
    * limit holds across processes. `busy` writes nothing.
    */
-  claimStep(taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>
+  claimStep(tenant: TenantScope, taskId: string, stepId: string, options?: ClaimOptions): Promise<StepClaim>
   /**
    * Moves a step `from` → `to` with output/error, appending `step.<to>`; null when it is in another state.
    */
-  updateStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus, patch?: StepPatch): Promise<TaskStep | null>
+  updateStep(
+    tenant: TenantScope,
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[],
+    to: StepStatus,
+    patch?: StepPatch,
+  ): Promise<TaskStep | null>
   /**
    * `updateStep` that also returns the task as the move left it (read in the same statement as the
    * event, under the task row lock), so the caller can move the task on without reading it again.
    */
-  moveStep(taskId: string, stepId: string, from: readonly StepStatus[], to: StepStatus, patch?: StepPatch): Promise<StepMove | null>
+  moveStep(
+    tenant: TenantScope,
+    taskId: string,
+    stepId: string,
+    from: readonly StepStatus[],
+    to: StepStatus,
+    patch?: StepPatch,
+  ): Promise<StepMove | null>
   /**
    * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
    * lock: at most what is left after settled usage and other holds, divided by `share` (the calls
    * that may run beside this one, itself included; default 1). Null when the task is missing.
    */
-  reserveTokens(taskId: string, want: number, share?: number): Promise<TokenGrant | null>
+  reserveTokens(tenant: TenantScope, taskId: string, want: number, share?: number): Promise<TokenGrant | null>
   /** Releases a hold and charges what the call really spent (which may exceed the hold by a reply's overrun). */
-  settleTokens(taskId: string, reserved: number, used: number): Promise<void>
+  settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number): Promise<void>
   /**
    * Replaces the unfinished part of a plan after a failed validation: pending and failed steps become
    * `skipped` (the failure kept in their error), `steps` are appended, `replans` + 1, and a
    * `task.replanned` event records `reason`. False when the task is not running or has re-planned
    * `maxReplans` times already.
    */
-  replan(taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean>
+  replan(tenant: TenantScope, taskId: string, steps: readonly NewStep[], reason: string, maxReplans: number): Promise<boolean>
   /** Appends one event with the task's next seq. Null when the task does not exist. */
-  appendEvent(taskId: string, event: EventInput): Promise<TaskEvent | null>
+  appendEvent(tenant: TenantScope, taskId: string, event: EventInput): Promise<TaskEvent | null>
   /** Events with seq > afterSeq in order, at most `limit` (SSE resume from Last-Event-ID). */
-  eventsAfter(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]>
+  eventsAfter(tenant: TenantScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]>
 }
 
 /** The idempotency key exists with a different request body (HTTP 409 CONFLICT). */

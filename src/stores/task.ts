@@ -98,6 +98,8 @@ export interface TaskBudget {
 }
 
 export interface StoredTask extends TaskRecord {
+  /** Whose task it is (docs/security.md, "Tenants"); not in the record: a client sees only its own tenant's. */
+  tenant: string
   context: unknown
   acceptance_criteria: string[]
   budget: TaskBudget

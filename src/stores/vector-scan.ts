@@ -5,10 +5,13 @@
  *
  * ```ts
  * const scan = new VectorScan(sql)
- * await scan.nearest('hashing-384-v1', queryVector, 50, 0.1) // [{ id, similarity }…] best first, or null
+ * await scan.nearest('acme', 'hashing-384-v1', queryVector, 50, 0.1) // [{ id, similarity }…] best first, or null
  * ```
  *
- * The copy is of one embedder's rows, reloaded whole when the table's version (migration 0006,
+ * The copy is of one embedder's rows of every tenant, each row with its tenant; a search compares
+ * the query with the rows of its tenant only (`ANY_TENANT`: all of them), checking the tenant
+ * before any arithmetic, so another tenant's rows cost one comparison each.
+ * The copy is reloaded whole when the table's version (migration 0006,
  * bumped by every changing statement, whoever ran it) has moved since it was read: each search
  * costs one small query, and a process sees another's ingest or delete at its next search. A
  * reload reads every vector (seconds at 20,000 chunks), so while the copy is missing or stale
@@ -20,13 +23,15 @@
  * ties broken by id (byte order).
  */
 import type { Sql } from './sql.js'
+import { ANY_TENANT, type TenantScope } from './tenant.js'
 
 /** 16 M numbers: 64 MiB, e.g. 40,000 chunks of 384 dimensions. */
 export const MAX_FLOATS = 16 * 1024 * 1024
 
-/** One embedder's rows in memory: `ids[i]` names `vectors[i]`. */
+/** One embedder's rows in memory: `ids[i]` names `vectors[i]`, which belongs to `tenants[i]`. */
 export interface VectorCopy {
   ids: string[]
+  tenants: string[]
   vectors: Float32Array[]
 }
 
@@ -44,10 +49,11 @@ export abstract class VectorCopies<C extends VectorCopy> {
   ) {}
 
   /**
-   * The `k` rows of `embedder` most similar to `vector` (above `min`), best first; null while the
-   * copy is being (re)loaded, unless `wait`, and when there are too many numbers to hold.
+   * The `k` rows of `tenant` and `embedder` most similar to `vector` (above `min`), best first;
+   * null while the copy is being (re)loaded, unless `wait`, and when there are too many numbers to hold.
    */
   async nearest(
+    tenant: TenantScope,
     embedder: string,
     vector: readonly number[],
     k: number,
@@ -55,7 +61,8 @@ export abstract class VectorCopies<C extends VectorCopy> {
     opts: { wait?: boolean } = {},
   ): Promise<Array<{ id: string; similarity: number }> | null> {
     const copy = await this.current(embedder, opts.wait ?? false)
-    return copy === null ? null : topK(copy.ids, copy.vectors, vector, k, min)
+    if (copy === null) return null
+    return topK(copy.ids, copy.vectors, vector, k, min, tenant === ANY_TENANT ? undefined : (i) => copy.tenants[i] === tenant)
   }
 
   /** The embedder's copy as of now; null (unless `wait`) while it loads. */
@@ -87,13 +94,18 @@ export class VectorScan extends VectorCopies<Copy> {
       this.copies.delete(embedder)
       return null
     }
-    const { rows } = await this.sql.query<{ id: string; embedding: number[] }>(
-      'select chunk_id as id, embedding from knowledge_chunks where embedder = $1',
+    const { rows } = await this.sql.query<{ id: string; tenant: string; embedding: number[] }>(
+      'select chunk_id as id, tenant, embedding from knowledge_chunks where embedder = $1',
       [embedder],
     )
     // Read after the version: a change committed in between is in these rows and moves the
     // version again, so the next search reloads once more; never a stale copy under a new version.
-    const copy = { version, ids: rows.map((r) => r.id), vectors: rows.map((r) => Float32Array.from(r.embedding.map(Number))) }
+    const copy = {
+      version,
+      ids: rows.map((r) => r.id),
+      tenants: rows.map((r) => r.tenant),
+      vectors: rows.map((r) => Float32Array.from(r.embedding.map(Number))),
+    }
     this.copies.set(embedder, copy)
     return copy
   }
@@ -121,7 +133,8 @@ export function loadOnce<T>(
 
 /**
  * The `k` of `vectors` (named by `ids`, same order) most similar to `vector` above `min`, best
- * first, as the SQL path would answer (see the header).
+ * first, as the SQL path would answer (see the header). With `keep`, only the rows it keeps (by
+ * index) are compared at all.
  */
 export function topK(
   ids: readonly string[],
@@ -129,11 +142,13 @@ export function topK(
   vector: readonly number[],
   k: number,
   min: number,
+  keep?: (i: number) => boolean,
 ): Array<{ id: string; similarity: number }> {
   const query = Float32Array.from(vector)
   // The best k so far, best first: a row enters only when it beats the k-th.
   const best: Array<{ id: string; similarity: number }> = []
   for (let i = 0; i < vectors.length; i++) {
+    if (keep !== undefined && !keep(i)) continue
     const row = vectors[i]!
     const n = Math.min(row.length, query.length)
     let sum = 0

@@ -6,9 +6,14 @@ import { BudgetedLlm } from '../../src/llm/budgeted-llm.js'
 import { OfflineProvider } from '../../src/llm/offline-provider.js'
 import type { Llm } from '../../src/llm/provider.js'
 
+/** The tenant of the task every context is for, unless a test names another. */
+export const ARM_TENANT = 'tenant-1'
+
 export interface ContextOptions {
   arm: string
   tool: string
+  /** The task's tenant, as its capability token says; default ARM_TENANT. */
+  tenant?: string
   llm?: Llm
   /** The call's token allowance; default none. */
   maxTokens?: number | null
@@ -23,6 +28,7 @@ export function armContext(opts: ContextOptions): { ctx: ArmContext; events: Arm
     claims: {
       arm: opts.arm,
       taskId: 'task-1',
+      tenant: opts.tenant ?? ARM_TENANT,
       stepId: 's1',
       scope: [opts.tool],
       tokenId: 'jti-1',

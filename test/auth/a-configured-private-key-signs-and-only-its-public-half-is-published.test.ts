@@ -19,7 +19,7 @@ onEachSql('a configured private key signs and only its public half is published'
   t.equal(rows[0]!.public_jwk.d, undefined, 'the private part never reaches the database')
   t.notMatch(JSON.stringify(rows), /"d"/)
 
-  const { token } = await a.sign({ arm: 'judge', taskId: 't1', stepId: 's1', scope: ['validate'], ttlSeconds: 60 })
+  const { token } = await a.sign({ arm: 'judge', taskId: 't1', tenant: 'acme', stepId: 's1', scope: ['validate'], ttlSeconds: 60 })
   t.equal((await b.localVerifier().verify(token, { arm: 'judge', tool: 'validate', taskId: 't1', stepId: 's1' })).taskId, 't1')
 
   for (const bad of [

@@ -6,9 +6,9 @@ import { makeHost, request, serveArm } from '../arms/host/servers.js'
 
 t.test('a remote verifier answers 503, not a refusal, when the key set cannot be fetched', async (t) => {
   const issuer = await CapabilityIssuer.open({})
-  const { token } = await issuer.sign({ arm: 'echo', taskId: 'task-1', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
+  const { token } = await issuer.sign({ arm: 'echo', taskId: 'task-1', tenant: 'acme', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
   const verifier = remoteVerifier('http://127.0.0.1:9') // nothing listens
-  const expect = { arm: 'echo', tool: 'echo', taskId: 'task-1', stepId: 's1' }
+  const expect = { arm: 'echo', tool: 'echo', taskId: 'task-1', tenant: 'acme', stepId: 's1' }
   const err = await verifier.verify(token, expect).catch((e: unknown) => e)
   t.ok(err instanceof KeySetUnavailableError)
   t.notOk(err instanceof CapabilityError)

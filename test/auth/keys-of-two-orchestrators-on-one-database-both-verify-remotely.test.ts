@@ -46,12 +46,19 @@ onEachSql('keys of two orchestrators on one database both verify remotely', asyn
   t.equal(((await res.json()) as { keys: unknown[] }).keys.length, 2)
 
   const verifier = remoteVerifier(url)
-  const expect = { arm: 'echo', tool: 'echo', taskId: 'task-1', stepId: 's1' }
+  const expect = { arm: 'echo', tool: 'echo', taskId: 'task-1', tenant: 'acme', stepId: 's1' }
   for (const [name, issuer] of [
     ['A', a],
     ['B', b],
   ] as const) {
-    const { token, tokenId } = await issuer.sign({ arm: 'echo', taskId: 'task-1', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
+    const { token, tokenId } = await issuer.sign({
+      arm: 'echo',
+      taskId: 'task-1',
+      tenant: 'acme',
+      stepId: 's1',
+      scope: ['echo'],
+      ttlSeconds: 30,
+    })
     const claims = await verifier.verify(token, expect)
     t.equal(claims.tokenId, tokenId, `a token of ${name} verifies`)
   }
@@ -60,6 +67,6 @@ onEachSql('keys of two orchestrators on one database both verify remotely', asyn
   const c = await CapabilityIssuer.open({ sql: await connect() })
   t.teardown(() => c.close())
   await new Promise((r) => setTimeout(r, 1100))
-  const { token } = await c.sign({ arm: 'echo', taskId: 'task-1', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
+  const { token } = await c.sign({ arm: 'echo', taskId: 'task-1', tenant: 'acme', stepId: 's1', scope: ['echo'], ttlSeconds: 30 })
   t.equal((await verifier.verify(token, expect)).taskId, 'task-1', 'a new key is picked up')
 })

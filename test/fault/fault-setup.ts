@@ -31,9 +31,10 @@ export async function openFaultDb(lease: number): Promise<FaultDb> {
     workerEnv: { DATABASE_URL: DATABASE_URL ?? '', RUNNER_SCHEMA: schema, RUNNER_BOSS_SCHEMA: bossSchema, LEASE_SECONDS: String(lease) },
     async submit(goal, timeoutSeconds = 300) {
       const task_id = randomUUID()
+      const tenant = 'fault-tests'
       await store.create(
-        { task_id, goal, deadline_at: new Date(Date.now() + timeoutSeconds * 1000).toISOString() },
-        { enqueue: (tx) => enqueueTask(queue, tx, { task_id, timeout_seconds: timeoutSeconds }) },
+        { task_id, tenant, goal, deadline_at: new Date(Date.now() + timeoutSeconds * 1000).toISOString() },
+        { enqueue: (tx) => enqueueTask(queue, tx, { task_id, tenant, timeout_seconds: timeoutSeconds }) },
       )
       return task_id
     },

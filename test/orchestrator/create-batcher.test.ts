@@ -55,8 +55,11 @@ async function open(t: Test, kind: 'pglite' | 'postgres'): Promise<Setup> {
   return { store, queue, sql, batches, concurrency }
 }
 
+const TENANT = 'batch-tests'
+
 const newTask = (goal = 'summarise the report'): NewTask => ({
   task_id: randomUUID(),
+  tenant: TENANT,
   goal,
   deadline_at: new Date(Date.now() + 60_000).toISOString(),
 })
@@ -75,7 +78,9 @@ function suite(kind: 'pglite' | 'postgres'): void {
       batches.length = 0
       const b = batcher()
       const tasks = Array.from({ length: 30 }, (_, i) => newTask(`task ${i}`))
-      const created = await Promise.all(tasks.map((task, i) => b.create(task, { task_id: task.task_id, timeout_seconds: 100 + i })))
+      const created = await Promise.all(
+        tasks.map((task, i) => b.create(task, { task_id: task.task_id, tenant: TENANT, timeout_seconds: 100 + i })),
+      )
       t.equal(
         batches.reduce((a, n) => a + n, 0),
         30,
@@ -85,9 +90,9 @@ function suite(kind: 'pglite' | 'postgres'): void {
       for (const [i, task] of tasks.entries()) {
         const record = created[i]!
         t.equal(record.task_id, task.task_id, "answers come back in the callers' order")
-        t.same(record, await store.get(task.task_id), 'the record built from RETURNING is what a read gives')
+        t.same(record, await store.get(TENANT, task.task_id), 'the record built from RETURNING is what a read gives')
         t.same(
-          (await store.eventsAfter(task.task_id, 0, 10)).map((e) => [e.seq, e.type, e.data]),
+          (await store.eventsAfter(TENANT, task.task_id, 0, 10)).map((e) => [e.seq, e.type, e.data]),
           [[1, 'task.created', { status: 'queued', priority: 'medium' }]],
         )
         t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 1, 'one task.run job')
@@ -106,7 +111,7 @@ function suite(kind: 'pglite' | 'postgres'): void {
       const lead = newTask('lead') // goes alone, so the rest wait and leave together
       const tasks = [newTask('a'), { ...newTask('dup'), task_id: existing.task_id }, newTask('b'), newTask('c')]
       const outcomes = await Promise.allSettled(
-        [lead, ...tasks].map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })),
+        [lead, ...tasks].map((task) => b.create(task, { task_id: task.task_id, tenant: TENANT, timeout_seconds: 60 })),
       )
       t.same(batches.slice(0, 2), [1, 4], 'the four shared one batch, which failed')
       t.same(
@@ -116,10 +121,10 @@ function suite(kind: 'pglite' | 'postgres'): void {
       t.equal(concurrency.max, 1, 'the one-by-one retries stay within maxInFlight (1): one transaction at a time')
       t.match((outcomes[2] as PromiseRejectedResult).reason, { code: '23505' }, 'the duplicate gets its own unique violation')
       for (const task of [lead, tasks[0]!, tasks[2]!, tasks[3]!]) {
-        t.equal((await store.get(task.task_id))?.goal, task.goal)
+        t.equal((await store.get(TENANT, task.task_id))?.goal, task.goal)
         t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 1, `${task.goal}: exactly one task.run after the retry`)
       }
-      t.equal((await store.get(existing.task_id))?.goal, 'already here', 'the existing task is untouched')
+      t.equal((await store.get(TENANT, existing.task_id))?.goal, 'already here', 'the existing task is untouched')
       t.equal((await jobsOf(queue, TASK_RUN, existing.task_id)).length, 0, 'and got no job')
     })
 
@@ -133,14 +138,16 @@ function suite(kind: 'pglite' | 'postgres'): void {
       })
       const lead = newTask('lead')
       const tasks = [lead, newTask('x'), newTask('y'), newTask('z')]
-      const outcomes = await Promise.allSettled(tasks.map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
+      const outcomes = await Promise.allSettled(
+        tasks.map((task) => b.create(task, { task_id: task.task_id, tenant: TENANT, timeout_seconds: 60 })),
+      )
       t.same(
         outcomes.map((o) => o.status),
         ['rejected', 'rejected', 'rejected', 'rejected'],
         'no caller was told its task exists',
       )
       for (const task of tasks) {
-        t.equal(await store.get(task.task_id), null, 'no task row')
+        t.equal(await store.get(TENANT, task.task_id), null, 'no task row')
         t.equal((await jobsOf(queue, TASK_RUN, task.task_id)).length, 0, 'no task.run')
         t.equal((await jobsOf(queue, TASK_TIMEOUT, task.task_id)).length, 0, 'no task.timeout')
       }
@@ -158,7 +165,7 @@ function suite(kind: 'pglite' | 'postgres'): void {
         if (failBatches && jobs.length > 1) throw new Error('the shared transaction failed')
       })
       const tasks = Array.from({ length: 6 }, (_, i) => newTask(`t${i}`))
-      const created = await Promise.all(tasks.map((task) => b.create(task, { task_id: task.task_id, timeout_seconds: 60 })))
+      const created = await Promise.all(tasks.map((task) => b.create(task, { task_id: task.task_id, tenant: TENANT, timeout_seconds: 60 })))
       failBatches = false
       t.same(
         created.map((c) => c.task_id),
@@ -172,7 +179,7 @@ function suite(kind: 'pglite' | 'postgres'): void {
       let done = 0
       const all = Array.from({ length: 10 }, () => {
         const task = newTask()
-        return b.create(task, { task_id: task.task_id, timeout_seconds: 60 }).then(() => done++)
+        return b.create(task, { task_id: task.task_id, tenant: TENANT, timeout_seconds: 60 }).then(() => done++)
       })
       await b.drain()
       t.equal(done, 10)

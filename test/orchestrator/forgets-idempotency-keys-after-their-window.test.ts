@@ -9,8 +9,8 @@ t.test('prunes keys older than the window and keeps their tasks', async (t) => {
   const sql = await openSql({ dataDir: 'memory://' })
   t.teardown(() => sql.close())
   const store = new SqlTaskStore(sql)
-  const old = await store.create({ task_id: randomUUID(), goal: 'a' }, { idempotencyKey: 'old', requestHash: 'h' })
-  await store.create({ task_id: randomUUID(), goal: 'b' }, { idempotencyKey: 'fresh', requestHash: 'h' })
+  const old = await store.create({ task_id: randomUUID(), tenant: 'default', goal: 'a' }, { idempotencyKey: 'old', requestHash: 'h' })
+  await store.create({ task_id: randomUUID(), tenant: 'default', goal: 'b' }, { idempotencyKey: 'fresh', requestHash: 'h' })
   await sql.query(`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'old'`)
 
   t.equal(await pruneIdempotencyKeys(sql, 24), 1)
@@ -19,7 +19,7 @@ t.test('prunes keys older than the window and keeps their tasks', async (t) => {
     rows.map((r) => r.key),
     ['fresh'],
   )
-  t.ok(await store.get(old.task.task_id), 'the task itself is history and stays')
-  const again = await store.create({ task_id: randomUUID(), goal: 'a' }, { idempotencyKey: 'old', requestHash: 'other' })
+  t.ok(await store.get('default', old.task.task_id), 'the task itself is history and stays')
+  const again = await store.create({ task_id: randomUUID(), tenant: 'default', goal: 'a' }, { idempotencyKey: 'old', requestHash: 'other' })
   t.equal(again.replayed, false, 'the expired key is free again')
 })

@@ -66,7 +66,7 @@ async function behaviours(t: Test, queue: JobQueue, sql: Sql): Promise<void> {
     const lost = randomUUID()
     await t.rejects(
       store.create(
-        { task_id: lost, goal: 'never accepted' },
+        { task_id: lost, tenant: 'queue-tests', goal: 'never accepted' },
         {
           enqueue: async (tx) => {
             await queue.send('task.run', { task_id: lost }, { tx })
@@ -79,7 +79,7 @@ async function behaviours(t: Test, queue: JobQueue, sql: Sql): Promise<void> {
 
     const kept = randomUUID()
     await store.create(
-      { task_id: kept, goal: 'accepted' },
+      { task_id: kept, tenant: 'queue-tests', goal: 'accepted' },
       {
         enqueue: async (tx) => {
           await queue.send('task.run', { task_id: kept }, { tx })

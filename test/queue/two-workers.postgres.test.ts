@@ -10,6 +10,7 @@ import { DATABASE_URL, dropSchema, freshSchemaName, SKIP_PG } from '../stores/pg
 
 const TASKS = 40
 const STEPS = ['s1', 's2', 's3']
+const TENANT = 'queue-tests'
 
 t.test('begins every step once across two workers and duplicate deliveries', { skip: SKIP_PG }, async (t) => {
   const schema = freshSchemaName('twoworkers')
@@ -33,10 +34,10 @@ t.test('begins every step once across two workers and duplicate deliveries', { s
       'step.run',
       async ({ data }) => {
         handled++
-        const step = await node.store.startStep(data.task_id, data.step_id)
+        const step = await node.store.startStep(TENANT, data.task_id, data.step_id)
         if (!step) return // another delivery got it
         await new Promise((r) => setTimeout(r, 2))
-        await node.store.updateStep(data.task_id, data.step_id, ['running'], 'completed', { output: { by: i } })
+        await node.store.updateStep(TENANT, data.task_id, data.step_id, ['running'], 'completed', { output: { by: i } })
       },
       { concurrency: 4 },
     )
@@ -47,12 +48,13 @@ t.test('begins every step once across two workers and duplicate deliveries', { s
   for (let i = 0; i < TASKS; i++) {
     const id = randomUUID()
     ids.push(id)
-    await first!.store.create({ task_id: id, goal: `task ${i}` })
+    await first!.store.create({ task_id: id, tenant: TENANT, goal: `task ${i}` })
     await first!.store.upsertSteps(
+      TENANT,
       id,
       STEPS.map((s) => ({ step_id: s, action: 'noop', arm: 'executor' })),
     )
-    await first!.store.transition(id, ['queued'], 'running')
+    await first!.store.transition(TENANT, id, ['queued'], 'running')
     await first!.sql.transaction(async (tx) => {
       for (const step_id of STEPS) {
         for (let copy = 0; copy < 2; copy++) await first!.queue.send('step.run', { task_id: id, step_id }, { tx })

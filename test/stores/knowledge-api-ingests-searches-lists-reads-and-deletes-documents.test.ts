@@ -1,9 +1,13 @@
 // The knowledge routes on a real server (port 0) over an in-memory PGlite store.
 import t from 'tap'
+import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
 import { JSON_HEADERS, startApp } from '../http/fixtures/start-app.js'
+
+/** Authentication off: every request is the anonymous admin of the default tenant. */
+const anonymous = createAuthenticator({ mode: 'off' })
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) })
 
@@ -11,7 +15,10 @@ t.test('POST, search, GET list and one, DELETE', async (t) => {
   const sql = await openSql({ dataDir: 'memory://' })
   t.teardown(() => sql.close())
   const knowledge = await SqlKnowledgeStore.open(sql)
-  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), { bodyLimitBytes: 1 << 20 })
+  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), {
+    bodyLimitBytes: 1 << 20,
+    authenticate: anonymous,
+  })
   const base = `${url}/api/v1/knowledge`
 
   const long = Array.from({ length: 30 }, (_, i) => `Line ${i}: the heat exchanger needs descaling every spring.`).join(' ')

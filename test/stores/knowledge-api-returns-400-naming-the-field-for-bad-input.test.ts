@@ -1,9 +1,14 @@
 // Bad requests to the knowledge routes: each a 400 VALIDATION_ERROR naming the field, nothing stored.
 import t from 'tap'
+import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { ANY_TENANT } from '../../src/stores/tenant.js'
 import { errorOf, JSON_HEADERS, startApp } from '../http/fixtures/start-app.js'
+
+/** Authentication off: every request is the anonymous admin of the default tenant. */
+const anonymous = createAuthenticator({ mode: 'off' })
 
 const sql = await openSql({ dataDir: 'memory://' })
 t.teardown(() => sql.close())
@@ -30,17 +35,23 @@ const cases: Array<[string, string, unknown, string]> = [
 ]
 
 t.test('bad bodies', async (t) => {
-  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), { bodyLimitBytes: 1 << 20 })
+  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), {
+    bodyLimitBytes: 1 << 20,
+    authenticate: anonymous,
+  })
   for (const [name, path, body, field] of cases) {
     const res = await fetch(`${url}/api/v1/knowledge${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) })
     t.equal(res.status, 400, name)
     t.match(await errorOf(res), { code: 'VALIDATION_ERROR', details: { field } }, name)
   }
-  t.equal((await knowledge.list({ limit: 1, offset: 0 })).total, 0, 'nothing was stored')
+  t.equal((await knowledge.list(ANY_TENANT, { limit: 1, offset: 0 })).total, 0, 'nothing was stored')
 })
 
 t.test('bad list parameters and unknown documents', async (t) => {
-  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), { bodyLimitBytes: 1 << 20 })
+  const { url } = await startApp(t, (app) => registerKnowledgeRoutes(app, { knowledge }), {
+    bodyLimitBytes: 1 << 20,
+    authenticate: anonymous,
+  })
   for (const [query, field] of [
     ['page=0', 'page'],
     ['page_size=101', 'page_size'],

@@ -7,12 +7,17 @@
  * ```
  *
  * One database per file; subtests keep apart by vocabulary: each uses words no other one does,
- * so the others' chunks never reach its result lists' top places.
+ * so the others' chunks never reach its result lists' top places. All in one tenant, but for the
+ * tests of tenancy, which use two others.
  */
 import type { Test } from 'tap'
 import type { Sql } from '../../src/stores/sql.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { ANY_TENANT, type TenantScope } from '../../src/stores/tenant.js'
+
+/** The tenant of every document and episode these tests keep, but for the tests of tenancy itself. */
+const T = 'tenant-a'
 
 const filler = (n: number) =>
   Array.from(
@@ -26,49 +31,49 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
 
   await t.test('ingest splits a document into chunks and keeps it', async (t) => {
     const text = filler(40)
-    const [doc, small] = await store.ingest([
+    const [doc, small] = await store.ingest(T, [
       { title: 'Handbook', text, source: 'wiki/handbook', metadata: { team: 'ops' } },
       { text: 'A note with no title.' },
     ])
     t.ok(doc!.chunks >= Math.ceil(text.length / 1000), `${doc!.chunks} chunks for ${text.length} chars`)
     t.equal(doc!.title, 'Handbook')
     t.same(small, { document_id: small!.document_id, title: null, chunks: 1 })
-    const got = await store.get(doc!.document_id)
+    const got = await store.get(T, doc!.document_id)
     t.match(got, { title: 'Handbook', source: 'wiki/handbook', metadata: { team: 'ops' }, chunks: doc!.chunks, chars: text.length, text })
     t.ok(Date.parse(got!.created_at))
     const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [
       doc!.document_id,
     ])
     t.equal(Number(rows[0]!.n), doc!.chunks)
-    const page = await store.list({ limit: 100, offset: 0 })
+    const page = await store.list(T, { limit: 100, offset: 0 })
     t.ok(page.total >= 2)
     t.ok(
       page.items.some((d) => d.document_id === doc!.document_id && !('text' in d)),
       'listed without its text',
     )
-    t.equal(await store.get('no-such-document'), undefined)
+    t.equal(await store.get(T, 'no-such-document'), undefined)
   })
 
   await t.test('a document of more chunks than one insert batch is stored whole', async (t) => {
     const text = `${filler(1500)}\n\nThe last paragraph mentions the quetzal.`
-    const [doc] = await store.ingest([{ title: 'Big', text }])
+    const [doc] = await store.ingest(T, [{ title: 'Big', text }])
     t.ok(doc!.chunks > 100, `${doc!.chunks} chunks`)
     const { rows } = await sql.query<{ n: number | string; last: number }>(
       'select count(*) as n, max(position) as last from knowledge_chunks where document_id = $1',
       [doc!.document_id],
     )
     t.same([Number(rows[0]!.n), Number(rows[0]!.last)], [doc!.chunks, doc!.chunks - 1])
-    const hits = await store.search('quetzal', { k: 1 })
+    const hits = await store.search(T, 'quetzal', { k: 1 })
     t.match(hits[0], { document_id: doc!.document_id, position: doc!.chunks - 1, fts_rank: 1 })
-    await store.delete(doc!.document_id)
+    await store.delete(T, doc!.document_id)
   })
 
   await t.test('full-text search finds an exact rare word', async (t) => {
-    const [needle] = await store.ingest([
+    const [needle] = await store.ingest(T, [
       { title: 'Brewing', text: `${filler(3)}\n\nThe science of fermentation in brewing is called zymurgy, from the Greek.` },
       { title: 'Decoy', text: 'Fermentation and brewing are covered elsewhere in depth; this page is about barley.' },
     ])
-    const hits = await store.search('zymurgy', { k: 3 })
+    const hits = await store.search(T, 'zymurgy', { k: 3 })
     t.equal(hits[0]?.document_id, needle!.document_id)
     t.match(hits[0]!.text, /zymurgy/)
     t.equal(hits[0]!.fts_rank, 1)
@@ -79,19 +84,19 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
   await t.test('vector search finds a paraphrase that full text misses', async (t) => {
     // Snowball stems `photography` to `photographi` and `photographers` to `photograph`, so
     // full text cannot match them; their character trigrams are mostly shared.
-    const [doc] = await store.ingest([{ title: 'Lenses', text: 'Seasoned photographers explain how they compose landscapes.' }])
+    const [doc] = await store.ingest(T, [{ title: 'Lenses', text: 'Seasoned photographers explain how they compose landscapes.' }])
     const probe = await sql.query<{ hit: boolean }>(
       `select to_tsvector('english', 'Seasoned photographers explain how they compose landscapes.') @@ websearch_to_tsquery('english', 'landscape photography') as hit`,
     )
     t.equal(probe.rows[0]!.hit, false, 'full text really misses it')
-    const hits = await store.search('landscape photography', { k: 3 })
+    const hits = await store.search(T, 'landscape photography', { k: 3 })
     t.equal(hits[0]?.document_id, doc!.document_id)
     t.equal(hits[0]!.fts_rank, null)
     t.equal(hits[0]!.vector_rank, 1)
   })
 
   await t.test('fusion ranks a chunk both lists found above one only a single list found', async (t) => {
-    const [both, vectorOnly] = await store.ingest([
+    const [both, vectorOnly] = await store.ingest(T, [
       {
         title: 'Both',
         text: 'Among many other subjects, the almanac mentions quokka photography briefly, then moves on to tides, moons and calendars.',
@@ -99,7 +104,7 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
       // Closer in vector space (few other words) but a different stem of the second word.
       { title: 'Vector only', text: 'Quokka photographers.' },
     ])
-    const hits = await store.search('quokka photography', { k: 5 })
+    const hits = await store.search(T, 'quokka photography', { k: 5 })
     const a = hits.find((h) => h.document_id === both!.document_id)
     const b = hits.find((h) => h.document_id === vectorOnly!.document_id)
     t.ok(a && b, 'both are hits')
@@ -112,30 +117,82 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
   })
 
   await t.test('search returns at most k hits, best first, and none for a query without words', async (t) => {
-    const hits = await store.search('pumps valves gauges', { k: 2 })
+    const hits = await store.search(T, 'pumps valves gauges', { k: 2 })
     t.equal(hits.length, 2)
     t.ok(hits[0]!.score >= hits[1]!.score)
-    t.same(await store.search('?!', { k: 5 }), [], 'a query with no words finds nothing')
+    t.same(await store.search(T, '?!', { k: 5 }), [], 'a query with no words finds nothing')
   })
 
   await t.test('delete removes the document and its chunks', async (t) => {
-    const [doc] = await store.ingest([{ text: `Ephemeral notes about the gazebo. ${filler(12)}` }])
-    t.equal(await store.delete(doc!.document_id), true)
-    t.equal(await store.get(doc!.document_id), undefined)
+    const [doc] = await store.ingest(T, [{ text: `Ephemeral notes about the gazebo. ${filler(12)}` }])
+    t.equal(await store.delete(T, doc!.document_id), true)
+    t.equal(await store.get(T, doc!.document_id), undefined)
     const { rows } = await sql.query<{ n: number | string }>('select count(*) as n from knowledge_chunks where document_id = $1', [
       doc!.document_id,
     ])
     t.equal(Number(rows[0]!.n), 0)
-    t.notOk((await store.search('gazebo', { k: 5 })).some((h) => h.document_id === doc!.document_id))
-    t.equal(await store.delete(doc!.document_id), false)
+    t.notOk((await store.search(T, 'gazebo', { k: 5 })).some((h) => h.document_id === doc!.document_id))
+    t.equal(await store.delete(T, doc!.document_id), false)
   })
 
   await t.test('ingest is all or none', async (t) => {
-    const before = (await store.list({ limit: 1, offset: 0 })).total
+    const before = (await store.list(T, { limit: 1, offset: 0 })).total
     // PostgreSQL text cannot hold NUL: the second document fails after the first was inserted.
-    await t.rejects(store.ingest([{ text: 'The first of two, about marmalade.' }, { text: 'bad \u0000 byte' }]))
-    t.equal((await store.list({ limit: 1, offset: 0 })).total, before)
-    t.notOk((await store.search('marmalade', { k: 5 })).length, 'nothing of the first document was kept')
+    await t.rejects(store.ingest(T, [{ text: 'The first of two, about marmalade.' }, { text: 'bad \u0000 byte' }]))
+    t.equal((await store.list(T, { limit: 1, offset: 0 })).total, before)
+    t.notOk((await store.search(T, 'marmalade', { k: 5 })).length, 'nothing of the first document was kept')
+  })
+
+  await t.test('a tenant finds, lists, reads and deletes only its own documents', async (t) => {
+    // The same document in two tenants, with a word no other test uses: were either of the two
+    // ranked lists (full text, vectors) not filtered, the other tenant's chunk would be a hit.
+    const doc = { title: 'Wombat care', text: 'Wombats dig burrows; feed the wombat hay and fresh grasses.' }
+    const [ours] = await store.ingest('tenant-x', [doc])
+    const [theirs] = await store.ingest('tenant-y', [doc])
+    const hits = async (scope: TenantScope) => (await store.search(scope, 'wombat burrows', { k: 10 })).map((h) => h.document_id)
+    t.same(await hits('tenant-x'), [ours!.document_id], 'full text and vectors alike find its own chunk only')
+    t.same(await hits('tenant-y'), [theirs!.document_id])
+    t.same(await hits('tenant-z'), [], 'a tenant without documents finds nothing')
+    t.same((await hits(ANY_TENANT)).sort(), [ours!.document_id, theirs!.document_id].sort(), 'ANY_TENANT finds both')
+
+    t.match(await store.get('tenant-x', ours!.document_id), { title: 'Wombat care' })
+    t.equal(await store.get('tenant-y', ours!.document_id), undefined, "another tenant's document is not there")
+    t.match(await store.get(ANY_TENANT, ours!.document_id), { title: 'Wombat care' })
+    const listed = async (scope: TenantScope) => {
+      const page = await store.list(scope, { limit: 100, offset: 0 })
+      return { ids: page.items.map((d) => d.document_id), total: page.total }
+    }
+    t.same(await listed('tenant-x'), { ids: [ours!.document_id], total: 1 })
+    t.same(await listed('tenant-y'), { ids: [theirs!.document_id], total: 1 })
+
+    t.equal(await store.delete('tenant-y', ours!.document_id), false, "another tenant's delete finds nothing")
+    t.match(await store.get('tenant-x', ours!.document_id), { title: 'Wombat care' }, 'and removes nothing')
+    t.equal(await store.delete('tenant-x', ours!.document_id), true)
+    t.same(await hits('tenant-x'), [])
+    t.same(await hits('tenant-y'), [theirs!.document_id], "the other tenant's copy stays")
+    t.equal(await store.delete(ANY_TENANT, theirs!.document_id), true, 'ANY_TENANT may delete it')
+  })
+
+  await t.test("episodic memory compares a goal with its tenant's episodes only", async (t) => {
+    const memory = new SqlEpisodicMemory(sql, store.embedder)
+    const at = new Date('2026-01-02T03:04:05.000Z').toISOString()
+    const episode = (task_id: string) => ({
+      task_id,
+      goal: 'Polish the brass doorknobs of the lighthouse',
+      steps: [],
+      outcome: 'done',
+      completed_at: at,
+    })
+    await memory.remember('tenant-x', episode('lighthouse-x'))
+    await memory.remember('tenant-y', episode('lighthouse-y'))
+    const similar = async (tenant: string) => (await memory.similar(tenant, 'polish the lighthouse doorknobs', 5)).map((s) => s.task_id)
+    t.ok((await similar('tenant-x')).includes('lighthouse-x'))
+    t.notOk((await similar('tenant-x')).includes('lighthouse-y'), "the other tenant's episode of the same goal is not compared")
+    t.notOk((await similar('tenant-y')).includes('lighthouse-x'))
+    t.same(await similar('tenant-z'), [], 'a tenant without episodes gets none')
+    await memory.remember('tenant-y', { ...episode('lighthouse-x'), goal: 'Overwrite it from another tenant' })
+    const kept = await memory.similar('tenant-x', 'polish the lighthouse doorknobs', 5)
+    t.equal(kept.find((s) => s.task_id === 'lighthouse-x')?.goal, episode('x').goal, 'an upsert from another tenant changes nothing')
   })
 
   await t.test('reports itself healthy', async (t) => {
@@ -146,22 +203,22 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
     const memory = new SqlEpisodicMemory(sql, store.embedder)
     const at = new Date('2026-01-02T03:04:05.000Z').toISOString()
     const steps = [{ arm: 'executor', tool: 'shell', action: 'Count the lines' }]
-    await memory.remember({
+    await memory.remember(T, {
       task_id: 'ep-1',
       goal: 'Count the lines of the access log file',
       steps,
       outcome: 'completed: 3',
       completed_at: at,
     })
-    await memory.remember({
+    await memory.remember(T, {
       task_id: 'ep-2',
       goal: 'Translate the welcome letter into French',
       steps: [],
       outcome: 'completed',
       completed_at: at,
     })
-    await memory.remember({ task_id: 'ep-3', goal: 'Count the words of the letter', steps: [], outcome: 'completed', completed_at: at })
-    const similar = await memory.similar('count lines in the log files', 3)
+    await memory.remember(T, { task_id: 'ep-3', goal: 'Count the words of the letter', steps: [], outcome: 'completed', completed_at: at })
+    const similar = await memory.similar(T, 'count lines in the log files', 3)
     t.equal(similar[0]?.task_id, 'ep-1')
     t.same(similar[0], {
       task_id: 'ep-1',
@@ -176,10 +233,10 @@ export async function knowledgeStoreContract(t: Test, sql: Sql): Promise<void> {
       similar.every((s) => s.score > 0 && s.score <= 1),
       'scores in 0..1',
     )
-    t.equal((await memory.similar('count lines in the log files', 1)).length, 1)
+    t.equal((await memory.similar(T, 'count lines in the log files', 1)).length, 1)
 
-    await memory.remember({ task_id: 'ep-2', goal: 'Count the lines of the log files', steps: [], outcome: 'again', completed_at: at })
-    const again = await memory.similar('count lines in the log files', 3)
+    await memory.remember(T, { task_id: 'ep-2', goal: 'Count the lines of the log files', steps: [], outcome: 'again', completed_at: at })
+    const again = await memory.similar(T, 'count lines in the log files', 3)
     t.equal(again[0]?.task_id, 'ep-2', 'the upsert replaced goal and vector')
     t.equal(again.filter((s) => s.task_id === 'ep-2').length, 1)
   })

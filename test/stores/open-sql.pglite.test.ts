@@ -15,7 +15,7 @@ t.test('keeps tasks under DATA_DIR across a restart and migrates only once', asy
 
   const first = await openSql({ dataDir })
   t.equal(first.dialect, 'pglite')
-  const { task } = await new SqlTaskStore(first).create({ task_id: 'persisted-1', goal: 'survive a restart' })
+  const { task } = await new SqlTaskStore(first).create({ task_id: 'persisted-1', tenant: 'default', goal: 'survive a restart' })
   const vector = await first.query("select 1 from pg_extension where extname = 'vector'")
   t.equal(vector.rowCount, 1, 'pgvector is loaded and created on PGlite')
   await first.close()
@@ -23,7 +23,7 @@ t.test('keeps tasks under DATA_DIR across a restart and migrates only once', asy
 
   const second = await openSql({ dataDir })
   t.teardown(() => second.close())
-  t.same(await new SqlTaskStore(second).get('persisted-1'), task)
+  t.same(await new SqlTaskStore(second).get('default', 'persisted-1'), task)
   const { rows } = await second.query<{ n: number }>('select count(*)::int as n from schema_migrations')
   t.equal(rows[0]?.n, (await loadMigrations()).length, 'the second start applied nothing new')
 })

@@ -7,27 +7,30 @@ import { randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
 import type { NewTask, TaskStore } from '../../src/stores/task-store.js'
 
-const newTask = (extra: Partial<NewTask> = {}): NewTask => ({ task_id: randomUUID(), goal: 'count the lines', ...extra })
+/** The tenant of every task these tests create, but for the tests of tenancy itself. */
+const T = 'tenant-a'
+
+const newTask = (extra: Partial<NewTask> = {}): NewTask => ({ task_id: randomUUID(), tenant: T, goal: 'count the lines', ...extra })
 
 async function running(store: TaskStore, extra: Partial<NewTask> = {}): Promise<string> {
   const { task } = await store.create(newTask(extra))
-  await store.transition(task.task_id, ['queued'], 'planning')
-  await store.transition(task.task_id, ['planning'], 'running')
+  await store.transition(T, task.task_id, ['queued'], 'planning')
+  await store.transition(T, task.task_id, ['planning'], 'running')
   return task.task_id
 }
 
 export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<void> {
   await t.test("keeps each step's tool, input and provenance", async (t) => {
     const id = await running(store)
-    await store.upsertSteps(id, [
+    await store.upsertSteps(T, id, [
       { step_id: 's1', action: 'count', arm: 'executor', tool: 'shell', input: { command: 'wc', args: ['-l'] } },
       { step_id: 's2', action: 'scrub', arm: 'guardian', depends_on: ['s1'] },
     ])
-    await store.startStep(id, 's1')
+    await store.startStep(T, id, 's1')
     const provenance = { arm: 'executor', tool: 'shell', token_id: 'j1' }
-    const done = await store.updateStep(id, 's1', ['running'], 'completed', { output: { stdout: '2\n' }, provenance })
+    const done = await store.updateStep(T, id, 's1', ['running'], 'completed', { output: { stdout: '2\n' }, provenance })
     t.same(done?.provenance, provenance)
-    const steps = (await store.get(id))?.plan.steps
+    const steps = (await store.get(T, id))?.plan.steps
     t.same(
       steps?.map((s) => [s.tool, s.input, s.provenance]),
       [
@@ -39,23 +42,23 @@ export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<
 
   await t.test('grants no more tokens than the smaller budget leaves, and settles real usage', async (t) => {
     const id = await running(store, { constraints: { max_tokens: 1000 }, budget: { max_tokens: 600 } })
-    t.same(await store.reserveTokens(id, 400), { granted: 400, limit: 600, used: 0 })
-    t.same(await store.reserveTokens(id, 400), { granted: 200, limit: 600, used: 0 }, 'what the first hold left')
-    t.same(await store.reserveTokens(id, 50), { granted: 0, limit: 600, used: 0 }, 'nothing left while both are held')
-    await store.settleTokens(id, 400, 150)
-    t.same(await store.reserveTokens(id, 1000), { granted: 250, limit: 600, used: 150 })
+    t.same(await store.reserveTokens(T, id, 400), { granted: 400, limit: 600, used: 0 })
+    t.same(await store.reserveTokens(T, id, 400), { granted: 200, limit: 600, used: 0 }, 'what the first hold left')
+    t.same(await store.reserveTokens(T, id, 50), { granted: 0, limit: 600, used: 0 }, 'nothing left while both are held')
+    await store.settleTokens(T, id, 400, 150)
+    t.same(await store.reserveTokens(T, id, 1000), { granted: 250, limit: 600, used: 150 })
   })
 
   await t.test('splits what is left by the share of calls that may run beside each other', async (t) => {
     const id = await running(store, { budget: { max_tokens: 900 } })
-    t.equal((await store.reserveTokens(id, 10_000, 3))?.granted, 300)
-    t.equal((await store.reserveTokens(id, 10_000, 2))?.granted, 300)
-    t.equal((await store.reserveTokens(id, 10_000, 1))?.granted, 300)
+    t.equal((await store.reserveTokens(T, id, 10_000, 3))?.granted, 300)
+    t.equal((await store.reserveTokens(T, id, 10_000, 2))?.granted, 300)
+    t.equal((await store.reserveTokens(T, id, 10_000, 1))?.granted, 300)
   })
 
   await t.test('never over-grants to concurrent reservations', async (t) => {
     const id = await running(store, { budget: { max_tokens: 1000 } })
-    const grants = await Promise.all(Array.from({ length: 12 }, () => store.reserveTokens(id, 300)))
+    const grants = await Promise.all(Array.from({ length: 12 }, () => store.reserveTokens(T, id, 300)))
     t.equal(
       grants.reduce((n, g) => n + (g?.granted ?? 0), 0),
       1000,
@@ -64,25 +67,25 @@ export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<
 
   await t.test('holds nothing back for a task without a budget, and reports a missing task', async (t) => {
     const id = await running(store, { constraints: ['be brief'] })
-    t.same(await store.reserveTokens(id, 500), { granted: null, limit: null, used: 0 })
-    t.equal(await store.reserveTokens(randomUUID(), 5), null)
+    t.same(await store.reserveTokens(T, id, 500), { granted: null, limit: null, used: 0 })
+    t.equal(await store.reserveTokens(T, randomUUID(), 5), null)
   })
 
   await t.test('re-plans once: unfinished steps are superseded, new ones appended', async (t) => {
     const id = await running(store)
-    await store.upsertSteps(id, [
+    await store.upsertSteps(T, id, [
       { step_id: 's1', action: 'work', arm: 'executor' },
       { step_id: 's2', action: 'check', arm: 'judge', depends_on: ['s1'] },
       { step_id: 's3', action: 'scrub', arm: 'guardian', depends_on: ['s2'] },
     ])
-    for (const s of ['s1', 's2']) await store.startStep(id, s)
-    await store.updateStep(id, 's1', ['running'], 'completed', { output: 1 })
+    for (const s of ['s1', 's2']) await store.startStep(T, id, s)
+    await store.updateStep(T, id, 's1', ['running'], 'completed', { output: 1 })
     const failure = { code: 'VALIDATION_FAILED', message: 'missing "42"', retryable: false }
-    await store.updateStep(id, 's2', ['running'], 'failed', { error: failure })
+    await store.updateStep(T, id, 's2', ['running'], 'failed', { error: failure })
     const again = [{ step_id: 'r1s1', action: 'work again', arm: 'executor' }]
-    t.equal(await store.replan(id, again, failure.message, 1), true)
-    t.equal(await store.replan(id, again, failure.message, 1), false, 'only once')
-    const steps = (await store.get(id))?.plan.steps ?? []
+    t.equal(await store.replan(T, id, again, failure.message, 1), true)
+    t.equal(await store.replan(T, id, again, failure.message, 1), false, 'only once')
+    const steps = (await store.get(T, id))?.plan.steps ?? []
     t.same(
       steps.map((s) => [s.step_id, s.status]),
       [
@@ -93,12 +96,12 @@ export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<
       ],
     )
     t.same(steps[1]?.error, failure, 'the failure that caused it is kept')
-    const events = (await store.eventsAfter(id, 0, 100)).map((e) => e.type)
+    const events = (await store.eventsAfter(T, id, 0, 100)).map((e) => e.type)
     t.same(events.slice(-3), ['step.skipped', 'step.skipped', 'task.replanned'])
   })
 
   await t.test('does not re-plan a task that is not running', async (t) => {
     const { task } = await store.create(newTask())
-    t.equal(await store.replan(task.task_id, [], 'x', 1), false)
+    t.equal(await store.replan(T, task.task_id, [], 'x', 1), false)
   })
 }

@@ -75,7 +75,8 @@ export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
 
 async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDeps): Promise<PlannerOutput> {
   const input = readPlannerInput(request)
-  const similar = await similarTasks(deps.memory, input.goal, ctx.signal)
+  // The task's own tenant only: a plan never sees another tenant's past goals.
+  const similar = await similarTasks(deps.memory, ctx.claims.tenant, input.goal, ctx.signal)
   const similar_tasks = similar.map(({ task_id, goal, score }) => ({ task_id, goal, score }))
   const heuristic = (): PlanStep[] => {
     const suggestedArms = deps.detector?.check(input.goal, { checkInjection: false }).routing.suggested_arms
@@ -102,10 +103,10 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
 }
 
 /** Past tasks are a help, not a need: a memory that fails leaves the planner without examples. */
-async function similarTasks(memory: EpisodicMemory | undefined, goal: string, signal: AbortSignal): Promise<SimilarTask[]> {
+async function similarTasks(memory: EpisodicMemory | undefined, tenant: string, goal: string, signal: AbortSignal): Promise<SimilarTask[]> {
   if (memory === undefined) return []
   try {
-    return await memory.similar(goal, SIMILAR_K, signal)
+    return await memory.similar(tenant, goal, SIMILAR_K, signal)
   } catch (err) {
     if (signal.aborted) throw err
     return []

@@ -13,7 +13,9 @@
  * ```
  *
  * Without `input.query`, search uses the step's `action`, else the task's `goal`, and says which
- * in `query_source`. Retrieved text is data, not instructions: the summary prompt says so, and
+ * in `query_source`. Both tools read the task's tenant only (`ctx.claims.tenant`, signed into the
+ * capability token by the orchestrator): another tenant's documents and past tasks are never found.
+ * Retrieved text is data, not instructions: the summary prompt says so, and
  * screening it for indirect injection is the guardian's job downstream.
  */
 
@@ -53,7 +55,7 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
   async function search(request: ExecuteRequest, ctx: ArmContext): Promise<SearchOutput> {
     const input = parseSearch(request.input)
     const { query, source } = queryOf(input.query, request)
-    const hits = await deps.knowledge.search(query, { k: input.k ?? DEFAULT_SEARCH_K, signal: ctx.signal })
+    const hits = await deps.knowledge.search(ctx.claims.tenant, query, { k: input.k ?? DEFAULT_SEARCH_K, signal: ctx.signal })
     ctx.signal.throwIfAborted()
     const out: SearchOutput = { query, query_source: source, hits }
     if (!input.summarise) return out
@@ -65,7 +67,7 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
     const input = parseRecall(request.input)
     const goal = input.goal ?? request.goal.trim()
     if (goal === '') throw new ArmError('INPUT_INVALID', 'input.goal is required when the task has no goal')
-    const similar = await deps.memory.similar(goal, input.k ?? DEFAULT_RECALL_K, ctx.signal)
+    const similar = await deps.memory.similar(ctx.claims.tenant, goal, input.k ?? DEFAULT_RECALL_K, ctx.signal)
     ctx.signal.throwIfAborted()
     return { goal, similar }
   }

@@ -6,7 +6,7 @@
 import { stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js'
 import { aggregate } from './aggregate.js'
-import { STEP_RUN, type StepRunJob } from './queues.js'
+import { STEP_RUN, type StepRunJob, type TaskRef } from './queues.js'
 import { reasonForLog } from './replan-reason.js'
 import type { RunnerContext } from './runner-context.js'
 
@@ -14,21 +14,21 @@ import type { RunnerContext } from './runner-context.js'
  * `known`: the task as a write of this caller left it, read under the task row lock (a step move,
  * a transition); it is at least as recent as a read now would be at that moment, so it saves one.
  */
-export async function advance(ctx: RunnerContext, taskId: string, known?: StoredTask): Promise<void> {
-  const task = known ?? (await ctx.store.get(taskId))
+export async function advance(ctx: RunnerContext, ref: TaskRef, known?: StoredTask): Promise<void> {
+  const task = known ?? (await ctx.store.get(ref.tenant, ref.task_id))
   if (!task) return
   const steps = task.plan.steps
   if (isFinal(task.status)) return
   if (task.status === 'cancelling') {
     // The running steps' own handlers come back here once they have stopped.
     if (steps.some((s) => s.status === 'running')) return
-    return finishStopped(ctx, taskId, 'cancelled')
+    return finishStopped(ctx, task, 'cancelled')
   }
   if (task.status !== 'running') return
   const failed = steps.find((s) => s.status === 'failed')
   if (failed) {
     if (failed.error?.code === 'VALIDATION_FAILED' && (await replanOnce(ctx, task, failed.step_id, failed.error.message))) {
-      return advance(ctx, taskId)
+      return advance(ctx, task)
     }
     return failTask(ctx, task, failed.error ?? stepFailure('STEP_FAILED', `step ${failed.step_id} failed`))
   }
@@ -44,7 +44,7 @@ export async function advance(ctx: RunnerContext, taskId: string, known?: Stored
   // callers may both send a step: its claim (pending -> running) lets one job run it.
   const room = Math.max(0, ctx.maxParallelArms - running)
   for (const step of ready.slice(0, room)) {
-    const job: StepRunJob = { task_id: taskId, step_id: step.step_id, ready_at: Date.now() }
+    const job: StepRunJob = { task_id: task.task_id, tenant: task.tenant, step_id: step.step_id, ready_at: Date.now() }
     await ctx.queue.send(STEP_RUN, job)
   }
 }
@@ -67,7 +67,7 @@ async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: stri
   const round = new Set(task.plan.steps.map((s) => /^r(\d+)-/.exec(s.step_id)?.[1]).filter(Boolean)).size + 1
   const rename = (id: string): string => `r${round}-${id}`
   const renamed = steps.map((s) => ({ ...s, step_id: rename(s.step_id), depends_on: (s.depends_on ?? []).map(rename) }))
-  if (await ctx.store.replan(task.task_id, renamed, reason, ctx.maxReplans)) {
+  if (await ctx.store.replan(task.tenant, task.task_id, renamed, reason, ctx.maxReplans)) {
     // The reason's length and redacted head, not the reason: a judge quoting a long output makes it megabytes.
     ctx.log.info(
       { task_id: task.task_id, steps: renamed.length, ...reasonForLog(ctx.detector, reason) },
@@ -75,13 +75,13 @@ async function replanOnce(ctx: RunnerContext, task: StoredTask, failedStep: stri
     )
     return true
   }
-  const now = await ctx.store.get(task.task_id)
+  const now = await ctx.store.get(task.tenant, task.task_id)
   return now?.plan.steps.find((s) => s.step_id === failedStep)?.status !== 'failed'
 }
 
 /** Ends a task `cancelled` (from cancelling) or `timed_out` (from any active state), keeping partial results. */
-export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'cancelled' | 'timed_out'): Promise<void> {
-  const task = await ctx.store.get(taskId)
+export async function finishStopped(ctx: RunnerContext, ref: TaskRef, to: 'cancelled' | 'timed_out'): Promise<void> {
+  const task = await ctx.store.get(ref.tenant, ref.task_id)
   if (!task || isFinal(task.status)) return
   const from: readonly TaskStatus[] = to === 'cancelled' ? ['cancelling'] : ACTIVE_STATUSES
   const patch = {
@@ -90,14 +90,14 @@ export async function finishStopped(ctx: RunnerContext, taskId: string, to: 'can
     usage: await usageOf(ctx, task),
     ...(to === 'timed_out' && { error: stepFailure('TIMEOUT', 'the task ran past its time limit', true) }),
   }
-  const moved = await ctx.store.transition(taskId, from, to, patch)
+  const moved = await ctx.store.transition(task.tenant, task.task_id, from, to, patch)
   if (!moved) return
-  ctx.registry.abort(taskId, to)
+  ctx.registry.abort(task.task_id, to)
   finished(ctx, moved)
 }
 
 async function completeTask(ctx: RunnerContext, task: StoredTask): Promise<void> {
-  const moved = await ctx.store.transition(task.task_id, ['running'], 'completed', {
+  const moved = await ctx.store.transition(task.tenant, task.task_id, ['running'], 'completed', {
     result: aggregate(task.plan.steps),
     usage: await usageOf(ctx, task),
     error: null,
@@ -113,7 +113,7 @@ async function completeTask(ctx: RunnerContext, task: StoredTask): Promise<void>
 
 async function failTask(ctx: RunnerContext, task: StoredTask, error: TaskError): Promise<void> {
   // Steps that never started are skipped in the same transaction, so none can start after it.
-  const moved = await ctx.store.transition(task.task_id, ['running'], 'failed', {
+  const moved = await ctx.store.transition(task.tenant, task.task_id, ['running'], 'failed', {
     settlePending: 'skipped',
     error,
     result: aggregate(task.plan.steps),

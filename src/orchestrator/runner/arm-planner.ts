@@ -55,7 +55,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
     })
     const steps = checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined)
     const { source, similar_tasks: similar } = output as { source?: unknown; similar_tasks?: unknown }
-    await deps.store.appendEvent(task.task_id, {
+    await deps.store.appendEvent(task.tenant, task.task_id, {
       type: 'task.planned',
       data: { source: typeof source === 'string' ? source : null, similar_tasks: Array.isArray(similar) ? similar : [], provenance },
     })

@@ -21,7 +21,14 @@ import type { RunnerMetrics } from './runner-context.js'
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
-  sign(grant: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }>
+  sign(grant: {
+    arm: string
+    taskId: string
+    tenant: string
+    stepId: string
+    scope: string[]
+    ttlSeconds: number
+  }): Promise<{ token: string }>
 }
 
 export interface CallArmDeps {
@@ -81,6 +88,8 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     const { token } = await deps.tokens.sign({
       arm,
       taskId: task.task_id,
+      // The arm reads the task's knowledge and memory in this tenant only (the signed `tenant` claim).
+      tenant: task.tenant,
       stepId,
       scope: [tool],
       ttlSeconds: Math.ceil(deps.stepTimeoutMs / 1000),
@@ -101,24 +110,24 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     })
     used = response.provenance.tokens.total
     for (const event of response.events)
-      await deps.store.appendEvent(task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } })
+      await deps.store.appendEvent(task.tenant, task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } })
     if (used > 0) {
       const { prompt, completion } = response.provenance.tokens
       deps.metrics?.modelTokens(response.provenance.model, prompt, completion)
-      await deps.store.appendEvent(task.task_id, {
+      await deps.store.appendEvent(task.tenant, task.task_id, {
         type: 'budget.usage',
         data: { step_id: stepId, prompt, completion, model: response.provenance.model },
       })
     }
     if (response.status === 'failed') {
       if (response.error.code === 'LLM_BUDGET_EXCEEDED') {
-        await deps.store.appendEvent(task.task_id, { type: 'budget.exceeded', data: { step_id: stepId, allowance } })
+        await deps.store.appendEvent(task.tenant, task.task_id, { type: 'budget.exceeded', data: { step_id: stepId, allowance } })
       }
       throw StepError.reported(response.error)
     }
     return { output: response.output, provenance: response.provenance }
   } finally {
-    if (allowance !== null && (allowance > 0 || used > 0)) await deps.store.settleTokens(task.task_id, allowance, used)
+    if (allowance !== null && (allowance > 0 || used > 0)) await deps.store.settleTokens(task.tenant, task.task_id, allowance, used)
   }
 }
 
@@ -126,7 +135,7 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
 async function hold(store: TaskStore, task: StoredTask, arm: string, share: number): Promise<number | null> {
   if (tokenLimit(task) === null) return null
   if (!usesModel(arm)) return 0
-  const grant = await store.reserveTokens(task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share))
+  const grant = await store.reserveTokens(task.tenant, task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share))
   return grant?.granted ?? 0
 }
 

@@ -3,10 +3,15 @@
  *
  * ```ts
  * const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
- * await store.create(task, { enqueue: (tx) => enqueueTask(queue, tx, { task_id, timeout_seconds: 300 }) })
+ * await store.create(task, { enqueue: (tx) => enqueueTask(queue, tx, { task_id, tenant, timeout_seconds: 300 }) })
  * ```
+ *
+ * Every job names its task's tenant beside its id, and the runner acts on the task through that
+ * tenant only (docs/security.md, "Tenants"). A job sent before tenants existed has none: its task
+ * is in the default tenant, where the migration put every task of that time.
  */
 
+import { DEFAULT_TENANT } from '../../auth/principal.js'
 import type { Sql } from '../../stores/sql.js'
 import type { JobQueue, QueueDefinition } from '../queue/job-queue.js'
 
@@ -14,14 +19,29 @@ export const TASK_RUN = 'task.run'
 export const STEP_RUN = 'step.run'
 export const TASK_TIMEOUT = 'task.timeout'
 
+/** What names a task for the runner: every store call it makes filters by both. A StoredTask is one. */
+export interface TaskRef {
+  task_id: string
+  tenant: string
+}
+
+/** A job's task: its `tenant`, or the default tenant for a job sent before tenants existed. */
+export function jobTask(data: { task_id: string; tenant?: string | undefined }): TaskRef {
+  return { task_id: data.task_id, tenant: typeof data.tenant === 'string' ? data.tenant : DEFAULT_TENANT }
+}
+
 export interface TaskRunJob {
   task_id: string
+  /** Absent only from jobs sent before tenants existed (see `jobTask`). */
+  tenant?: string
 }
 export interface TaskTimeoutJob {
   task_id: string
+  tenant?: string
 }
 export interface StepRunJob {
   task_id: string
+  tenant?: string
   step_id: string
   /** Date.now() when the step became ready: dispatch latency is measured from here. */
   ready_at: number
@@ -64,9 +84,9 @@ export const ORCHESTRATOR_QUEUES: QueueDefinition[] = orchestratorQueues()
  * Sends `task.run` and the delayed `task.timeout` on the caller's transaction: both exist exactly when
  * the task does.
  */
-export async function enqueueTask(queue: JobQueue, tx: Sql, task: { task_id: string; timeout_seconds: number }): Promise<void> {
-  await queue.send(TASK_RUN, { task_id: task.task_id } satisfies TaskRunJob, { tx })
-  await queue.send(TASK_TIMEOUT, { task_id: task.task_id } satisfies TaskTimeoutJob, {
+export async function enqueueTask(queue: JobQueue, tx: Sql, task: TaskRef & { timeout_seconds: number }): Promise<void> {
+  await queue.send(TASK_RUN, { task_id: task.task_id, tenant: task.tenant } satisfies TaskRunJob, { tx })
+  await queue.send(TASK_TIMEOUT, { task_id: task.task_id, tenant: task.tenant } satisfies TaskTimeoutJob, {
     tx,
     startAfterSeconds: Math.max(1, Math.ceil(task.timeout_seconds)),
   })
@@ -76,20 +96,16 @@ export async function enqueueTask(queue: JobQueue, tx: Sql, task: { task_id: str
  * `enqueueTask` for a batch of tasks created in one transaction: one `task.run` insert and one
  * `task.timeout` insert for all of them, whatever their number.
  */
-export async function enqueueTasks(
-  queue: JobQueue,
-  tx: Sql,
-  tasks: ReadonlyArray<{ task_id: string; timeout_seconds: number }>,
-): Promise<void> {
+export async function enqueueTasks(queue: JobQueue, tx: Sql, tasks: ReadonlyArray<TaskRef & { timeout_seconds: number }>): Promise<void> {
   await queue.sendMany(
     TASK_RUN,
-    tasks.map((t) => ({ data: { task_id: t.task_id } satisfies TaskRunJob })),
+    tasks.map((t) => ({ data: { task_id: t.task_id, tenant: t.tenant } satisfies TaskRunJob })),
     { tx },
   )
   await queue.sendMany(
     TASK_TIMEOUT,
     tasks.map((t) => ({
-      data: { task_id: t.task_id } satisfies TaskTimeoutJob,
+      data: { task_id: t.task_id, tenant: t.tenant } satisfies TaskTimeoutJob,
       startAfterSeconds: Math.max(1, Math.ceil(t.timeout_seconds)),
     })),
     { tx },

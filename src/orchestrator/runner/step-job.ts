@@ -7,16 +7,18 @@ import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../s
 import type { QueueJob } from '../queue/job-queue.js'
 import { type AbortKind, StepAbort } from './abort-registry.js'
 import { advance, finishStopped } from './advance.js'
-import type { StepRunJob } from './queues.js'
+import { jobTask, type StepRunJob, type TaskRef } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
 import type { StepResult } from './step-runner.js'
 
 type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown }
 
 export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>): Promise<void> {
-  const { task_id: taskId, step_id: stepId } = job.data
+  const ref = jobTask(job.data)
+  const { task_id: taskId, tenant } = ref
+  const stepId = job.data.step_id
   // The claim reads the task under its row lock and answers with it: no read before it.
-  const claim = await ctx.store.claimStep(taskId, stepId, {
+  const claim = await ctx.store.claimStep(tenant, taskId, stepId, {
     from: job.retryCount > 0 ? ['pending', 'running'] : ['pending'],
     maxRunning: ctx.maxParallelArms,
     staleAfterSeconds: ctx.stepLeaseSeconds,
@@ -25,14 +27,14 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   if (claim.outcome === 'busy') return // the step that frees a slot sends this one again
   if (claim.outcome === 'unavailable') {
     if (claim.status === null) return
-    if (claim.status !== 'running') return releaseStopped(ctx, job, claim.status)
+    if (claim.status !== 'running') return releaseStopped(ctx, job, ref, claim.status)
     if (job.retryCount === 0) return // a duplicate delivery: the step's owner moves the task on
-    const now = await ctx.store.get(taskId)
+    const now = await ctx.store.get(tenant, taskId)
     if (!now) return
-    if (now.status !== 'running') return releaseStopped(ctx, job, now.status)
+    if (now.status !== 'running') return releaseStopped(ctx, job, ref, now.status)
     // Running but not yet stale: its worker may be alive. Come back after the backoff.
     if (now.plan.steps.find((s) => s.step_id === stepId)?.status === 'running') throw new Error(`step ${stepId} is still leased`)
-    return advance(ctx, taskId, now) // the crash fell between the step's commit and the task's next move
+    return advance(ctx, ref, now) // the crash fell between the step's commit and the task's next move
   }
   const { step, task } = claim
   ctx.metrics?.dispatchLatency(Math.max(0, Date.now() - job.data.ready_at) / 1000)
@@ -67,20 +69,21 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   // A stop wins over a result that arrived too late to matter.
   const aborted = controller.signal.aborted ? abortKind(controller.signal.reason) : null
   if (aborted === 'cancelled' || aborted === 'timed_out') {
-    await ctx.store.updateStep(taskId, stepId, ['running'], 'cancelled', { error: stopError(aborted) })
+    await ctx.store.updateStep(tenant, taskId, stepId, ['running'], 'cancelled', { error: stopError(aborted) })
     ctx.metrics?.stepFinished(step.arm, 'cancelled', seconds)
-    if (aborted === 'timed_out') await finishStopped(ctx, taskId, 'timed_out')
-    return advance(ctx, taskId)
+    if (aborted === 'timed_out') await finishStopped(ctx, ref, 'timed_out')
+    return advance(ctx, ref)
   }
   if (aborted === 'lease_lost') {
     // pg-boss has already given this attempt up and will retry the job: hand the step back.
-    await ctx.store.updateStep(taskId, stepId, ['running'], 'pending', { error: stopError(aborted) })
+    await ctx.store.updateStep(tenant, taskId, stepId, ['running'], 'pending', { error: stopError(aborted) })
     ctx.metrics?.stepFinished(step.arm, 'pending', seconds)
     throw new Error(`step ${stepId} lost its lease`)
   }
   if (outcome.ok && aborted === null) {
     const { output, provenance } = outcome.result
     const done = await ctx.store.moveStep(
+      tenant,
       taskId,
       stepId,
       ['running'],
@@ -88,17 +91,17 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
       provenance === undefined ? { output } : { output, provenance },
     )
     if (done && outcome.result.usage) {
-      await ctx.store.appendEvent(taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } })
+      await ctx.store.appendEvent(tenant, taskId, { type: 'budget.usage', data: { step_id: stepId, ...outcome.result.usage } })
     }
     ctx.metrics?.stepFinished(step.arm, 'completed', seconds)
     // The move read the task under its lock: advance starts from that instead of reading it again.
-    return advance(ctx, taskId, done?.task)
+    return advance(ctx, ref, done?.task)
   }
   const error =
     aborted === 'step_timeout'
       ? stepFailure('STEP_TIMEOUT', `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`)
       : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error)
-  return failAttempt(ctx, step, taskId, error, seconds)
+  return failAttempt(ctx, step, ref, error, seconds)
 }
 
 /**
@@ -106,25 +109,26 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
  * (lease out or crashed), so a step it left running is released too; then the task moves on
  * (cancelling → cancelled with the partial result).
  */
-async function releaseStopped(ctx: RunnerContext, job: QueueJob<StepRunJob>, status: TaskStatus): Promise<void> {
+async function releaseStopped(ctx: RunnerContext, job: QueueJob<StepRunJob>, ref: TaskRef, status: TaskStatus): Promise<void> {
   if (status !== 'cancelling' && !isFinal(status)) return // queued/planning: no step job belongs here yet
   const from = job.retryCount > 0 ? (['pending', 'running'] as const) : (['pending'] as const)
-  await ctx.store.updateStep(job.data.task_id, job.data.step_id, from, 'cancelled')
-  await advance(ctx, job.data.task_id)
+  await ctx.store.updateStep(ref.tenant, ref.task_id, job.data.step_id, from, 'cancelled')
+  await advance(ctx, ref)
 }
 
-async function failAttempt(ctx: RunnerContext, step: TaskStep, taskId: string, error: TaskError, seconds: number): Promise<void> {
+async function failAttempt(ctx: RunnerContext, step: TaskStep, ref: TaskRef, error: TaskError, seconds: number): Promise<void> {
+  const { task_id: taskId, tenant } = ref
   // attempts counts this one: attempts - 1 retries have been spent.
   if (error.retryable && step.attempts <= ctx.stepRetryLimit) {
-    await ctx.store.updateStep(taskId, step.step_id, ['running'], 'pending', { error })
+    await ctx.store.updateStep(tenant, taskId, step.step_id, ['running'], 'pending', { error })
     ctx.metrics?.stepFinished(step.arm, 'pending', seconds)
     ctx.log.warn({ task_id: taskId, step_id: step.step_id, attempt: step.attempts, error }, 'step attempt failed; retrying')
     throw StepError.reported(error) // pg-boss retries the job with backoff
   }
-  const moved = await ctx.store.moveStep(taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } })
+  const moved = await ctx.store.moveStep(tenant, taskId, step.step_id, ['running'], 'failed', { error: { ...error, retryable: false } })
   ctx.metrics?.stepFinished(step.arm, 'failed', seconds)
   ctx.log.warn({ task_id: taskId, step_id: step.step_id, error }, 'step failed')
-  await advance(ctx, taskId, moved?.task)
+  await advance(ctx, ref, moved?.task)
 }
 
 function abortKind(reason: unknown): AbortKind {

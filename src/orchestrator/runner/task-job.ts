@@ -6,14 +6,15 @@ import { StepError, stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES } from '../../stores/task.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { advance, finishStopped } from './advance.js'
-import type { TaskRunJob, TaskTimeoutJob } from './queues.js'
+import { jobTask, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
-  const taskId = job.data.task_id
+  const ref = jobTask(job.data)
+  const { task_id: taskId, tenant } = ref
   // Usually the task is queued: move it at once, and read it only when that is refused (a retry,
   // a task moved on by someone else, or gone).
-  const task = (await ctx.store.transition(taskId, ['queued'], 'planning')) ?? (await ctx.store.get(taskId))
+  const task = (await ctx.store.transition(tenant, taskId, ['queued'], 'planning')) ?? (await ctx.store.get(tenant, taskId))
   if (!task) return
   if (task.status === 'planning') {
     // A retry after a crash may find the plan already written; the planner is deterministic, but
@@ -27,23 +28,23 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
         if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
         const message = err instanceof Error ? err.message : String(err)
-        await ctx.store.transition(taskId, ['planning'], 'failed', { error: stepFailure('PLAN_FAILED', message, retryable) })
+        await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error: stepFailure('PLAN_FAILED', message, retryable) })
         return
       }
-      if (!(await ctx.store.upsertSteps(taskId, steps))) return
+      if (!(await ctx.store.upsertSteps(tenant, taskId, steps))) return
       ctx.log.debug({ task_id: taskId, steps: steps.length }, 'task planned')
     }
-    const running = await ctx.store.transition(taskId, ['planning'], 'running')
+    const running = await ctx.store.transition(tenant, taskId, ['planning'], 'running')
     // Running: send the ready steps. Refused: someone else moved it; read it and act on that.
-    return advance(ctx, taskId, running ?? undefined)
+    return advance(ctx, ref, running ?? undefined)
   }
   // Running: send the ready steps (again, on a retry); cancelling: finish it; final: tidy up.
-  await advance(ctx, taskId, task)
+  await advance(ctx, ref, task)
 }
 
 export async function runTimeoutJob(ctx: RunnerContext, job: QueueJob<TaskTimeoutJob>): Promise<void> {
-  const taskId = job.data.task_id
-  const task = await ctx.store.get(taskId)
+  const ref = jobTask(job.data)
+  const task = await ctx.store.get(ref.tenant, ref.task_id)
   if (!task || !ACTIVE_STATUSES.includes(task.status)) return // finished in time: nothing to do
-  await finishStopped(ctx, taskId, 'timed_out')
+  await finishStopped(ctx, ref, 'timed_out')
 }

@@ -6,7 +6,7 @@
  * ```ts
  * const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES })
  * const runner = await startTaskRunner({ store, queue, sql, detector, steps, planner, maxParallelArms: 4, log })
- * await store.requestCancel(id); runner.abort(id, 'cancelled') // the DELETE's fast path
+ * const task = await store.requestCancel(tenant, id); runner.abort(task, 'cancelled') // the DELETE's fast path
  * await runner.stop(); await queue.stop()
  * ```
  */
@@ -19,7 +19,16 @@ import { AbortRegistry } from './abort-registry.js'
 import { advance } from './advance.js'
 import { startCancelWatcher } from './cancel-watcher.js'
 import type { TaskPlanner } from './planner.js'
-import { ORCHESTRATOR_QUEUES, STEP_RUN, type StepRunJob, TASK_RUN, TASK_TIMEOUT, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
+import {
+  ORCHESTRATOR_QUEUES,
+  STEP_RUN,
+  type StepRunJob,
+  TASK_RUN,
+  TASK_TIMEOUT,
+  type TaskRef,
+  type TaskRunJob,
+  type TaskTimeoutJob,
+} from './queues.js'
 import type { RunnerContext, RunnerLog, RunnerMetrics } from './runner-context.js'
 import { runStepJob } from './step-job.js'
 import type { StepRunner } from './step-runner.js'
@@ -64,7 +73,7 @@ export interface TaskRunnerOptions {
 
 export interface TaskRunner {
   /** Stops this process's steps of the task at once (the process that took the DELETE). */
-  abort(taskId: string, reason: 'cancelled' | 'timed_out'): void
+  abort(task: TaskRef, reason: 'cancelled' | 'timed_out'): void
   /** Stops taking jobs, lets running ones end (aborting them after 10 s), stops the watcher. */
   stop(): Promise<void>
 }
@@ -135,12 +144,12 @@ export async function startTaskRunner(deps: TaskRunnerDeps, options: TaskRunnerO
   const stopWatcher = startCancelWatcher(deps.sql, registry, options.watchIntervalMs ?? 250, deps.log)
 
   return {
-    abort(taskId, reason) {
-      if (registry.abort(taskId, reason) > 0) return // the aborted steps' handlers finish the task
+    abort(task, reason) {
+      if (registry.abort(task.task_id, reason) > 0) return // the aborted steps' handlers finish the task
       // Nothing of it runs here: move it on now (cancelling with no running step → cancelled)
       // rather than when its next job arrives.
-      const run = advance(ctx, taskId)
-        .catch((err: unknown) => deps.log.warn({ err, task_id: taskId }, 'advance after abort failed'))
+      const run = advance(ctx, { task_id: task.task_id, tenant: task.tenant })
+        .catch((err: unknown) => deps.log.warn({ err, task_id: task.task_id }, 'advance after abort failed'))
         .finally(() => inflight.delete(run))
       inflight.add(run) // stop() waits for it like for a job
     },

@@ -44,9 +44,18 @@ export function request(partial: Partial<ExecuteRequest> & { tool: string }): Ex
 
 /** A token for the default request's task and step, for `tool` on `arm`. */
 export async function tokenFor(
-  issuer: { sign(g: { arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }): Promise<{ token: string }> },
+  issuer: {
+    sign(g: {
+      arm: string
+      taskId: string
+      tenant: string
+      stepId: string
+      scope: string[]
+      ttlSeconds: number
+    }): Promise<{ token: string }>
+  },
   tool: string,
   arm = 'echo',
 ): Promise<string> {
-  return (await issuer.sign({ arm, taskId: 'task-1', stepId: 's1', scope: [tool], ttlSeconds: 60 })).token
+  return (await issuer.sign({ arm, taskId: 'task-1', tenant: 'acme', stepId: 's1', scope: [tool], ttlSeconds: 60 })).token
 }

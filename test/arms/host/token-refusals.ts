@@ -58,7 +58,7 @@ export async function refusesBadTokens(
   t.teardown(() => Promise.all([issuer.close(), past.close(), stranger.close()]))
   const target = await makeTarget(issuer)
 
-  const grant = { arm: step.arm, taskId: 'task-1', stepId: 's1', scope: [step.tool], ttlSeconds: 60 }
+  const grant = { arm: step.arm, taskId: 'task-1', tenant: 'acme', stepId: 's1', scope: [step.tool], ttlSeconds: 60 }
   const body = request({ task_id: 'task-1', step_id: 's1', tool: step.tool, input: step.input ?? {} })
   const forger = await generateKeyPair('EdDSA', { crv: 'Ed25519' })
   const now = Math.floor(Date.now() / 1000)

@@ -3,6 +3,7 @@
 import t from 'tap'
 
 import type { EpisodicMemory, SimilarTask } from '../../../src/arms/memory.js'
+import { ARM_TENANT } from '../arm-context-fixture.js'
 import { plan } from './planner-fixture.js'
 
 const past: SimilarTask = {
@@ -14,17 +15,17 @@ const past: SimilarTask = {
   steps: [{ arm: 'executor', tool: 'shell', action: 'Run wc -l' }],
 }
 
-t.test('similar tasks are asked for with k 3 and reported', async (t) => {
-  const asked: Array<[string, number]> = []
+t.test("similar tasks are asked for in the task's tenant with k 3 and reported", async (t) => {
+  const asked: Array<[string, string, number]> = []
   const memory: EpisodicMemory = {
     remember: async () => {},
-    similar: async (goal, k) => {
-      asked.push([goal, k])
+    similar: async (tenant, goal, k) => {
+      asked.push([tenant, goal, k])
       return [past]
     },
   }
   const { output } = await plan('Count the lines of: a\nb', { memory })
-  t.same(asked, [['Count the lines of: a\nb', 3]])
+  t.same(asked, [[ARM_TENANT, 'Count the lines of: a\nb', 3]], 'the tenant of the capability token')
   t.same(output.similar_tasks, [{ task_id: 't_past', goal: 'Count the lines of a log', score: 0.91 }])
 })
 

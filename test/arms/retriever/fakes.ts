@@ -2,16 +2,20 @@
 // what they were asked and answer what the test set.
 import type { EpisodicMemory, SimilarTask } from '../../../src/arms/memory.js'
 import type { KnowledgeStore, SearchHit } from '../../../src/stores/knowledge-store.js'
+import type { TenantScope } from '../../../src/stores/tenant.js'
 
-export function fakeKnowledge(hits: SearchHit[] = [], ok = true): KnowledgeStore & { queries: Array<{ query: string; k: number }> } {
-  const queries: Array<{ query: string; k: number }> = []
+export function fakeKnowledge(
+  hits: SearchHit[] = [],
+  ok = true,
+): KnowledgeStore & { queries: Array<{ tenant: TenantScope; query: string; k: number }> } {
+  const queries: Array<{ tenant: TenantScope; query: string; k: number }> = []
   return {
     queries,
     async ingest() {
       return []
     },
-    async search(query, opts) {
-      queries.push({ query, k: opts.k })
+    async search(tenant, query, opts) {
+      queries.push({ tenant, query, k: opts.k })
       return hits.slice(0, opts.k)
     },
     async get() {
@@ -29,13 +33,13 @@ export function fakeKnowledge(hits: SearchHit[] = [], ok = true): KnowledgeStore
   }
 }
 
-export function fakeMemory(similar: SimilarTask[] = []): EpisodicMemory & { asked: Array<{ goal: string; k: number }> } {
-  const asked: Array<{ goal: string; k: number }> = []
+export function fakeMemory(similar: SimilarTask[] = []): EpisodicMemory & { asked: Array<{ tenant: string; goal: string; k: number }> } {
+  const asked: Array<{ tenant: string; goal: string; k: number }> = []
   return {
     asked,
     async remember() {},
-    async similar(goal, k) {
-      asked.push({ goal, k })
+    async similar(tenant, goal, k) {
+      asked.push({ tenant, goal, k })
       return similar.slice(0, k)
     },
   }

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createRetrieverArm } from '../../../src/arms/retriever/retriever-arm.js'
-import { armContext, executeRequest } from '../arm-context-fixture.js'
+import { ARM_TENANT, armContext, executeRequest } from '../arm-context-fixture.js'
 import { fakeKnowledge, fakeMemory, hit } from './fakes.js'
 
 t.test('no input.query: the action, else the goal, and the output says which', async (t) => {
@@ -25,9 +25,9 @@ t.test('no input.query: the action, else the goal, and the output says which', a
   t.same(
     knowledge.queries,
     [
-      { query: 'Find the pricing page', k: 5 },
-      { query: 'Answer a pricing question', k: 1 },
+      { tenant: ARM_TENANT, query: 'Find the pricing page', k: 5 },
+      { tenant: ARM_TENANT, query: 'Answer a pricing question', k: 1 },
     ],
-    'k defaults to 5',
+    "k defaults to 5; the store is searched in the task's tenant",
   )
 })

@@ -3,14 +3,18 @@ import { createRetrieverArm } from '../../../src/arms/retriever/retriever-arm.js
 import { openSql } from '../../../src/stores/open-sql.js'
 import { SqlEpisodicMemory } from '../../../src/stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from '../../../src/stores/sql-knowledge-store.js'
-import { armContext, executeRequest } from '../arm-context-fixture.js'
+import { ARM_TENANT, armContext, executeRequest } from '../arm-context-fixture.js'
 
 t.test('search with summarise returns the hits and a summary made of their sentences', async (t) => {
   const sql = await openSql({ dataDir: 'memory://' })
   t.teardown(() => sql.close())
   const knowledge = await SqlKnowledgeStore.open(sql)
   const arm = createRetrieverArm({ knowledge, memory: new SqlEpisodicMemory(sql, knowledge.embedder) })
-  await knowledge.ingest([
+  // Another tenant's runbook on the very same subject: never a hit of this task's search.
+  await knowledge.ingest('tenant-2', [
+    { title: 'Their runbook', text: 'To restart the ingest worker, restart the ingest worker: systemctl restart ingest.' },
+  ])
+  await knowledge.ingest(ARM_TENANT, [
     {
       title: 'Worker runbook',
       source: 'wiki/runbook',
@@ -28,6 +32,10 @@ t.test('search with summarise returns the hits and a summary made of their sente
   t.equal(out.query, 'restart the ingest worker')
   t.equal(out.query_source, 'input')
   t.equal(out.hits[0].title, 'Worker runbook')
+  t.notOk(
+    out.hits.some((h: { title: string }) => h.title === 'Their runbook'),
+    "another tenant's document is not searched",
+  )
   t.equal(out.hits[0].source, 'wiki/runbook')
   t.ok(out.hits[0].fts_rank === 1 && out.hits[0].vector_rank === 1)
   t.equal(out.summary_source, 'model')

@@ -19,7 +19,7 @@ t.test('the signal reaches the store, and an abort during the search ends the st
   let seen: AbortSignal | undefined
   const knowledge: KnowledgeStore = {
     ...fakeKnowledge(),
-    async search(_query, opts) {
+    async search(_tenant, _query, opts) {
       seen = opts.signal
       ac.abort(new Error('timed out'))
       return [hit('x')]

@@ -8,7 +8,7 @@ export type Reply = (request: ExecuteRequest) => Omit<ExecuteResponse, 'provenan
 
 export interface Recorded {
   requests: ExecuteRequest[]
-  tokens: Array<{ arm: string; taskId: string; stepId: string; scope: string[]; ttlSeconds: number }>
+  tokens: Array<{ arm: string; taskId: string; tenant: string; stepId: string; scope: string[]; ttlSeconds: number }>
   deps: CallArmDeps
 }
 

@@ -12,7 +12,8 @@ const sql = await openSql({ dataDir: 'memory://' })
 t.teardown(() => sql.close())
 const store = new SqlTaskStore(sql)
 
-const newTask = async () => (await store.create({ task_id: randomUUID(), goal: 'g', budget: { max_tokens: 100 } })).task
+const newTask = async () =>
+  (await store.create({ task_id: randomUUID(), tenant: 'arm-calls', goal: 'g', budget: { max_tokens: 100 } })).task
 const call = (task: Awaited<ReturnType<typeof newTask>>, arm: string) => ({
   task,
   stepId: 's2',
@@ -38,13 +39,13 @@ t.test('a failed step: code, retryability, tokens and events', async (t) => {
   const err = await callArm(arms.deps, call(task, 'coder')).catch((e: unknown) => e)
   t.ok(err instanceof StepError)
   t.match(err, { code: 'LLM_BUDGET_EXCEEDED', retryable: false })
-  const events = (await store.eventsAfter(task.task_id, 0, 50)).map((e) => [e.type, e.data])
+  const events = (await store.eventsAfter(task.tenant, task.task_id, 0, 50)).map((e) => [e.type, e.data])
   t.same(events.slice(1), [
     ['guardrail.pii_redacted', { step_id: 's2', EMAIL: 1 }],
     ['budget.usage', { step_id: 's2', prompt: 20, completion: 20, model: 'test/model' }],
     ['budget.exceeded', { step_id: 's2', allowance: 100 }],
   ])
-  t.equal((await store.reserveTokens(task.task_id, 1000))?.granted, 60, '40 charged, the hold released')
+  t.equal((await store.reserveTokens(task.tenant, task.task_id, 1000))?.granted, 60, '40 charged, the hold released')
 })
 
 t.test('unknown arms and unreachable ones', async (t) => {
@@ -56,5 +57,5 @@ t.test('unknown arms and unreachable ones', async (t) => {
   const refused = Object.assign(new Error('token refused'), { code: 'UNAUTHORIZED', retryable: false })
   const strict = { ...arms.deps, arms: { get: () => ({ execute: () => Promise.reject(refused) }) } }
   await t.rejects(callArm(strict, call(task, 'coder')), { code: 'UNAUTHORIZED', retryable: false })
-  t.equal((await store.reserveTokens(task.task_id, 1000))?.granted, 100, 'every hold released')
+  t.equal((await store.reserveTokens(task.tenant, task.task_id, 1000))?.granted, 100, 'every hold released')
 })

@@ -27,7 +27,7 @@ const capability = (name: string): ArmCapability => ({
 })
 
 t.test('external_arms carries each registered arm; a plan that uses one is stored', async (t) => {
-  const { task } = await store.create({ task_id: randomUUID(), goal: 'Translate: Bonjour' })
+  const { task } = await store.create({ task_id: randomUUID(), tenant: 'arm-calls', goal: 'Translate: Bonjour' })
   const arms = scriptedArms(store, {
     planner: () => ({
       status: 'completed',
@@ -68,7 +68,7 @@ t.test('external_arms carries each registered arm; a plan that uses one is store
 })
 
 t.test('without registered arms the list is empty', async (t) => {
-  const { task } = await store.create({ task_id: randomUUID(), goal: 'Count: a b' })
+  const { task } = await store.create({ task_id: randomUUID(), tenant: 'arm-calls', goal: 'Count: a b' })
   const arms = scriptedArms(store, {
     planner: () => ({
       status: 'completed',

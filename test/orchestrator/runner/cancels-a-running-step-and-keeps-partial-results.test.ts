@@ -3,7 +3,7 @@
 
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal, waitFor } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal, waitFor } from '../../fixtures/runner-node.js'
 
 onEachDatabase('cancels a running step and keeps partial results', async (t, db) => {
   // s1 (executor) is quick, s2 (guardian) would take 20 s.
@@ -13,9 +13,9 @@ onEachDatabase('cancels a running step and keeps partial results', async (t, db)
   await waitFor('s2 to start', async () => (steps.runs.some((r) => r.step_id === 's2') ? true : undefined))
 
   const began = Date.now()
-  const cancelling = await node.store.requestCancel(task.task_id)
+  const cancelling = await node.store.requestCancel(RUNNER_TENANT, task.task_id)
   t.equal(cancelling?.status, 'cancelling', 'the request is persisted first')
-  node.runner.abort(task.task_id, 'cancelled')
+  node.runner.abort(task, 'cancelled')
   const final = await waitFinal(node.store, task.task_id)
   t.ok(Date.now() - began < 5000, `ended in ${Date.now() - began} ms, not after the step's 20 s`)
 
@@ -28,9 +28,9 @@ onEachDatabase('cancels a running step and keeps partial results', async (t, db)
     ['completed', 'cancelled'],
   )
   t.match(final.result, { partial: true, final: null, completed_steps: ['s1'], steps: { s1: { step_id: 's1' } } })
-  const types = (await node.store.eventsAfter(task.task_id, 0, 100)).map((e) => `${e.type}:${e.data.status ?? ''}`)
+  const types = (await node.store.eventsAfter(RUNNER_TENANT, task.task_id, 0, 100)).map((e) => `${e.type}:${e.data.status ?? ''}`)
   t.same(types.slice(-3), ['task.status:cancelling', 'step.cancelled:cancelled', 'task.status:cancelled'])
 
-  const again = await node.store.requestCancel(task.task_id)
+  const again = await node.store.requestCancel(RUNNER_TENANT, task.task_id)
   t.equal(again?.status, 'cancelled', 'cancelling a finished task returns it unchanged')
 })

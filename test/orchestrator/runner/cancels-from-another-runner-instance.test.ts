@@ -3,7 +3,7 @@
 
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal, waitFor } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal, waitFor } from '../../fixtures/runner-node.js'
 
 onEachDatabase('cancels a step running in another runner instance', async (t, db) => {
   const a = new DelayStepRunner({ delayMs: 20_000 })
@@ -15,8 +15,8 @@ onEachDatabase('cancels a step running in another runner instance', async (t, db
   const [owner, other, ownerSteps] = runner === 'one' ? [one, two, a] : [two, one, b]
 
   const began = Date.now()
-  await other.store.requestCancel(task.task_id)
-  other.runner.abort(task.task_id, 'cancelled') // a no-op there: the step is not in that process
+  await other.store.requestCancel(RUNNER_TENANT, task.task_id)
+  other.runner.abort(task, 'cancelled') // a no-op there: the step is not in that process
   const final = await waitFinal(owner.store, task.task_id)
   t.equal(final.status, 'cancelled')
   t.equal(ownerSteps.signals[0]?.aborted, true, "the owner's watcher aborted the step")

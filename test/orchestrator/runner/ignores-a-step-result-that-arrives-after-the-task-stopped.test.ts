@@ -3,7 +3,7 @@
 
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal, waitFor } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal, waitFor } from '../../fixtures/runner-node.js'
 
 onEachDatabase('ignores a step result that arrives after the task stopped', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: 1500, ignoreSignal: true })
@@ -16,7 +16,7 @@ onEachDatabase('ignores a step result that arrives after the task stopped', asyn
   const run = await waitFor('the late step to return', async () => steps.runs.find((r) => r.task_id === timed.task_id && r.end > 0))
   t.ok(run.end > Date.parse(final.completed_at!), 'the step returned after the task ended')
   await new Promise((r) => setTimeout(r, 300))
-  const after = await node.store.get(timed.task_id)
+  const after = await node.store.get(RUNNER_TENANT, timed.task_id)
   t.equal(after?.status, 'timed_out', 'still timed_out')
   t.same(after?.result, final.result, 'result unchanged')
   t.equal(after?.completed_at, final.completed_at)
@@ -25,8 +25,8 @@ onEachDatabase('ignores a step result that arrives after the task stopped', asyn
   // Cancelled while the step runs: the task waits in cancelling, then ends cancelled, not completed.
   const cancelled = await node.submit({}, 60)
   await waitFor('s1 to start', async () => (steps.runs.some((r) => r.task_id === cancelled.task_id) ? true : undefined))
-  await node.store.requestCancel(cancelled.task_id)
-  node.runner.abort(cancelled.task_id, 'cancelled')
+  await node.store.requestCancel(RUNNER_TENANT, cancelled.task_id)
+  node.runner.abort(cancelled, 'cancelled')
   const end = await waitFinal(node.store, cancelled.task_id, 10_000)
   t.equal(end.status, 'cancelled')
   t.same(

@@ -11,7 +11,7 @@ import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const head = '1 of 1 checks failed: says 2: the output was '
 const tail = '… and that is all it said.'
@@ -75,7 +75,7 @@ onEachDatabase('re-plans after a judge failure longer than the planner takes', a
   t.ok(bounded.startsWith(head) && bounded.endsWith(tail), 'its head and tail')
   t.match(bounded, /\[…\d+ characters cut…\]/)
 
-  const events = await node.store.eventsAfter(task.task_id, 0, 200)
+  const events = await node.store.eventsAfter(RUNNER_TENANT, task.task_id, 0, 200)
   const replanned = events.find((e) => e.type === 'task.replanned')
   t.equal((replanned?.data as { reason?: string } | undefined)?.reason, reason, 'the stored reason is whole')
 })

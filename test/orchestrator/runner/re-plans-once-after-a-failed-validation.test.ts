@@ -4,7 +4,7 @@
 import type { NewStep } from '../../../src/stores/task-store.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal } from '../../fixtures/runner-node.js'
 
 const plan: NewStep[] = [
   { step_id: 's1', arm: 'executor', action: 'work' },
@@ -46,7 +46,7 @@ onEachDatabase('re-plans once after a failed validation', async (t, db) => {
   t.same(lenient.plan.steps.find((s) => s.step_id === 'r1-s2')?.depends_on, ['r1-s1'], 'dependencies renamed with their steps')
   t.same(feedback, [undefined, 'output lacks "42"'], 'the planner was told why')
   t.match(lenient.result, { partial: false, final: { step_id: 'r1-s3' } }, 'the superseded steps are not missing work')
-  const events = (await node.store.eventsAfter(lenient.task_id, 0, 200)).map((e) => e.type)
+  const events = (await node.store.eventsAfter(RUNNER_TENANT, lenient.task_id, 0, 200)).map((e) => e.type)
   t.ok(events.includes('task.replanned'))
 
   feedback.length = 0

@@ -12,7 +12,7 @@ import { armPlanner } from '../../../src/orchestrator/runner/arm-planner.js'
 import { judgeError } from '../../arms/judge/judge-fixture.js'
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, type RunnerNode, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 const EMAIL = 'ada@example.com'
 const CARD = '4111 1111 1111 1111'
@@ -68,7 +68,7 @@ onEachDatabase('re-plans with personal data in the reason as placeholders', asyn
   t.equal(told, refusal.message.replace(EMAIL, '[EMAIL_1]').replace(CARD, '[CREDIT_CARD_1]'), 'the rest as the judge said it')
   t.notOk(JSON.stringify(asked[1]).includes(EMAIL), 'nowhere in the request')
 
-  const events = await node.store.eventsAfter(task.task_id, 0, 200)
+  const events = await node.store.eventsAfter(RUNNER_TENANT, task.task_id, 0, 200)
   const replanned = events.find((e) => e.type === 'task.replanned')
   t.equal((replanned?.data as { reason?: string } | undefined)?.reason, refusal.message, 'the stored reason is the client’s own')
 })

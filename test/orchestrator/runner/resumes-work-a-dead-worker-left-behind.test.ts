@@ -9,7 +9,7 @@ import type { RunnerContext } from '../../../src/orchestrator/runner/runner-cont
 import { runStepJob } from '../../../src/orchestrator/runner/step-job.js'
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { quietLog, testDetector, waitFinal } from '../../fixtures/runner-node.js'
+import { quietLog, RUNNER_TENANT, testDetector, waitFinal } from '../../fixtures/runner-node.js'
 
 onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: 10 })
@@ -21,22 +21,22 @@ onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
 
   // Died after writing the plan, before running: the task.run retry goes straight on.
   const planned = randomUUID()
-  await node.store.create({ task_id: planned, goal: 'run ls' })
-  await node.store.transition(planned, ['queued'], 'planning')
-  await node.store.upsertSteps(planned, plan)
-  await node.queue.send(TASK_RUN, { task_id: planned })
+  await node.store.create({ task_id: planned, tenant: RUNNER_TENANT, goal: 'run ls' })
+  await node.store.transition(RUNNER_TENANT, planned, ['queued'], 'planning')
+  await node.store.upsertSteps(RUNNER_TENANT, planned, plan)
+  await node.queue.send(TASK_RUN, { task_id: planned, tenant: RUNNER_TENANT })
   const resumed = await waitFinal(node.store, planned)
   t.equal(resumed.status, 'completed')
-  const types = (await node.store.eventsAfter(planned, 0, 100)).map((e) => e.type)
+  const types = (await node.store.eventsAfter(RUNNER_TENANT, planned, 0, 100)).map((e) => e.type)
   t.equal(types.filter((x) => x === 'task.plan').length, 1, 'the plan was not written twice')
 
   // Died while running s1: the step stays running with one execution counted.
   const stuck = randomUUID()
-  await node.store.create({ task_id: stuck, goal: 'run ls' })
-  await node.store.transition(stuck, ['queued'], 'planning')
-  await node.store.upsertSteps(stuck, plan)
-  await node.store.transition(stuck, ['planning'], 'running')
-  t.equal((await node.store.claimStep(stuck, 's1')).outcome, 'started', 'the dead worker had claimed s1')
+  await node.store.create({ task_id: stuck, tenant: RUNNER_TENANT, goal: 'run ls' })
+  await node.store.transition(RUNNER_TENANT, stuck, ['queued'], 'planning')
+  await node.store.upsertSteps(RUNNER_TENANT, stuck, plan)
+  await node.store.transition(RUNNER_TENANT, stuck, ['planning'], 'running')
+  t.equal((await node.store.claimStep(RUNNER_TENANT, stuck, 's1')).outcome, 'started', 'the dead worker had claimed s1')
 
   const ctx: RunnerContext = {
     store: node.store,
@@ -59,7 +59,7 @@ onEachDatabase('resumes work a dead worker left behind', async (t, db) => {
     queue: 'step.run',
     retryCount,
     signal: new AbortController().signal,
-    data: { task_id: stuck, step_id: 's1', ready_at: Date.now() },
+    data: { task_id: stuck, tenant: RUNNER_TENANT, step_id: 's1', ready_at: Date.now() },
   })
   await runStepJob(ctx, job(0))
   t.equal(steps.runs.filter((r) => r.task_id === stuck).length, 0, 'a first delivery does not touch a running step')

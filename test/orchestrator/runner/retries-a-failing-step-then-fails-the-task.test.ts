@@ -4,7 +4,7 @@
 
 import { DelayStepRunner, StepError } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal } from '../../fixtures/runner-node.js'
 
 onEachDatabase('retries a failing step, then fails the task', async (t, db) => {
   const steps = new DelayStepRunner({
@@ -34,7 +34,7 @@ onEachDatabase('retries a failing step, then fails the task', async (t, db) => {
     ],
     'three attempts, then the rest skipped',
   )
-  const types = (await node.store.eventsAfter(down.task_id, 0, 100)).map((e) => e.type)
+  const types = (await node.store.eventsAfter(RUNNER_TENANT, down.task_id, 0, 100)).map((e) => e.type)
   t.equal(types.filter((x) => x === 'step.started').length, 3)
   t.equal(types.filter((x) => x === 'step.pending').length, 2, 'two retries logged')
 

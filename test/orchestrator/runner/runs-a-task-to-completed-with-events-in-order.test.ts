@@ -4,7 +4,7 @@
 import type { StoredTask } from '../../../src/stores/task.js'
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { waitFinal } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, waitFinal } from '../../fixtures/runner-node.js'
 
 onEachDatabase('runs a task to completed with its events in order', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: 20 })
@@ -38,7 +38,7 @@ onEachDatabase('runs a task to completed with its events in order', async (t, db
   t.equal(completed.length, 1, 'onCompleted called once')
   t.equal(completed[0]?.task_id, task.task_id)
 
-  const events = await node.store.eventsAfter(task.task_id, 0, 100)
+  const events = await node.store.eventsAfter(RUNNER_TENANT, task.task_id, 0, 100)
   t.same(
     events.map((e) => e.seq),
     events.map((_, i) => i + 1),

@@ -7,7 +7,7 @@ import { TaskService } from '../../../src/orchestrator/task-service.js'
 import { MemoryCacheStore } from '../../../src/stores/memory-cache-store.js'
 import { DelayStepRunner } from '../../fixtures/delay-step-runner.js'
 import { onEachDatabase } from '../../fixtures/each-database.js'
-import { testDetector, waitFinal, waitFor } from '../../fixtures/runner-node.js'
+import { RUNNER_TENANT, testDetector, waitFinal, waitFor } from '../../fixtures/runner-node.js'
 
 onEachDatabase('times out a task submitted in a batch', async (t, db) => {
   const steps = new DelayStepRunner({ delayMs: (s, input) => (s.step_id === 's2' && input.goal.includes('slow') ? 30_000 : 20) })
@@ -30,7 +30,7 @@ onEachDatabase('times out a task submitted in a batch', async (t, db) => {
   })
   const goals = ['run ls in the sandbox', 'run the slow ls in the sandbox', 'run pwd in the sandbox', 'run date in the sandbox']
   const created = await Promise.all(
-    goals.map((goal) => service.create({ goal, budget: { max_time_seconds: goal.includes('slow') ? 2 : 60 } })),
+    goals.map((goal) => service.create({ goal, budget: { max_time_seconds: goal.includes('slow') ? 2 : 60 } }, { tenant: RUNNER_TENANT })),
   )
   t.ok(
     batches.some((n) => n > 1),
