@@ -19,13 +19,16 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import Type from 'typebox'
 import type { ApiKeyRecord, ApiKeyStore } from '../stores/api-key-store.js'
 import type { CredentialVerifier } from './authenticator.js'
-import { type Principal, ROLES, type Role } from './principal.js'
+import { type Principal, type RateLimitOverrides, ROLES, type Role } from './principal.js'
 
 export const API_KEY_PREFIX = 'gk_'
 
 const ID_BYTES = 8 // 16 hex characters: short, and 64 bits never collide in practice
 const SECRET_BYTES = 32 // 256 bits: beyond any search, so a fast hash of it is enough (migration 0008)
 const KEY_FORM = /^gk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
+
+/** The most requests per minute a key may be given: the ceiling of the server-wide limits. */
+const MAX_RATE_LIMIT = 1_000_000_000
 
 /** What a key is created with: the body of `POST /api/v1/api-keys`, the options of `ganglion keys create`. */
 export const CreateApiKeyRequest = Type.Object(
@@ -34,6 +37,9 @@ export const CreateApiKeyRequest = Type.Object(
     role: Type.Enum([...ROLES]),
     // No control characters: names are printed in terminals (`ganglion keys list`) and logs.
     name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }),
+    // Requests per minute, writes and reads apart (docs/cache-and-limits.md); absent: the server's, 0: none.
+    rate_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RATE_LIMIT })),
+    read_rate_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RATE_LIMIT })),
   },
   { additionalProperties: false },
 )
@@ -49,8 +55,22 @@ export interface CreatedApiKey {
 export async function createApiKey(store: Pick<ApiKeyStore, 'insert'>, req: CreateApiKeyRequest): Promise<CreatedApiKey> {
   const id = randomBytes(ID_BYTES).toString('hex')
   const secret = randomBytes(SECRET_BYTES).toString('base64url')
-  const record = await store.insert({ id, tenant: req.tenant, role: req.role as Role, name: req.name, secret_hash: hashSecret(secret) })
+  const record = await store.insert({
+    id,
+    tenant: req.tenant,
+    role: req.role as Role,
+    name: req.name,
+    secret_hash: hashSecret(secret),
+    rate_limit: req.rate_limit,
+    read_rate_limit: req.read_rate_limit,
+  })
   return { record, key: `${API_KEY_PREFIX}${id}_${secret}` }
+}
+
+/** What the API and the CLI show of a key just created: its record without the fields still empty, and the key. */
+export function createdBody(record: ApiKeyRecord, key: string): Record<string, unknown> {
+  const { id, revoked_at: _r, last_used_at: _u, ...rest } = record
+  return { id, key, ...rest }
 }
 
 export interface ApiKeyVerifierOptions {
@@ -101,9 +121,25 @@ export function apiKeyVerifier(store: Pick<ApiKeyStore, 'get' | 'touch'>, option
       const same = timingSafeEqual(presented, stored?.secret_hash ?? NO_HASH)
       if (stored === undefined || !same || stored.revoked_at !== null) return undefined
       touch(id)
-      return Object.freeze({ id: `key:${id}`, tenant: stored.tenant, roles: Object.freeze([stored.role]), via: 'api-key' as const })
+      const limits = limitsOf(stored)
+      return Object.freeze({
+        id: `key:${id}`,
+        tenant: stored.tenant,
+        roles: Object.freeze([stored.role]),
+        via: 'api-key' as const,
+        ...(limits !== undefined && { limits }),
+      })
     },
   }
+}
+
+/** The key's own rate limits, if it has any. */
+function limitsOf(key: ApiKeyRecord): RateLimitOverrides | undefined {
+  if (key.rate_limit === null && key.read_rate_limit === null) return undefined
+  return Object.freeze({
+    ...(key.rate_limit !== null && { writes: key.rate_limit }),
+    ...(key.read_rate_limit !== null && { reads: key.read_rate_limit }),
+  })
 }
 
 /** SHA-256 of a key's secret: what the store keeps. */

@@ -72,6 +72,14 @@ export interface Principal {
   readonly roles: readonly Role[]
   /** How the credential came. */
   readonly via: 'api-key' | 'jwt' | 'admin-token' | 'none'
+  /** Its own requests per minute, where its credential sets them (an API key); unset: the server's. */
+  readonly limits?: RateLimitOverrides
+}
+
+/** Requests per minute one principal may make, writes and reads apart; 0 is no limit. */
+export interface RateLimitOverrides {
+  readonly writes?: number
+  readonly reads?: number
 }
 
 /** Every request's principal while authentication is off: one admin in the default tenant. */

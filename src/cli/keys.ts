@@ -12,7 +12,7 @@
  * Exit codes: 0 done, 1 no such key, 2 bad arguments or configuration. The embedded PGlite is one
  * process's: stop the service before using these on its DATA_DIR.
  */
-import { CreateApiKeyRequest, createApiKey } from '../auth/api-keys.js'
+import { CreateApiKeyRequest, createApiKey, createdBody } from '../auth/api-keys.js'
 import { type Config, ConfigError, loadConfig } from '../config/load.js'
 import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
@@ -62,26 +62,35 @@ export interface CreateOptions {
   tenant?: string
   role?: string
   name?: string
+  rateLimit?: string
+  readRateLimit?: string
   json?: boolean
+}
+
+/** A whole number as given on the command line becomes one; anything else stays text, for the schema to refuse. */
+function asNumber(text: string): number | string {
+  return /^\d{1,10}$/.test(text) ? Number(text) : text
 }
 
 export async function createKey(opts: CreateOptions): Promise<void> {
   let req: CreateApiKeyRequest
   try {
-    const { json: _, ...given } = opts
-    req = parseCreate(given)
+    const { json: _, rateLimit, readRateLimit, ...given } = opts
+    req = parseCreate({
+      ...given,
+      ...(rateLimit !== undefined && { rate_limit: asNumber(rateLimit) }),
+      ...(readRateLimit !== undefined && { read_rate_limit: asNumber(readRateLimit) }),
+    })
   } catch (err) {
     if (!(err instanceof HttpError) || err.details.field === undefined) throw err
-    process.stderr.write(`--${err.details.field}: ${err.details.constraint}\n`)
+    process.stderr.write(`--${err.details.field.replaceAll('_', '-')}: ${err.details.constraint}\n`)
     process.exitCode = USAGE
     return
   }
   await withKeys(async (keys, config) => {
     const { record, key } = await createApiKey(keys, req)
     if (opts.json) {
-      process.stdout.write(
-        `${JSON.stringify({ id: record.id, key, tenant: record.tenant, role: record.role, name: record.name, created_at: record.created_at })}\n`,
-      )
+      process.stdout.write(`${JSON.stringify(createdBody(record, key))}\n`)
       return
     }
     // The key alone on stdout (for `KEY=$(…)`), what it is and how to use it on stderr.
@@ -145,9 +154,15 @@ export async function revokeKey(id: string): Promise<void> {
   })
 }
 
+/** A key's own limits as `writes/reads`: `default` where it has none, `none` for 0. */
+function limits(k: ApiKeyRecord): string {
+  const one = (n: number | null) => (n === null ? 'default' : n === 0 ? 'none' : String(n))
+  return k.rate_limit === null && k.read_rate_limit === null ? 'default' : `${one(k.rate_limit)}/${one(k.read_rate_limit)}`
+}
+
 function table(keys: readonly ApiKeyRecord[]): string {
-  const header = ['ID', 'TENANT', 'ROLE', 'NAME', 'CREATED', 'LAST USED', 'REVOKED']
-  const rows = keys.map((k) => [k.id, k.tenant, k.role, k.name, k.created_at, k.last_used_at ?? '-', k.revoked_at ?? '-'])
+  const header = ['ID', 'TENANT', 'ROLE', 'NAME', 'LIMITS/MIN', 'CREATED', 'LAST USED', 'REVOKED']
+  const rows = keys.map((k) => [k.id, k.tenant, k.role, k.name, limits(k), k.created_at, k.last_used_at ?? '-', k.revoked_at ?? '-'])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`
   return line(header) + rows.map(line).join('')

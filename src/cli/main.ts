@@ -64,7 +64,9 @@ keys
   .requiredOption('--tenant <tenant>', 'the tenant the key acts in (1-128 of A-Z a-z 0-9 . _ -)')
   .requiredOption('--role <role>', `the key's role: ${ROLES.join(', ')}`)
   .requiredOption('--name <name>', 'what the key is for (1-200 characters)')
-  .option('--json', 'print {id, key, tenant, role, name, created_at} as JSON')
+  .option('--rate-limit <n>', "writes per minute the key may make (0: no limit; default: the server's RATE_LIMIT_PER_USER)")
+  .option('--read-rate-limit <n>', "reads per minute (0: no limit; default: the server's RATE_LIMIT_READS_PER_USER)")
+  .option('--json', 'print {id, key, tenant, role, name, created_at, rate_limit, read_rate_limit} as JSON')
   .action((opts: CreateOptions) => createKey(opts))
 
 keys

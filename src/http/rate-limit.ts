@@ -53,16 +53,16 @@ export function bucketOf(principal: Principal, ip: () => string, user: string | 
   return `${access === 'read' ? 'r' : 'w'}:${callerOf(principal, ip, user)}`
 }
 
+/** Requests per minute `principal` may make: its own limit where its key sets one, else the server's. */
+export function capacityOf(principal: Principal, access: Access, limits: RateLimits): number {
+  if (principal.via === 'none') return access === 'read' ? limits.perIpReads : limits.perIp
+  const own = access === 'read' ? principal.limits?.reads : principal.limits?.writes
+  return own ?? (access === 'read' ? limits.perPrincipalReads : limits.perPrincipal)
+}
+
 export function routeLimiter(store: RateLimitStore, limits: RateLimits): RouteLimiter {
   return (principal, ip, user, access) => {
-    const anonymous = principal.via === 'none'
-    const capacity = anonymous
-      ? access === 'read'
-        ? limits.perIpReads
-        : limits.perIp
-      : access === 'read'
-        ? limits.perPrincipalReads
-        : limits.perPrincipal
+    const capacity = capacityOf(principal, access, limits)
     if (capacity === 0) return undefined
     const key = bucketOf(principal, ip, user, access)
     const limit = { capacity, windowMs: limits.windowMs }

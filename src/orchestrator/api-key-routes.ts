@@ -3,7 +3,8 @@
  *
  * ```ts
  * registerApiKeyRoutes(app, { keys })
- * // POST   /api/v1/api-keys {tenant, role, name} → 201 {id, key, tenant, role, name, created_at} + Location (the key, once)
+ * // POST   /api/v1/api-keys {tenant, role, name, rate_limit?, read_rate_limit?}
+ * //        → 201 {id, key, tenant, role, name, created_at, rate_limit, read_rate_limit} + Location (the key, once)
  * // GET    /api/v1/api-keys?tenant=acme&page=1    → 200 the page envelope of records, no secrets
  * // GET    /api/v1/api-keys/{id}                  → 200 the record | 404
  * // DELETE /api/v1/api-keys/{id}                  → 200 the record, revoked (again: unchanged) | 404
@@ -12,7 +13,7 @@
  * Every route needs `keys:admin`, which only the admin role has; an admin acts in any tenant
  * (src/auth/principal.ts), so the list filters by `tenant` only when asked to.
  */
-import { CreateApiKeyRequest, createApiKey } from '../auth/api-keys.js'
+import { CreateApiKeyRequest, createApiKey, createdBody } from '../auth/api-keys.js'
 import type { Ctx, HttpApp, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
 import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
@@ -55,7 +56,7 @@ export function registerApiKeyRoutes(app: HttpApp, deps: ApiKeyRouteDeps): void 
       return {
         status: 201,
         headers: { Location: `/api/v1/api-keys/${record.id}`, 'cache-control': 'no-store' },
-        body: { id: record.id, key, tenant: record.tenant, role: record.role, name: record.name, created_at: record.created_at },
+        body: createdBody(record, key),
       }
     },
     { permission: 'keys:admin' },

@@ -22,6 +22,10 @@ export interface ApiKeyRecord {
   created_at: string
   revoked_at: string | null
   last_used_at: string | null
+  /** Writes per minute this key may make; null: the server's default, 0: no limit. */
+  rate_limit: number | null
+  /** Reads (GET, HEAD) per minute; null: the server's default, 0: no limit. */
+  read_rate_limit: number | null
 }
 
 export interface NewApiKey {
@@ -31,6 +35,8 @@ export interface NewApiKey {
   name: string
   /** SHA-256 of the secret, 32 bytes. */
   secret_hash: Uint8Array
+  rate_limit?: number | undefined
+  read_rate_limit?: number | undefined
 }
 
 export interface StoredApiKey extends ApiKeyRecord {

@@ -1,5 +1,6 @@
 /**
- * The API key store on the SQL port (PGlite or PostgreSQL): the `api_keys` table of migration 0008.
+ * The API key store on the SQL port (PGlite or PostgreSQL): the `api_keys` table of migrations 0008
+ * and 0010.
  *
  * ```ts
  * const keys = new SqlApiKeyStore(sql)
@@ -20,9 +21,11 @@ interface Row {
   created_at: Date
   revoked_at: Date | null
   last_used_at: Date | null
+  rate_limit: number | null
+  read_rate_limit: number | null
 }
 
-const COLUMNS = 'id, tenant, role, name, created_at, revoked_at, last_used_at'
+const COLUMNS = 'id, tenant, role, name, created_at, revoked_at, last_used_at, rate_limit, read_rate_limit'
 
 // The only identifiers the list interpolates, from a closed set.
 const SORT_COLUMNS: Readonly<Record<ApiKeySortKey, string>> = { created_at: 'created_at', name: 'name', tenant: 'tenant' }
@@ -36,6 +39,8 @@ function toRecord(row: Row): ApiKeyRecord {
     created_at: row.created_at.toISOString(),
     revoked_at: row.revoked_at?.toISOString() ?? null,
     last_used_at: row.last_used_at?.toISOString() ?? null,
+    rate_limit: row.rate_limit,
+    read_rate_limit: row.read_rate_limit,
   }
 }
 
@@ -44,8 +49,9 @@ export class SqlApiKeyStore implements ApiKeyStore {
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
     const { rows } = await this.sql.query<Row>(
-      `insert into api_keys (id, tenant, role, name, secret_hash) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
-      [key.id, key.tenant, key.role, key.name, key.secret_hash],
+      `insert into api_keys (id, tenant, role, name, secret_hash, rate_limit, read_rate_limit)
+       values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
+      [key.id, key.tenant, key.role, key.name, key.secret_hash, key.rate_limit ?? null, key.read_rate_limit ?? null],
     )
     return toRecord(rows[0]!)
   }

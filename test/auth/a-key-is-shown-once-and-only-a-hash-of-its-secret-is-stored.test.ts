@@ -15,7 +15,7 @@ onEachSql('a key is shown once and only a hash of its secret is stored', async (
   t.equal(res.status, 201)
   t.equal(res.headers.get('cache-control'), 'no-store')
   const created = (await res.json()) as Record<string, string>
-  t.same(Object.keys(created).sort(), ['created_at', 'id', 'key', 'name', 'role', 'tenant'])
+  t.same(Object.keys(created).sort(), ['created_at', 'id', 'key', 'name', 'rate_limit', 'read_rate_limit', 'role', 'tenant'])
   t.match(created, { tenant: 'acme', role: 'member', name: 'ci runner' })
   t.match(created.key, /^gk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/, 'gk_<id>_<secret>')
   t.equal(created.key!.slice(3, 19), created.id, 'the id is the public part')

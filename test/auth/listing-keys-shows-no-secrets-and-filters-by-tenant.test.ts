@@ -3,7 +3,7 @@
 import { AS_ADMIN, keyServer } from './api-key-server.js'
 import { onEachSql } from './each-sql.js'
 
-const RECORD_FIELDS = ['created_at', 'id', 'last_used_at', 'name', 'revoked_at', 'role', 'tenant']
+const RECORD_FIELDS = ['created_at', 'id', 'last_used_at', 'name', 'rate_limit', 'read_rate_limit', 'revoked_at', 'role', 'tenant']
 
 onEachSql('listing keys shows no secrets and filters by tenant', async (t, connect) => {
   const server = await keyServer(t, await connect())

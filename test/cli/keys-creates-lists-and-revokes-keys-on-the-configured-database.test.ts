@@ -34,15 +34,17 @@ t.test('keys creates, lists and revokes keys on the configured database', { time
   t.match(created.stderr, 'Authorization: Bearer')
   t.notOk(created.stderr.includes(key), 'how to use it, without the key again')
 
-  const json = ganglion('create', '--tenant', 'globex', '--role', 'viewer', '--name', 'dashboards', '--json')
+  const json = ganglion('create', '--tenant', 'globex', '--role', 'viewer', '--name', 'dashboards', '--read-rate-limit', '0', '--json')
   t.equal(json.status, 0, json.stderr)
   const other = JSON.parse(json.stdout)
   t.match(other, { id: /^[0-9a-f]{16}$/, key: /^gk_/, tenant: 'globex', role: 'viewer', name: 'dashboards', created_at: String })
+  t.same([other.rate_limit, other.read_rate_limit], [null, 0], 'its own read limit: none')
 
   const table = ganglion('list')
   t.equal(table.status, 0, table.stderr)
-  t.match(table.stdout, /^ID\s+TENANT\s+ROLE\s+NAME\s+CREATED\s+LAST USED\s+REVOKED\n/)
-  t.match(table.stdout, new RegExp(`${id}\\s+acme\\s+admin\\s+bootstrap\\s+\\S+Z\\s+-\\s+-`))
+  t.match(table.stdout, /^ID\s+TENANT\s+ROLE\s+NAME\s+LIMITS\/MIN\s+CREATED\s+LAST USED\s+REVOKED\n/)
+  t.match(table.stdout, new RegExp(`${id}\\s+acme\\s+admin\\s+bootstrap\\s+default\\s+\\S+Z\\s+-\\s+-`))
+  t.match(table.stdout, new RegExp(`${other.id}\\s+globex\\s+viewer\\s+dashboards\\s+default/none\\s`))
   t.match(table.stdout, other.id)
   for (const secret of [key.slice(20), other.key.slice(20)]) t.notOk(table.stdout.includes(secret), 'no secret in the table')
 
@@ -53,7 +55,17 @@ t.test('keys creates, lists and revokes keys on the configured database', { time
     records.map((r: { id: string }) => r.id),
     [id],
   )
-  t.same(Object.keys(records[0]).sort(), ['created_at', 'id', 'last_used_at', 'name', 'revoked_at', 'role', 'tenant'])
+  t.same(Object.keys(records[0]).sort(), [
+    'created_at',
+    'id',
+    'last_used_at',
+    'name',
+    'rate_limit',
+    'read_rate_limit',
+    'revoked_at',
+    'role',
+    'tenant',
+  ])
 
   const revoked = ganglion('revoke', id)
   t.equal(revoked.status, 0, revoked.stderr)
@@ -67,6 +79,8 @@ t.test('keys creates, lists and revokes keys on the configured database', { time
     [['create', '--tenant', 'acme', '--role', 'owner', '--name', 'x'], '--role: must be one of'],
     [['create', '--tenant', 'ac me', '--role', 'member', '--name', 'x'], '--tenant: must match pattern'],
     [['create', '--tenant', 'acme', '--role', 'member'], "required option '--name <name>' not specified"],
+    [['create', '--tenant', 'acme', '--role', 'member', '--name', 'x', '--rate-limit', 'lots'], '--rate-limit: must be an integer'],
+    [['create', '--tenant', 'acme', '--role', 'member', '--name', 'x', '--read-rate-limit', '-1'], '--read-rate-limit: must be'],
     [['list', '--tenant', '../etc'], '--tenant "../etc": must be'],
     [['revoke'], "missing required argument 'id'"],
     [['rotate', id], "unknown command 'rotate'"],
