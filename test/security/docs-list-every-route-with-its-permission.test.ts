@@ -52,10 +52,11 @@ function documentedRoutes(service: Service): string[] {
   )
 }
 
-t.test('the threat model, the roles and the routes come before the API keys', async (t) => {
+t.test('the threat model, the roles and the routes come before the API keys; what to set, after', async (t) => {
   const at = (title: string) => page.indexOf(`\n## ${title}\n`)
   t.ok(at('Threat model') > 0, 'a threat model')
   t.ok(at('Threat model') < at('Roles') && at('Roles') < at('Routes') && at('Routes') < at('API keys'), 'in order')
+  t.ok(at('What a deployment must set') > at('Tenants'), 'what a deployment must set, near the end')
 })
 
 t.test('each service table lists every route with its permission and who may call it, and nothing else', async (t) => {
