@@ -61,6 +61,8 @@ t.test('many strings each just under the match limit stop at the budget of the c
   const strings = Array.from({ length: 2000 }, () => `${'a'.repeat(n)}b`)
   const started = Date.now()
   const err = await judgeError({ deps: { s1: { result: strings } }, input: { checks: [{ type: 'regex', pattern: '^(a|a)*$' }] } })
-  t.match(err, { code: 'INPUT_INVALID', message: /ran past their 2000 ms together/ })
+  // Usually the budget stops it; on a machine so loaded that one match passes 100 ms, that
+  // match's own limit does first. Either way the call ends refused, well before 10 s.
+  t.match(err, { code: 'INPUT_INVALID', message: /ran past their 2000 ms together|matching took longer than 100 ms/ })
   t.ok(Date.now() - started < 4_000, `stopped after ${Date.now() - started} ms (2000 strings at about 5 ms each would take 10 s)`)
 })
