@@ -17,8 +17,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import Type from 'typebox'
-import type { ApiKeyRecord, ApiKeyStore } from '../stores/api-key-store.js'
-import type { CredentialVerifier } from './authenticator.js'
+import type { ApiKeyRecord, ApiKeyStore, StoredApiKey } from '../stores/api-key-store.js'
+import { AuthenticationUnavailableError, type CredentialVerifier } from './authenticator.js'
 import { type Principal, type RateLimitOverrides, ROLES, type Role } from './principal.js'
 
 export const API_KEY_PREFIX = 'gk_'
@@ -116,7 +116,13 @@ export function apiKeyVerifier(store: Pick<ApiKeyStore, 'get' | 'touch'>, option
       if (parts === null) return undefined
       const [, id, secret] = parts as unknown as [string, string, string]
       const presented = hashSecret(secret)
-      const stored = await store.get(id)
+      let stored: StoredApiKey | undefined
+      try {
+        stored = await store.get(id)
+      } catch (err) {
+        // The key can be judged neither way: a 503 the client retries, not a 401 that says "throw it away".
+        throw new AuthenticationUnavailableError('API keys cannot be checked: the database is unreachable', 'database', { cause: err })
+      }
       // Always one constant-time comparison, whether the id is known or not.
       const same = timingSafeEqual(presented, stored?.secret_hash ?? NO_HASH)
       if (stored === undefined || !same || stored.revoked_at !== null) return undefined

@@ -313,7 +313,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     const allowed = (p: Principal): Principal => {
       if (!can(p, permission))
         throw HttpError.forbidden(
-          `This credential may not ${permission.replace(':', ' ')}`,
+          `This credential lacks the ${permission} permission`,
           'authorization',
           `needs the ${permission} permission`,
         )

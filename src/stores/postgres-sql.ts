@@ -106,7 +106,8 @@ export class PostgresSql implements Sql {
     }
   }
 
+  /** Ends the pool; again: nothing more (as PGlite's). */
   async close(): Promise<void> {
-    await this.pool.end()
+    if (!this.pool.ended) await this.pool.end()
   }
 }

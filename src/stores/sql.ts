@@ -42,7 +42,7 @@ export interface Sql {
    * Called on a transaction's own `tx`, it joins that transaction.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
-  /** Closes the connections this adapter opened. A transaction's `tx` cannot be closed. */
+  /** Closes the connections this adapter opened; a second call does nothing. A transaction's `tx` cannot be closed. */
   close(): Promise<void>
 }
 
