@@ -37,6 +37,7 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { NO_RATE_LIMITS } from './no-rate-limits.js'
 import { type Percentiles, percentiles, runOpenLoop } from './open-loop.js'
 import { TEXT_PII, variant } from './texts.js'
 
@@ -65,10 +66,7 @@ const HALF_CONNECTIONS = Number(args['half-connections'])
 const HOST = '127.0.0.1'
 const BARE_PORT = Number(args['bare-port'])
 const REFLEX_PORT = Number(args['reflex-port'])
-// The configuration's maximum (per minute). One IP at 30,000 req/s would drain a bucket of that
-// size within the run, so every body also names one of 256 users (`user_id`), whose buckets are
-// then the ones that count (the limit is per user_id when one is given); no run gets a 429.
-const RATE_LIMIT = '1000000'
+// Every body names one of 256 users (`user_id`), as clients of the check do.
 const USERS = 256
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -369,8 +367,7 @@ if (!args['no-reflex']) {
     PORT: String(REFLEX_PORT + 1),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'ERROR',
-    RATE_LIMIT_PER_IP: RATE_LIMIT,
-    RATE_LIMIT_PER_USER: RATE_LIMIT,
+    ...NO_RATE_LIMITS,
     NODE_ENV: 'production',
   })
   await waitFor(`http://${HOST}:${REFLEX_PORT}/api/v1/health`, 120_000)
@@ -536,7 +533,7 @@ p(
     (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''),
 )
 p(
-  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`,
+  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with every RATE_LIMIT_* at 0 (no limit), so the bench measures the check, not 429s; every body names one of ${USERS} users.`,
 )
 p(
   `Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`,
