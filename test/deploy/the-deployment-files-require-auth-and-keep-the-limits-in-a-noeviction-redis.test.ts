@@ -84,7 +84,7 @@ t.test('deploy/k8s', async (t) => {
 
   const [kustomization] = docs.get('kustomization.yaml') ?? []
   t.same(
-    [...(kustomization?.resources as string[])].sort(),
+    [...((kustomization?.resources ?? []) as string[])].sort(),
     files.filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml').sort(),
     'the kustomization applies every manifest but the secret template',
   )
