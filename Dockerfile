@@ -3,10 +3,16 @@
 # Ganglion: one image for every role; the command picks the role.
 #
 #   docker build -t ganglion:0.1.0 .
-#   docker run --rm -p 8000:8000 -p 8001:8001 -v ganglion-data:/data ganglion:0.1.0     # `start`: everything, embedded PGlite
-#   docker run --rm -e DATABASE_URL=postgres://… ganglion:0.1.0 orchestrator --port 8000
-#   docker run --rm -e HEALTH_PORT=8001 ganglion:0.1.0 reflex --port 8001
+#   export ADMIN_TOKEN=$(openssl rand -hex 32) CACHE_KEY_SECRET=$(openssl rand -hex 32)
+#   docker run --rm -p 8000:8000 -p 8001:8001 -e ADMIN_TOKEN -e CACHE_KEY_SECRET -v ganglion-data:/data ganglion:0.1.0   # `start`: everything, embedded PGlite
+#   docker run --rm -e ADMIN_TOKEN -e CACHE_KEY_SECRET -e DATABASE_URL=postgres://… ganglion:0.1.0 orchestrator --port 8000
+#   docker run --rm -e ADMIN_TOKEN -e CACHE_KEY_SECRET -e DATABASE_URL=postgres://… -e HEALTH_PORT=8001 ganglion:0.1.0 reflex --port 8001
 #   docker run --rm -e HEALTH_PORT=8002 -e ORCHESTRATOR_URL=http://… ganglion:0.1.0 arm planner --port 8002
+#
+# AUTH=required: every request but health, readiness and docs needs `Authorization: Bearer` with
+# ADMIN_TOKEN or an API key (docs/security.md). `-e NAME` without a value passes the variable on
+# from the shell, so no secret is written on the command line. A reflex layer alone verifies API
+# keys in the orchestrator's PostgreSQL, hence its DATABASE_URL.
 #
 # Written without a Docker engine at hand: see "What was verified" in docs/deployment.md.
 
@@ -61,6 +67,7 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \
     HOST=0.0.0.0 \
+    AUTH=required \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

@@ -26,9 +26,16 @@
  * (autocannon, the open-loop generator, wrk) on CPU 1, with `taskset`; the nearest this machine
  * comes to a load generator on another host. Without it the scheduler shares both cores.
  *
+ * 5. With `--auth-database-url postgres://…`, a second reflex service beside the first, with
+ *    AUTH=required and its API keys in that PostgreSQL (a reflex layer alone verifies keys there);
+ *    a `member` key is made with `ganglion keys create` and sent as `Authorization: Bearer` by
+ *    every run against it. Its check miss and hit join the rounds, and the report gives auth on ÷
+ *    auth off for throughput and latency.
+ *
  * Options: --duration 10 (s per peak run), --rounds 2, --warmup 3 (s), --connections 50,
  * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/cli/main.js reflex",
- * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102, --pin.
+ * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102 (+2 for auth on), --pin,
+ * --auth-database-url.
  * Every run is bounded by its duration; the whole script by a 20-minute watchdog. 127.0.0.1 only.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
@@ -37,6 +44,7 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { NO_RATE_LIMITS } from './no-rate-limits.js'
 import { type Percentiles, percentiles, runOpenLoop } from './open-loop.js'
 import { TEXT_PII, variant } from './texts.js'
 
@@ -54,6 +62,7 @@ const { values: args } = parseArgs({
     'bare-port': { type: 'string', default: '18101' },
     'reflex-port': { type: 'string', default: '18102' },
     pin: { type: 'boolean', default: false },
+    'auth-database-url': { type: 'string' },
   },
 })
 const DURATION = Number(args.duration)
@@ -65,10 +74,7 @@ const HALF_CONNECTIONS = Number(args['half-connections'])
 const HOST = '127.0.0.1'
 const BARE_PORT = Number(args['bare-port'])
 const REFLEX_PORT = Number(args['reflex-port'])
-// The configuration's maximum (per minute). One IP at 30,000 req/s would drain a bucket of that
-// size within the run, so every body also names one of 256 users (`user_id`), whose buckets are
-// then the ones that count (the limit is per user_id when one is given); no run gets a 429.
-const RATE_LIMIT = '1000000'
+// Every body names one of 256 users (`user_id`), as clients of the check do.
 const USERS = 256
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -192,8 +198,17 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-async function post(port: number, path: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const r = await fetch(`http://${HOST}:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+async function post(
+  port: number,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const r = await fetch(`http://${HOST}:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
   return { status: r.status, json: (await r.json()) as Record<string, unknown> }
 }
 
@@ -221,6 +236,8 @@ interface Target {
   /** True: one fixed body (the cache-hit path). */
   fixed: boolean
   pid: () => number | undefined
+  /** Sent with every request besides Content-Type: the credential of the auth-on service. */
+  headers?: Record<string, string>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,7 +259,7 @@ interface RunResult {
 
 function autocannonRun(t: Target, durationS: number, connections: number, overallRate?: number): Promise<RunResult> {
   const latencies: number[] = []
-  const headers = { 'content-type': 'application/json' }
+  const headers = { 'content-type': 'application/json', ...t.headers }
   const requests: AcRequest[] = (t.fixed ? HIT_BODIES : VARYING_BODIES).map((body) => ({ method: 'POST', path: t.path, headers, body }))
   const opts: AcOptions = { url: `http://${HOST}:${t.port}`, connections, pipelining: 1, duration: durationS, requests, timeout: 10 }
   if (overallRate) opts.overallRate = overallRate
@@ -369,12 +386,41 @@ if (!args['no-reflex']) {
     PORT: String(REFLEX_PORT + 1),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'ERROR',
-    RATE_LIMIT_PER_IP: RATE_LIMIT,
-    RATE_LIMIT_PER_USER: RATE_LIMIT,
+    ...NO_RATE_LIMITS,
     NODE_ENV: 'production',
   })
   await waitFor(`http://${HOST}:${REFLEX_PORT}/api/v1/health`, 120_000)
   log(`reflex service up (pid ${reflex.pid}: ${args['reflex-cmd']})`)
+}
+// The same service with AUTH=required, and a member's API key made by the CLI on its database.
+const AUTH_PORT = REFLEX_PORT + 2
+let reflexAuth: ChildProcess | undefined
+let bearer: Record<string, string> | undefined
+const authDatabaseUrl = args['auth-database-url']
+if (!args['no-reflex'] && authDatabaseUrl !== undefined) {
+  const [cmd, ...argv] = (args['reflex-cmd'] ?? '').split(' ').filter(Boolean)
+  const resolved = cmd === 'node' ? process.execPath : (cmd ?? process.execPath)
+  const cli = argv.slice(0, -1) // the command without its role
+  const env = { ...process.env, DATABASE_URL: authDatabaseUrl, LOG_LEVEL: 'ERROR' }
+  const key = execFileSync(resolved, [...cli, 'keys', 'create', '--tenant', 'bench', '--role', 'member', '--name', `bench-${Date.now()}`], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  }).trim()
+  bearer = { authorization: `Bearer ${key}` }
+  reflexAuth = start('reflex, auth on', resolved, argv, {
+    HOST,
+    REFLEX_PORT: String(AUTH_PORT),
+    PORT: String(AUTH_PORT + 1),
+    DATA_DIR: dataDir,
+    DATABASE_URL: authDatabaseUrl,
+    AUTH: 'required',
+    LOG_LEVEL: 'ERROR',
+    ...NO_RATE_LIMITS,
+    NODE_ENV: 'production',
+  })
+  await waitFor(`http://${HOST}:${AUTH_PORT}/api/v1/health`, 120_000)
+  log(`reflex service with AUTH=required up (pid ${reflexAuth.pid}), key ${key.slice(0, 20)}…`)
 }
 if (args.pin) {
   // Every thread of this process; wrk, started later, inherits the mask.
@@ -410,6 +456,30 @@ if (reflex) {
   log(`miss probe PII: ${JSON.stringify((miss.json.pii_matches as Array<{ type: string }> | undefined)?.map((m) => m.type))}`)
   if (hit.json.cache_hit !== true) console.error('WARNING: the cache-hit path does not hit; its row measures a miss')
   targets.push(missTarget, hitTarget)
+}
+let authMiss: Target | undefined
+let authHit: Target | undefined
+if (reflexAuth && bearer) {
+  authMiss = {
+    name: 'check miss, auth on',
+    port: AUTH_PORT,
+    path: '/api/v1/check',
+    fixed: false,
+    pid: () => reflexAuth?.pid,
+    headers: bearer,
+  }
+  authHit = { name: 'check hit, auth on', port: AUTH_PORT, path: '/api/v1/check', fixed: true, pid: () => reflexAuth?.pid, headers: bearer }
+  const refused = await post(AUTH_PORT, '/api/v1/check', HIT_BODY)
+  const first = await post(AUTH_PORT, '/api/v1/check', HIT_BODY, bearer)
+  const key = String(first.json.cache_key)
+  const body = JSON.stringify({ key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 })
+  const stored = await post(AUTH_PORT, '/api/v1/cache', body, bearer)
+  const hit = await post(AUTH_PORT, '/api/v1/check', HIT_BODY, bearer)
+  log(
+    `auth on: without the key ${refused.status}; with it ${first.status}; cache POST ${stored.status}; hit probe cache_hit=${String(hit.json.cache_hit)}`,
+  )
+  if (refused.status !== 401 || first.status !== 200) throw new Error('the auth-on service does not require or accept the key')
+  targets.push(authMiss, authHit)
 }
 const bodyBytes = Buffer.byteLength(varyingBody(0))
 log(`body ${bodyBytes} bytes (hit body ${Buffer.byteLength(HIT_BODY)}); targets: ${targets.map((t) => t.name).join(', ')}`)
@@ -448,7 +518,7 @@ const half: Array<{
   errors: number
   serverUsPerReq: number
 }> = []
-const halfTargets = [targets[0], missTarget, hitTarget].filter((t): t is Target => t !== undefined)
+const halfTargets = [targets[0], missTarget, hitTarget, authMiss, authHit].filter((t): t is Target => t !== undefined)
 async function openLoop(t: Target, rate: number, how: string): Promise<void> {
   const cpu0 = cpuMs(t.pid())
   const r = await runOpenLoop({
@@ -459,6 +529,7 @@ async function openLoop(t: Target, rate: number, how: string): Promise<void> {
     durationS: HALF_DURATION,
     connections: HALF_CONNECTIONS,
     bodies: t.fixed ? HIT_BODIES : VARYING_BODIES,
+    ...(t.headers && { headers: t.headers }),
   })
   const us = ((cpuMs(t.pid()) - cpu0) * 1000) / Math.max(1, r.completed)
   half.push({
@@ -478,7 +549,7 @@ async function openLoop(t: Target, rate: number, how: string): Promise<void> {
 for (const t of halfTargets) await openLoop(t, halfRate, 'open loop')
 // When the check's own peak is under half the ceiling, the line above is an overload; this one
 // shows the check at half of its own measured peak (50 % utilisation), for the record.
-for (const t of [missTarget, hitTarget]) {
+for (const t of [missTarget, hitTarget, authMiss, authHit]) {
   if (!t) continue
   const own = Math.round(median((peak.get(t.name) ?? []).map((r) => r.rps)) / 2)
   if (own < halfRate) await openLoop(t, own, 'open loop, half its own peak')
@@ -536,7 +607,7 @@ p(
     (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''),
 )
 p(
-  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with RATE_LIMIT_PER_IP=RATE_LIMIT_PER_USER=${RATE_LIMIT}/min (the configuration's maximum) and every body naming one of ${USERS} users, so the bench measures the check, not 429s.`,
+  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with every RATE_LIMIT_* at 0 (no limit), so the bench measures the check, not 429s; every body names one of ${USERS} users.`,
 )
 p(
   `Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`,
@@ -591,6 +662,36 @@ if (wrkRows.length) {
     p(
       `| ${round} | ${r.target} | ${int(r.rps)} | ${f2(r.rps / (ceil?.rps ?? NaN))} | ${f3(r.lat.p50)} | ${f3(r.lat.p99)} | ` +
         `${f1(r.serverUsPerReq)} | ${f2((ceil?.serverUsPerReq ?? NaN) / r.serverUsPerReq)} | ${f1(r.serverCpuPct)} | ${r.errors} / ${r.non2xx} |`,
+    )
+  }
+}
+
+// Auth on against auth off.
+if (missTarget && hitTarget && authMiss && authHit) {
+  p()
+  p('### Auth on ÷ auth off')
+  p()
+  p(
+    'The same service, the second with AUTH=required and a `member` API key as `Authorization: Bearer` on every request. ' +
+      'Peak: medians of the interleaved rounds above. Half load: the open loop at half the ceiling.',
+  )
+  p()
+  p(
+    '| path | peak req/s off / on | on ÷ off | peak P50 ms off / on | peak P99 ms off / on | half-load P50 ms off / on | half-load P99 ms off / on | server µs CPU/req off / on |',
+  )
+  p('|---|---|---|---|---|---|---|---|')
+  for (const [off, on] of [
+    [missTarget, authMiss],
+    [hitTarget, authHit],
+  ] as const) {
+    const m = (t: Target, k: (r: RunResult) => number): number => median((peak.get(t.name) ?? []).map(k))
+    const h = (t: Target) => half.find((x) => x.how === 'open loop' && x.target === t.name)?.lat
+    const rpsOff = m(off, (r) => r.rps)
+    const rpsOn = m(on, (r) => r.rps)
+    p(
+      `| ${off.name.replace('check ', '')} | ${int(rpsOff)} / ${int(rpsOn)} | ${f2(rpsOn / rpsOff)} | ${f2(m(off, (r) => r.lat.p50))} / ${f2(m(on, (r) => r.lat.p50))} | ` +
+        `${f2(m(off, (r) => r.lat.p99))} / ${f2(m(on, (r) => r.lat.p99))} | ${f3(h(off)?.p50 ?? NaN)} / ${f3(h(on)?.p50 ?? NaN)} | ` +
+        `${f3(h(off)?.p99 ?? NaN)} / ${f3(h(on)?.p99 ?? NaN)} | ${f1(m(off, (r) => r.serverUsPerReq))} / ${f1(m(on, (r) => r.serverUsPerReq))} |`,
     )
   }
 }

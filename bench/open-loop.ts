@@ -28,6 +28,8 @@ export interface OpenLoopOptions {
   connections: number
   /** JSON bodies, pre-encoded once and sent in turn (request i sends bodies[i % length]). */
   bodies: string[]
+  /** Headers sent with every request besides Host, Content-Type and Content-Length. */
+  headers?: Record<string, string>
   /** A response with another status counts as an error (default 200). */
   expectStatus?: number
 }
@@ -92,7 +94,10 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<OpenLoopResult
   let non2xx = 0
   let sent = 0
   let maxQueued = 0
-  const head = `POST ${opts.path} HTTP/1.1\r\nHost: ${opts.host}:${opts.port}\r\nContent-Type: application/json\r\nContent-Length: `
+  const extra = Object.entries(opts.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')
+  const head = `POST ${opts.path} HTTP/1.1\r\nHost: ${opts.host}:${opts.port}\r\n${extra}Content-Type: application/json\r\nContent-Length: `
   // Pre-encoded so the generator's own cost per request is a write and a parse.
   const requests = opts.bodies.map((b) => Buffer.from(`${head}${Buffer.byteLength(b)}\r\n\r\n${b}`))
 

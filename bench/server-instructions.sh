@@ -42,7 +42,7 @@ send() { node --import @tapjs/typescript/import bench/send-checks.ts --port "$po
 
 # shellcheck disable=SC2086 # the command is words
 REFLEX_PORT=$port PORT=$((port + 1)) DATA_DIR="$work/data" LOG_LEVEL=ERROR NODE_ENV=production \
-  RATE_LIMIT_PER_IP=1000000 RATE_LIMIT_PER_USER=1000000 \
+  RATE_LIMIT_PER_IP=0 RATE_LIMIT_READS_PER_IP=0 RATE_LIMIT_PER_USER=0 RATE_LIMIT_READS_PER_USER=0 \
   valgrind --tool=callgrind --vgdb=yes --vgdb-prefix="$work/vgdb" --instr-atstart=no \
   --callgrind-out-file="$work/out" $cmd >"$work/server.log" 2>&1 &
 pid=$!

@@ -45,7 +45,7 @@ import { MemoryCacheStore } from './stores/memory-cache-store.js'
 import { MemoryRateLimitStore } from './stores/memory-rate-limit-store.js'
 import { openSql } from './stores/open-sql.js'
 import type { RateLimitStore } from './stores/rate-limit-store.js'
-import type { RedisConnection } from './stores/redis-client.js'
+import type { RedisConnection, RedisHealth } from './stores/redis-client.js'
 import type { Sql } from './stores/sql.js'
 import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
@@ -87,6 +87,11 @@ interface Shared {
   cacheTier: CacheTier
   cache: TieredCacheStore
   redis: RedisConnection | undefined
+  /**
+   * The Redis of the rate-limit buckets when it is not `redis` (RATE_LIMIT_REDIS_URL names another),
+   * reported apart by the health routes; with one URL for both, `redis` holds the buckets too.
+   */
+  limitsRedis: RedisConnection | undefined
   /** The rate limit of every route that needs a principal (src/http/rate-limit.ts). */
   limit: RouteLimiter
   /** Where tenants' stored answers live in `cache`. */
@@ -103,16 +108,26 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
   const local = new MemoryCacheStore(cacheTier)
   const localLimiter = new MemoryRateLimitStore(rateLimiter)
   let redis: RedisConnection | undefined
+  let limitsRedis: RedisConnection | undefined
   let cache = new TieredCacheStore(local, undefined, { log })
   let limiter: RateLimitStore = localLimiter
-  if (config.redisUrl !== undefined) {
+  if (config.redisUrl !== undefined || config.rateLimitRedisUrl !== undefined) {
     // Loaded only when configured, so the embedded mode never loads ioredis.
     const { connectRedis } = await import('./stores/redis-client.js')
     const { RedisCacheStore } = await import('./stores/redis-cache-store.js')
     const { RedisRateLimitStore } = await import('./stores/redis-rate-limit-store.js')
-    redis = await connectRedis(config.redisUrl, { log, connectionName: 'ganglion' })
-    cache = new TieredCacheStore(local, new RedisCacheStore(redis), { log })
-    limiter = new RedisRateLimitStore(redis, localLimiter, { log })
+    if (config.redisUrl !== undefined) {
+      redis = await connectRedis(config.redisUrl, { log, connectionName: 'ganglion' })
+      cache = new TieredCacheStore(local, new RedisCacheStore(redis), { log })
+    }
+    if (config.rateLimitRedisUrl !== undefined) {
+      // A Redis of their own keeps the buckets out of reach of the cache's eviction policy.
+      if (config.rateLimitRedisUrl !== config.redisUrl) {
+        limitsRedis = await connectRedis(config.rateLimitRedisUrl, { log, connectionName: 'ganglion-limits' })
+      }
+      const buckets = limitsRedis ?? redis
+      if (buckets !== undefined) limiter = new RedisRateLimitStore(buckets, localLimiter, { log })
+    }
   }
   const limit = routeLimiter(limiter, {
     perIp: config.rateLimitPerIp,
@@ -139,7 +154,13 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
   if (config.authOffInTheOpen) {
     log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
   }
-  return { detector, cacheTier, cache, redis, limit, answerKeys, endpoint, authenticate }
+  return { detector, cacheTier, cache, redis, limitsRedis, limit, answerKeys, endpoint, authenticate }
+}
+
+/** The health of the limits' own Redis, for the health routes; nothing when the buckets share `redis`. */
+function limitsHealth(shared: Shared): { limitsHealth?: () => RedisHealth } {
+  const limits = shared.limitsRedis
+  return limits === undefined ? {} : { limitsHealth: () => limits.health() }
 }
 
 function httpApp(name: string, config: Config, log: Logger, shared?: Shared, metrics?: Metrics): HttpApp {
@@ -184,6 +205,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       }
     }
     await shared?.redis?.close()
+    await shared?.limitsRedis?.close()
     await sql?.close()
   }
 
@@ -197,6 +219,7 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
         startedAt,
         version: VERSION,
         auth: authStatus(config.auth, config.authOffInTheOpen),
+        ...limitsHealth(shared),
       })
       ports.reflex = await app.listen(config.reflexPort, config.host)
       closers.push(() => app.close())
@@ -340,6 +363,7 @@ async function startOrchestrator(
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),
+    ...limitsHealth(shared),
     queueRunning: () => queueRunning,
     metrics,
     version: VERSION,

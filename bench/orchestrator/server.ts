@@ -2,7 +2,7 @@
  * The orchestrator in its own process, exactly as the composition root starts it:
  * `start(loadConfig(env), { orchestrator: true }, logger)` (HTTP API + task runner + pg-boss, the
  * built-in step runner). Configuration comes from the environment like the real service
- * (DATABASE_URL or DATA_DIR, PORT, HOST, RATE_LIMIT_PER_IP, RATE_LIMIT_PER_USER, LOG_LEVEL).
+ * (DATABASE_URL or DATA_DIR, PORT, HOST, RATE_LIMIT_*, LOG_LEVEL).
  *
  * Prints one line `{"ready":true,"port":N,"pid":P}` on stdout once listening; closes on SIGTERM
  * (exit 0) and exits by itself after BENCH_MAX_SECONDS (default 300) so a lost child cannot run on.

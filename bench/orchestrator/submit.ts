@@ -5,7 +5,7 @@
  * For each database (PGlite in memory always; PostgreSQL when DATABASE_URL is set) and each round:
  *   1. reference: bare-send.ts in a child process, `--concurrency` loops of `send`, `--duration` s;
  *   2. the service: server.ts in a child process (start(config, {orchestrator:true}): API, runner,
- *      pg-boss, built-in steps), RATE_LIMIT_PER_IP and RATE_LIMIT_PER_USER raised to 1,000,000 per minute (the config's maximum) so
+ *      pg-boss, built-in steps), every RATE_LIMIT_* at 0 (no limit) so
  *      no request is refused; autocannon in this process, `--concurrency` connections, one request
  *      in flight each, every body a distinct goal (a counter), `--warmup` s then `--duration` s.
  * Each measurement starts on an empty database. The service's task runner keeps running while the
@@ -22,6 +22,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
+import { NO_RATE_LIMITS } from '../no-rate-limits.js'
 import { arg, countRows, cpuSeconds, flag, fmt, loadNow, machine, resetPostgres, sleep } from './common.js'
 import { diffCounts, totalOf } from './statement-counter.js'
 
@@ -94,8 +95,7 @@ async function startServer(db: Db): Promise<Server> {
     HOST: '127.0.0.1',
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'ERROR',
-    RATE_LIMIT_PER_IP: '1000000',
-    RATE_LIMIT_PER_USER: '1000000',
+    ...NO_RATE_LIMITS,
     BENCH_MAX_SECONDS: String(durationS + warmupS + 120),
   }
   const prof = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []

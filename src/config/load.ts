@@ -25,6 +25,12 @@ export interface Config {
   databaseUrl: string | undefined
   /** Unset → no shared tier. */
   redisUrl: string | undefined
+  /**
+   * Where the global rate-limit buckets live: RATE_LIMIT_REDIS_URL, else REDIS_URL; unset → each
+   * process limits on its own. A Redis apart from the cache's keeps a flood of cache writes from
+   * evicting the buckets (docs/cache-and-limits.md).
+   */
+  rateLimitRedisUrl: string | undefined
   qdrantUrl: string | undefined
   /** Seconds. */
   taskTimeout: number
@@ -134,6 +140,7 @@ const RULES: Record<string, string> = {
   TRUST_PROXY: 'must be one of true, false, 1, 0',
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
   REDIS_URL: 'must be a redis:// or rediss:// URL',
+  RATE_LIMIT_REDIS_URL: 'must be a redis:// or rediss:// URL',
   REDACTION_SALT: 'must be at least 16 characters',
   ADMIN_TOKEN: 'must be at least 16 characters',
   LLM_MAX_TOKENS_FIELD: 'must be one of max_tokens, max_completion_tokens',
@@ -190,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     dataDir: raw.DATA_DIR ?? './data',
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
+    rateLimitRedisUrl: raw.RATE_LIMIT_REDIS_URL ?? raw.REDIS_URL,
     qdrantUrl: raw.QDRANT_URL,
     taskTimeout: int('TASK_TIMEOUT'),
     maxParallelArms: int('MAX_PARALLEL_ARMS'),

@@ -65,6 +65,7 @@ export const EnvSchema = Type.Object({
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Url(['postgres', 'postgresql'], 'PostgreSQL; unset means embedded PGlite under DATA_DIR'),
   REDIS_URL: Url(['redis', 'rediss'], 'shared cache and rate-limit tier; unset means in-process only'),
+  RATE_LIMIT_REDIS_URL: Url(['redis', 'rediss'], 'a Redis of its own for the rate-limit buckets; unset means REDIS_URL'),
   QDRANT_URL: Url(['http', 'https'], 'Qdrant instead of pgvector'),
   LOG_LEVEL: Type.Optional(Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)))),
   REFLEX_BLOCK_LEVEL: Type.Optional(Type.Union(BLOCK_LEVELS.map((l) => Type.Literal(l)))),

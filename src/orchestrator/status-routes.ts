@@ -7,12 +7,15 @@ import { version as addonVersion } from '@ganglion/reflex'
 import type { AuthStatus } from '../auth/principal.js'
 import type { HttpApp, Reply } from '../http/app.js'
 import type { Metrics } from '../metrics.js'
+import type { RedisHealth } from '../stores/redis-client.js'
 import type { Sql } from '../stores/sql.js'
 import type { CacheHealth } from '../stores/tiered-cache-store.js'
 
 export interface StatusDeps {
   sql: Sql
   cacheHealth: () => CacheHealth
+  /** The Redis of the rate-limit buckets, when RATE_LIMIT_REDIS_URL names one apart from the cache's. */
+  limitsHealth?: () => RedisHealth
   queueRunning: () => boolean
   metrics: Metrics
   version: string
@@ -42,16 +45,24 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
     const database = await probe(deps.sql)
     const queue = deps.queueRunning() ? 'up' : 'down'
     const redis = deps.cacheHealth().redis
+    const limits = deps.limitsHealth?.().redis
     const required = database === 'up' && queue === 'up'
     return {
       status: required ? 200 : 503,
       body: {
-        status: !required ? 'unhealthy' : redis === 'down' ? 'degraded' : 'healthy',
+        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' ? 'degraded' : 'healthy',
         service: 'orchestrator',
         version: deps.version,
         addon_version: addonVersion,
         uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
-        dependencies: { database, database_kind: deps.sql.dialect, job_queue: queue, reflex: 'up', redis },
+        dependencies: {
+          database,
+          database_kind: deps.sql.dialect,
+          job_queue: queue,
+          reflex: 'up',
+          redis,
+          ...(limits !== undefined && { rate_limit_redis: limits }),
+        },
         auth: deps.auth,
       },
     }

@@ -1,6 +1,7 @@
 /** What the reflex routes need, assembled by the composition root (`src/app.ts`). */
 import type { AnswerKeys, CheckEndpoint, Detector } from '@ganglion/reflex'
 import type { AuthStatus } from '../auth/principal.js'
+import type { RedisHealth } from '../stores/redis-client.js'
 import type { TieredCacheStore } from '../stores/tiered-cache-store.js'
 
 export interface ReflexDeps {
@@ -22,4 +23,6 @@ export interface ReflexDeps {
   version: string
   /** How the service authenticates, for the health reply. */
   auth: AuthStatus
+  /** The Redis of the rate-limit buckets, when RATE_LIMIT_REDIS_URL names one apart from the cache's. */
+  limitsHealth?: () => RedisHealth
 }

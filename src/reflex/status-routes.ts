@@ -7,8 +7,9 @@ import type { ReflexDeps } from './deps.js'
 export function healthRoute(deps: ReflexDeps) {
   return (_ctx: Ctx): Reply => {
     const redis = deps.cache.health().redis
+    const limits = deps.limitsHealth?.().redis
     // A dead Redis degrades the service (no shared tier, local limits) but it keeps answering.
-    const status = redis === 'down' ? 'degraded' : 'healthy'
+    const status = redis === 'down' || limits === 'down' ? 'degraded' : 'healthy'
     return {
       status: 200,
       body: {
@@ -17,7 +18,7 @@ export function healthRoute(deps: ReflexDeps) {
         version: deps.version,
         addon_version: addonVersion,
         uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
-        dependencies: { addon: 'up', redis },
+        dependencies: { addon: 'up', redis, ...(limits !== undefined && { rate_limit_redis: limits }) },
         auth: deps.auth,
       },
     }

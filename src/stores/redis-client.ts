@@ -1,6 +1,7 @@
 /**
- * One Redis connection for the shared cache tier and the global rate-limit buckets, with a
- * circuit so that a dead or hung Redis costs the hot path no latency.
+ * A connection to Redis for the shared cache tier and the global rate-limit buckets (one for both,
+ * or one each when RATE_LIMIT_REDIS_URL names a Redis of their own), with a circuit so that a dead
+ * or hung Redis costs the hot path no latency.
  *
  * ```ts
  * const redis = await connectRedis(process.env.REDIS_URL!, { log })

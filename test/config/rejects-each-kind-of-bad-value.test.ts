@@ -25,6 +25,8 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY="yes": must be one of true, false, 1, 0'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL="mysql://db/x": must be a postgres:// or postgresql:// URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL="localhost:6379": must be a redis:// or rediss:// URL'],
+    [{ RATE_LIMIT_REDIS_URL: 'localhost:6380' }, 'RATE_LIMIT_REDIS_URL="localhost:6380": must be a redis:// or rediss:// URL'],
+    [{ RATE_LIMIT_REDIS_URL: 'http://limits:6379' }, 'RATE_LIMIT_REDIS_URL="http://limits:6379": must be a redis:// or rediss:// URL'],
     [{ QDRANT_URL: 'qdrant:6333' }, 'QDRANT_URL="qdrant:6333": must be an http:// or https:// URL'],
     [{ ARM_PLANNER_URL: 'ftp://planner' }, 'ARM_PLANNER_URL="ftp://planner": must be an http:// or https:// URL'],
     [{ STEP_TIMEOUT: '0' }, 'STEP_TIMEOUT="0": must be between 1 and 86400'],
@@ -42,4 +44,7 @@ t.test('never echoes secrets', async (t) => {
   t.same(problemsOf({ CAPABILITY_PRIVATE_KEY: 'x', PORT: 'x' }).length, 1, 'a present key is no problem')
   t.same(problemsOf({ ADMIN_TOKEN: 'short-secret' }), ['ADMIN_TOKEN=(hidden): must be at least 16 characters'])
   t.same(problemsOf({ REDIS_URL: 'http://:s3cret@cache' }), ['REDIS_URL="http://:***@cache": must be a redis:// or rediss:// URL'])
+  t.same(problemsOf({ RATE_LIMIT_REDIS_URL: 'limits://:s3cret@limits' }), [
+    'RATE_LIMIT_REDIS_URL="limits://:***@limits": must be a redis:// or rediss:// URL',
+  ])
 })

@@ -15,6 +15,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
     dataDir: './data',
     databaseUrl: undefined,
     redisUrl: undefined,
+    rateLimitRedisUrl: undefined,
     qdrantUrl: undefined,
     taskTimeout: 300,
     maxParallelArms: 5,
