@@ -23,6 +23,7 @@ import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
 import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
+import { priceOf } from './llm/prices.js'
 import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
@@ -305,12 +306,14 @@ async function startOrchestrator(
   })
   const arms = await openArms(config, { sql, detector: shared.detector, version: VERSION })
   closers.push(() => arms.close())
+  const price = priceOf(arms.llm.provider, arms.llm.model, config.llmPrices)
   const callDeps: CallArmDeps = {
     arms: arms.registry,
     tokens: arms.issuer,
     store: runnerStore,
     stepTimeoutMs: config.stepTimeout * 1000,
     metrics,
+    price,
   }
   const service = new TaskService({
     store,
@@ -320,6 +323,13 @@ async function startOrchestrator(
     answerKeys: shared.answerKeys,
     taskTimeoutSeconds: config.taskTimeout,
     cacheTtlSeconds: config.cacheTtl,
+    quotas: {
+      activePerTenant: config.tasksActivePerTenant,
+      defaultMaxTokens: config.taskDefaultMaxTokens,
+      maxTokens: config.taskMaxTokens,
+      model: arms.llm.model,
+      price,
+    },
   })
   // After the HTTP server closes (closers run in reverse), submissions still committing finish.
   closers.push(() => service.drain())

@@ -46,6 +46,14 @@ const service = new TaskService({
   answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: config.taskTimeout,
   cacheTtlSeconds: config.cacheTtl,
+  // No active-task cap: the benchmark's tasks pile up unrun.
+  quotas: {
+    activePerTenant: 0,
+    defaultMaxTokens: config.taskDefaultMaxTokens,
+    maxTokens: config.taskMaxTokens,
+    model: 'offline-extractive',
+    price: undefined,
+  },
 })
 const metrics = new Metrics({ detector, cacheTier, queueDepths: async () => [] })
 const app = createHttpApp({

@@ -28,6 +28,9 @@ import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
 import { TieredCacheStore } from '../../src/stores/tiered-cache-store.js'
 import { arg, summarise } from './common.js'
 
+/** Benchmarks create tasks in bulk: no active-task cap. */
+const NO_CAP = { activePerTenant: 0, defaultMaxTokens: 20_000, maxTokens: 200_000, model: 'offline-extractive', price: undefined }
+
 const concurrency = Number(arg('concurrency', '32'))
 const durationMs = Number(arg('duration', '10')) * 1000
 const mode = arg('mode', 'plain')
@@ -45,6 +48,7 @@ const service = new TaskService({
   answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
+  quotas: NO_CAP,
 })
 // The same service without group commit: each create its own transaction (one-statement insert).
 const serviceOneByOne = new TaskService({
@@ -55,6 +59,7 @@ const serviceOneByOne = new TaskService({
   answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
   taskTimeoutSeconds: 300,
   cacheTtlSeconds: 3600,
+  quotas: NO_CAP,
   batch: false,
 })
 let counter = 0

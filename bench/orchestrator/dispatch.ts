@@ -131,6 +131,7 @@ async function runDb(db: 'pglite' | 'postgres'): Promise<DbResult> {
     answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
     taskTimeoutSeconds: 300,
     cacheTtlSeconds: 3600,
+    quotas: { activePerTenant: 0, defaultMaxTokens: 20_000, maxTokens: 200_000, model: 'offline-extractive', price: undefined },
   })
 
   // 1. Reference: bare send → handler start.

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 import { algorithmsFor, DEFAULT_JWT_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm, publicJwk } from '../auth/jwt-verifier.js'
+import { type PriceTable, parsePrices } from '../llm/prices.js'
 import { ARM_NAMES, type ArmName, BLOCK_LEVELS, EnvSchema, INTEGER_VARS, type IntegerVar, LLM_PROVIDERS, LOG_LEVELS } from './schema.js'
 
 export interface Config {
@@ -85,6 +86,14 @@ export interface Config {
   llmTimeout: number
   /** llama: the context window in tokens; 0 → what node-llama-cpp picks for the model and memory. */
   llmContextSize: number
+  /** Model prices in USD per million tokens, for tasks with `budget.max_cost_usd`; empty → none known. */
+  llmPrices: PriceTable
+  /** Tasks not yet final one tenant may have (0: no cap). */
+  tasksActivePerTenant: number
+  /** The token budget of a task that sets none. */
+  taskDefaultMaxTokens: number
+  /** The largest token budget a task may set (`budget.max_tokens`, `constraints.max_tokens`). */
+  taskMaxTokens: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
   orchestratorUrl: string
   /** The capability-token signing key shared by several orchestrators; unset → a key per process, only its public half published in the database. */
@@ -230,6 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     stepTimeout: int('STEP_TIMEOUT'),
     llmTimeout: int('LLM_TIMEOUT'),
     llmContextSize: int('LLM_CONTEXT_SIZE'),
+    llmPrices: prices(raw, problems),
+    tasksActivePerTenant: int('TASKS_ACTIVE_PER_TENANT'),
+    taskDefaultMaxTokens: int('TASK_DEFAULT_MAX_TOKENS'),
+    taskMaxTokens: int('TASK_MAX_TOKENS'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
@@ -241,8 +254,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jwt: jwtConfig(raw, problems),
   }
 
+  if (config.taskDefaultMaxTokens > config.taskMaxTokens)
+    problems.push(
+      `TASK_DEFAULT_MAX_TOKENS=${show('TASK_DEFAULT_MAX_TOKENS', String(config.taskDefaultMaxTokens))}: must be at most TASK_MAX_TOKENS (${config.taskMaxTokens})`,
+    )
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+/** LLM_PRICES as a table; unset → empty. A problem goes to `problems`. */
+function prices(raw: Record<string, string>, problems: string[]): PriceTable {
+  if (raw.LLM_PRICES === undefined) return Object.freeze({})
+  const parsed = parsePrices(raw.LLM_PRICES)
+  if ('table' in parsed) return parsed.table
+  problems.push(`LLM_PRICES=${show('LLM_PRICES', raw.LLM_PRICES)}: ${parsed.problem}`)
+  return Object.freeze({})
 }
 
 /** The identity-provider token settings, or undefined when none are configured; each problem goes to `problems`. */

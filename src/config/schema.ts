@@ -45,6 +45,9 @@ export const INTEGER_VARS = {
   STEP_TIMEOUT: [1, 86400, 60], // seconds: one attempt of one step (and its capability token's lifetime)
   LLM_TIMEOUT: [1, 3600, 120], // seconds: one model request
   LLM_CONTEXT_SIZE: [0, 10000000, 0], // tokens, llama only; 0 = what node-llama-cpp picks
+  TASKS_ACTIVE_PER_TENANT: [0, 100000000, 1000], // tasks not yet final per tenant; 0 = no cap
+  TASK_DEFAULT_MAX_TOKENS: [1, 1000000000, 20000], // model tokens of a task that sets no token budget
+  TASK_MAX_TOKENS: [1, 1000000000, 200000], // the largest token budget a task may ask for
 } as const satisfies Record<string, readonly [number, number, number]>
 
 export type IntegerVar = keyof typeof INTEGER_VARS
@@ -77,6 +80,7 @@ export const EnvSchema = Type.Object({
   LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   LLM_MODEL_PATH: Type.Optional(Type.String({ minLength: 1 })),
   LLM_EMBEDDING_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'embeddings model on an OpenAI-compatible server' })),
+  LLM_PRICES: Type.Optional(Type.String({ minLength: 1, description: 'JSON: model name → input_per_mtok, output_per_mtok (USD)' })),
   LLM_MAX_TOKENS_FIELD: Type.Optional(Type.Union([Type.Literal('max_tokens'), Type.Literal('max_completion_tokens')])),
   ORCHESTRATOR_URL: Url(['http', 'https'], "where an arm service fetches the orchestrator's public key (/.well-known/jwks.json)"),
   CAPABILITY_PRIVATE_KEY: Type.Optional(

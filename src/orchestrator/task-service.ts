@@ -7,8 +7,12 @@
  * - An injection at or above the block level creates the task `rejected`, with its reason kept.
  * - Personal data is redacted from everything that leaves for an arm or a model (the runner works
  *   from the redacted goal) and from logs; the stored record keeps the client's own goal.
- * - Only tasks with nothing but a goal (no constraints, context, criteria or budget) are answered
- *   from the cache: any of those can change the answer, and the cache key sees only the goal.
+ * - Only tasks with nothing but a goal (no constraints, context, criteria or budget of their own)
+ *   are answered from the cache: any of those can change the answer, and the cache key sees only
+ *   the goal. The default token budget every task gets counts as none.
+ * - Quotas (quotas.ts): a budget over the maximum is refused before anything else; the active-task
+ *   cap is checked only for a task that will run, so a refused task and a cached answer always get
+ *   through, and an idempotent replay is answered even at the cap.
  */
 import { randomUUID } from 'node:crypto'
 import type { AnswerKeys, Detector } from '@ganglion/reflex'
@@ -18,6 +22,7 @@ import type { StoredTask, TaskBudget } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
 import type { JobQueue } from './queue/job-queue.js'
+import { activeCapReached, boundedBudget, type TaskQuotas } from './quotas.js'
 import { enqueueTask, enqueueTasks } from './runner/queues.js'
 import type { CreateTaskRequest } from './schemas.js'
 
@@ -32,6 +37,8 @@ export interface TaskServiceDeps {
   taskTimeoutSeconds: number
   /** CACHE_TTL, seconds: how long a completed result answers repeats. */
   cacheTtlSeconds: number
+  /** Active tasks per tenant, token budgets, cost budgets (quotas.ts). */
+  quotas: TaskQuotas
   /** Group commit of key-less submissions (create-batcher.ts); false: one transaction each. */
   batch?: CreateBatcherOptions | false
 }
@@ -65,12 +72,13 @@ export class TaskService {
     const { store, queue, detector } = this.deps
     const check = detector.check(req.goal, GOAL_FLAGS)
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
-    const budget: TaskBudget = normaliseBudget(req.budget)
+    const constraints = req.constraints ?? {}
+    const budget: TaskBudget = boundedBudget(normaliseBudget(req.budget), constraints, this.deps.quotas)
     const base: NewTask = {
       task_id: randomUUID(),
       tenant: meta.tenant,
       goal: req.goal,
-      constraints: req.constraints ?? {},
+      constraints,
       context: req.context ?? null,
       acceptance_criteria: req.acceptance_criteria ?? [],
       budget,
@@ -91,9 +99,17 @@ export class TaskService {
     }
 
     const answerKey = this.deps.answerKeys.key(meta.tenant, req.goal, GOAL_FLAGS)
-    const cached = isCacheable(req) ? await this.cachedResult(answerKey) : undefined
+    const cached = this.isCacheable(base) ? await this.cachedResult(answerKey) : undefined
     if (cached !== undefined) {
       return store.create({ ...base, status: 'completed', result: cached, cached: true, deadline_at: null }, options)
+    }
+    const cap = this.deps.quotas.activePerTenant
+    if (cap > 0 && (await store.countActive(meta.tenant, cap)) >= cap) {
+      if (options.idempotencyKey !== undefined) {
+        const replay = await store.replayOf(meta.tenant, options.idempotencyKey, requestHash(req))
+        if (replay) return replay
+      }
+      throw activeCapReached(cap)
     }
 
     const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
@@ -119,7 +135,7 @@ export class TaskService {
   /** Stores a completed task's result under its goal's cache key (the runner calls this). */
   /** Stores `task`'s answer for its tenant's later tasks (and checks) of the exact same goal. */
   async remember(task: StoredTask): Promise<void> {
-    if (!isCacheable(task) || task.status !== 'completed' || task.cached) return
+    if (!this.isCacheable(task) || task.status !== 'completed' || task.cached) return
     const key = this.deps.answerKeys.key(task.tenant, task.goal, GOAL_FLAGS)
     try {
       await this.deps.cache.set(key, JSON.stringify(task.result ?? null), this.deps.cacheTtlSeconds)
@@ -127,6 +143,15 @@ export class TaskService {
       // A result too large or too deep for the cache is simply not reused.
       if (!(err instanceof CacheError)) throw err
     }
+  }
+
+  /** Nothing but a goal: no constraints, context or criteria, and no budget but the default one. */
+  private isCacheable(t: CacheableShape): boolean {
+    const defaults: TaskBudget = { max_tokens: this.deps.quotas.defaultMaxTokens }
+    const budget = t.budget ?? {}
+    return (
+      isEmpty(t.constraints) && isEmpty(t.context) && isEmpty(t.acceptance_criteria) && (isEmpty(budget) || sameBudget(budget, defaults))
+    )
   }
 
   private async cachedResult(key: string): Promise<unknown> {
@@ -160,15 +185,15 @@ interface CacheableShape {
   constraints?: unknown
   context?: unknown
   acceptance_criteria?: unknown
-  budget?: unknown
+  budget?: TaskBudget
+}
+
+function sameBudget(a: TaskBudget, b: TaskBudget): boolean {
+  return a.max_tokens === b.max_tokens && a.max_time_seconds === b.max_time_seconds && a.max_cost_usd === b.max_cost_usd
 }
 
 function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null) return true
   if (Array.isArray(v)) return v.length === 0
   return typeof v === 'object' && Object.keys(v).length === 0
-}
-
-function isCacheable(t: CacheableShape): boolean {
-  return isEmpty(t.constraints) && isEmpty(t.context) && isEmpty(t.acceptance_criteria) && isEmpty(t.budget)
 }

@@ -17,6 +17,7 @@
  */
 import type { Sql } from './sql.js'
 import {
+  ACTIVE_STATUSES,
   FINAL_STATUSES,
   isFinal,
   type StepStatus,
@@ -28,6 +29,7 @@ import {
 } from './task.js'
 import {
   type ClaimOptions,
+  type CostSettlement,
   type CreateOptions,
   type CreateResult,
   type EventInput,
@@ -188,6 +190,23 @@ function toEvent(row: EventRow): TaskEvent {
   return { task_id: row.task_id, seq: Number(row.seq), type: row.type, data: row.data, created_at: iso(row.created_at) }
 }
 
+interface ReserveRow {
+  used: number | string
+  reserved: number | string
+  lim: number | string | null
+  max_cost: number | null
+  cost_used: number
+  cost_reserved: number
+}
+
+/** Tokens the dollars left of a cost budget buy at `usdPerToken`; null when no cost budget applies. */
+function costRoomOf(row: ReserveRow, usdPerToken: number): number | null {
+  if (row.max_cost === null || !(usdPerToken > 0)) return null
+  const left = Number(row.max_cost) - Number(row.cost_used) - Number(row.cost_reserved)
+  // The small allowance keeps a binary fraction (0.05 / 0.001 = 49.999…) from losing a whole token.
+  return Math.max(0, Math.floor(left / usdPerToken + 1e-9))
+}
+
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
 export class SqlTaskStore implements TaskStore {
@@ -327,38 +346,66 @@ export class SqlTaskStore implements TaskStore {
     })
   }
 
-  reserveTokens(tenant: TenantScope, taskId: string, want: number, share = 1): Promise<TokenGrant | null> {
+  reserveTokens(tenant: TenantScope, taskId: string, want: number, share = 1, usdPerToken = 0): Promise<TokenGrant | null> {
     return this.sql.transaction(async (tx) => {
       // The budget is the smaller of the two places a client may set it; `least` skips nulls.
       const params: unknown[] = [taskId]
-      const { rows } = await tx.query<{ used: number | string; reserved: number | string; lim: number | string | null }>(
+      const { rows } = await tx.query<ReserveRow>(
         `select tokens_used as used, tokens_reserved as reserved,
                 least(case when jsonb_typeof(constraints) = 'object' then (constraints->>'max_tokens')::bigint end,
-                      (budget->>'max_tokens')::bigint) as lim
+                      (budget->>'max_tokens')::bigint) as lim,
+                (budget->>'max_cost_usd')::float8 as max_cost, cost_used_usd as cost_used, cost_reserved_usd as cost_reserved
            from tasks where task_id = $1${tenantFilter(tenant, 'tenant', params)} for update`,
         params,
       )
       const row = rows[0]
       if (!row) return null
       const used = Number(row.used)
-      if (row.lim === null) return { granted: null, limit: null, used }
-      const limit = Number(row.lim)
-      const available = Math.max(0, limit - used - Number(row.reserved))
+      const costRoom = costRoomOf(row, usdPerToken)
+      if (row.lim === null && costRoom === null) return { granted: null, limit: null, used }
+      const limit = row.lim === null ? null : Number(row.lim)
+      const tokenRoom = limit === null ? Number.POSITIVE_INFINITY : Math.max(0, limit - used - Number(row.reserved))
+      const available = Math.min(tokenRoom, costRoom ?? Number.POSITIVE_INFINITY)
       const granted = Math.min(want, Math.ceil(available / Math.max(1, share)))
+      const heldUsd = costRoom === null ? 0 : granted * usdPerToken
       if (granted > 0) {
-        await tx.query('update tasks set tokens_reserved = tokens_reserved + $2 where task_id = $1', [taskId, granted])
+        await tx.query(
+          'update tasks set tokens_reserved = tokens_reserved + $2, cost_reserved_usd = cost_reserved_usd + $3 where task_id = $1',
+          [taskId, granted, heldUsd],
+        )
       }
-      return { granted, limit, used }
+      return costRoom === null ? { granted, limit, used } : { granted, limit, used, heldUsd }
     })
   }
 
-  async settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number): Promise<void> {
-    const params: unknown[] = [taskId, reserved, used]
+  async settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number, cost?: CostSettlement): Promise<void> {
+    const params: unknown[] = [taskId, reserved, used, cost?.heldUsd ?? 0, cost?.spentUsd ?? 0]
     await this.sql.query(
-      `update tasks set tokens_reserved = greatest(0, tokens_reserved - $2), tokens_used = tokens_used + $3
+      `update tasks set tokens_reserved = greatest(0, tokens_reserved - $2), tokens_used = tokens_used + $3,
+                        cost_reserved_usd = greatest(0, cost_reserved_usd - $4), cost_used_usd = cost_used_usd + $5
         where task_id = $1${tenantFilter(tenant, 'tenant', params)}`,
       params,
     )
+  }
+
+  async countActive(tenant: string, atMost: number): Promise<number> {
+    // Served by tasks_tenant_status_created_idx (tenant, status, …); the limit bounds the scan.
+    const { rows } = await this.sql.query<{ n: number | string }>(
+      'select count(*) as n from (select 1 from tasks where tenant = $1 and status = any($2::text[]) limit $3) active',
+      [tenant, ACTIVE_STATUSES, atMost],
+    )
+    return Number(rows[0]?.n ?? 0)
+  }
+
+  async replayOf(tenant: string, idempotencyKey: string, requestHash: string): Promise<CreateResult | null> {
+    return this.sql.transaction(async (tx) => {
+      const { rows } = await tx.query<{ n: number | string }>('select count(*) as n from idempotency_keys where tenant = $1 and key = $2', [
+        tenant,
+        idempotencyKey,
+      ])
+      if (Number(rows[0]?.n ?? 0) === 0) return null
+      return this.replay(tx, tenant, idempotencyKey, requestHash)
+    })
   }
 
   async startStep(

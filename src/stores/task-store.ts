@@ -131,6 +131,14 @@ export interface TokenGrant {
   limit: number | null
   /** Settled usage before this grant. */
   used: number
+  /** With a cost budget and a price: the US dollars held with the grant (`granted` × the price per token). */
+  heldUsd?: number
+}
+
+/** The cost side of a settlement: the hold `reserveTokens` took, and what the call really cost. */
+export interface CostSettlement {
+  heldUsd: number
+  spentUsd: number
 }
 
 /** What `claimStep` did: began the step, refused because the task is at its running limit, or found it taken. */
@@ -241,11 +249,26 @@ export interface TaskStore {
   /**
    * Holds back up to `want` tokens of the task's budget for one model-using call, under the task row
    * lock: at most what is left after settled usage and other holds, divided by `share` (the calls
-   * that may run beside this one, itself included; default 1). Null when the task is missing.
+   * that may run beside this one, itself included; default 1). With `usdPerToken` (> 0) and a task
+   * that sets `budget.max_cost_usd`, the dollars left bound the grant too, and the grant's cost at
+   * that rate is held. Null when the task is missing.
    */
-  reserveTokens(tenant: TenantScope, taskId: string, want: number, share?: number): Promise<TokenGrant | null>
-  /** Releases a hold and charges what the call really spent (which may exceed the hold by a reply's overrun). */
-  settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number): Promise<void>
+  reserveTokens(tenant: TenantScope, taskId: string, want: number, share?: number, usdPerToken?: number): Promise<TokenGrant | null>
+  /**
+   * Releases a hold and charges what the call really spent (which may exceed the hold by a reply's
+   * overrun); `cost` does the same for the task's spending in dollars.
+   */
+  settleTokens(tenant: TenantScope, taskId: string, reserved: number, used: number, cost?: CostSettlement): Promise<void>
+  /**
+   * The tenant's tasks that are not final (`ACTIVE_STATUSES`), counted up to `atMost` (the count
+   * stops there, so it costs at most that many index entries).
+   */
+  countActive(tenant: string, atMost: number): Promise<number>
+  /**
+   * The task a used idempotency key names, as `create` would replay it; null when the key is unused.
+   * @throws IdempotencyConflict when the key was used with a different `requestHash`.
+   */
+  replayOf(tenant: string, idempotencyKey: string, requestHash: string): Promise<CreateResult | null>
   /**
    * Replaces the unfinished part of a plan after a failed validation: pending and failed steps become
    * `skipped` (the failure kept in their error), `steps` are appended, `replans` + 1, and a

@@ -39,6 +39,10 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     EXECUTOR_SHELL_ALLOW: 'wc,sort,python3',
     EXECUTOR_FETCH_ALLOW: 'api.example.com,*.wikipedia.org',
     ADMIN_TOKEN: 'a-long-admin-token-0123',
+    LLM_PRICES: '{"llama3": {"input_per_mtok": 0.15, "output_per_mtok": 0.6}}',
+    TASKS_ACTIVE_PER_TENANT: '50',
+    TASK_DEFAULT_MAX_TOKENS: '4000',
+    TASK_MAX_TOKENS: '8000',
     UNRELATED: 'ignored',
   })
   t.match(config, {
@@ -76,7 +80,11 @@ t.test('reads every variable into typed, camelCased fields', async (t) => {
     executorShellAllow: ['wc', 'sort', 'python3'],
     executorFetchAllow: ['api.example.com', '*.wikipedia.org'],
     adminToken: 'a-long-admin-token-0123',
+    tasksActivePerTenant: 50,
+    taskDefaultMaxTokens: 4000,
+    taskMaxTokens: 8000,
   })
+  t.same(config.llmPrices, { llama3: { input_per_mtok: 0.15, output_per_mtok: 0.6 } })
   t.same(config.armUrls, { coder: 'http://coder:6003', judge: 'https://judge.internal' })
   t.equal(loadConfig({ DATABASE_URL: 'postgres://localhost/db' }).databaseUrl, 'postgres://localhost/db')
   t.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false)

@@ -33,6 +33,23 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ ORCHESTRATOR_URL: 'orchestrator:8000' }, 'ORCHESTRATOR_URL="orchestrator:8000": must be an http:// or https:// URL'],
     [{ EXECUTOR_SHELL_ALLOW: 'wc, rm -rf' }, 'EXECUTOR_SHELL_ALLOW="wc, rm -rf": must be command names separated by commas'],
     [{ EXECUTOR_FETCH_ALLOW: 'http://a.com' }, 'EXECUTOR_FETCH_ALLOW="http://a.com": must be host names (or *.domain) separated by commas'],
+    [{ TASKS_ACTIVE_PER_TENANT: '-5' }, 'TASKS_ACTIVE_PER_TENANT="-5": must be an integer string'],
+    [{ TASK_DEFAULT_MAX_TOKENS: '0' }, 'TASK_DEFAULT_MAX_TOKENS="0": must be between 1 and 1000000000'],
+    [{ TASK_MAX_TOKENS: '1000' }, 'TASK_DEFAULT_MAX_TOKENS="20000": must be at most TASK_MAX_TOKENS (1000)'],
+    [
+      { LLM_PRICES: 'gpt-4o: 0.15' },
+      'LLM_PRICES="gpt-4o: 0.15": must be a JSON object of model name to {"input_per_mtok": n, "output_per_mtok": n}',
+    ],
+    [{ LLM_PRICES: '[1]' }, 'LLM_PRICES="[1]": must be a JSON object of model name to {"input_per_mtok": n, "output_per_mtok": n}'],
+    [{ LLM_PRICES: '{"m": 1}' }, 'LLM_PRICES="{\\"m\\": 1}": "m" must be an object with input_per_mtok and output_per_mtok'],
+    [
+      { LLM_PRICES: '{"m": {"input_per_mtok": -1, "output_per_mtok": 1}}' },
+      'LLM_PRICES="{\\"m\\": {\\"input_per_mtok\\": -1, \\"output_per_mtok\\": 1}}": "m".input_per_mtok must be a number of 0 or more',
+    ],
+    [
+      { LLM_PRICES: '{"m": {"input_per_mtok": 1, "output_per_mtok": 1, "per_call": 2}}' },
+      'LLM_PRICES="{\\"m\\": {\\"input_per_mtok\\": 1, \\"output_per_mtok\\": 1, \\"per_call\\": 2}}": "m" has unknown keys per_call',
+    ],
   ]
   for (const [env, problem] of cases) t.same(problemsOf(env), [problem], JSON.stringify(env))
 })

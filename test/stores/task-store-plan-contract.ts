@@ -65,6 +65,38 @@ export async function taskStorePlanContract(t: Test, store: TaskStore): Promise<
     )
   })
 
+  await t.test('holds and settles a cost budget in dollars at the price per token', async (t) => {
+    // $1 at $0.01 a token buys 100 tokens; the token budget (1000) is not what binds.
+    const id = await running(store, { budget: { max_tokens: 1000, max_cost_usd: 1 } })
+    t.same(await store.reserveTokens(T, id, 60, 1, 0.01), { granted: 60, limit: 1000, used: 0, heldUsd: 0.6 })
+    t.same(await store.reserveTokens(T, id, 60, 1, 0.01), { granted: 40, limit: 1000, used: 0, heldUsd: 0.4 }, 'what the dollars left buy')
+    await store.settleTokens(T, id, 60, 30, { heldUsd: 0.6, spentUsd: 0.15 })
+    t.same(await store.reserveTokens(T, id, 1000, 1, 0.01), { granted: 45, limit: 1000, used: 30, heldUsd: 0.45 }, '$0.45 left after both')
+    t.same(
+      await store.reserveTokens(T, id, 1000),
+      { granted: 885, limit: 1000, used: 30 },
+      'without a price only tokens bind (85 still held)',
+    )
+    const none = await running(store, { budget: { max_cost_usd: 0.05 } })
+    t.same(await store.reserveTokens(T, none, 10, 1, 0.01), { granted: 5, limit: null, used: 0, heldUsd: 0.05 }, 'a cost alone bounds too')
+    t.equal((await store.reserveTokens(T, none, 10, 1, 0.01))?.granted, 0, 'and then nothing is left')
+  })
+
+  await t.test("counts a tenant's active tasks up to a bound, and finds a used idempotency key", async (t) => {
+    const tenant = `quota-${randomUUID()}`
+    for (let i = 0; i < 3; i++) await store.create({ ...newTask(), tenant })
+    await store.create({ ...newTask(), tenant, status: 'completed' })
+    await store.create({ ...newTask(), tenant, status: 'rejected', reason: 'r' })
+    t.equal(await store.countActive(tenant, 10), 3, 'final tasks do not count')
+    t.equal(await store.countActive(tenant, 2), 2, 'the count stops at the bound')
+    t.equal(await store.countActive(`other-${tenant}`, 10), 0, 'another tenant has none')
+    const { task } = await store.create({ ...newTask(), tenant }, { idempotencyKey: 'k', requestHash: 'h' })
+    t.same((await store.replayOf(tenant, 'k', 'h'))?.task.task_id, task.task_id)
+    t.equal(await store.replayOf(tenant, 'unused', 'h'), null)
+    t.equal(await store.replayOf(`other-${tenant}`, 'k', 'h'), null, "another tenant's key is not there")
+    await t.rejects(store.replayOf(tenant, 'k', 'other'), { code: 'IDEMPOTENCY_CONFLICT' })
+  })
+
   await t.test('holds nothing back for a task without a budget, and reports a missing task', async (t) => {
     const id = await running(store, { constraints: ['be brief'] })
     t.same(await store.reserveTokens(T, id, 500), { granted: null, limit: null, used: 0 })

@@ -12,8 +12,15 @@
  *
  * A failed step comes back as `StepError` with the arm's code and retryability; the tokens it spent
  * are charged all the same.
+ *
+ * Cost (docs/security.md, "Quotas"): with the model's price known, every call's usage is charged
+ * in dollars too (the `budget.usage` event's `cost_usd`). A task with `budget.max_cost_usd` holds
+ * its dollars like its tokens: a call may spend only the tokens the dollars left buy at the dearer
+ * of the two per-token prices, so it cannot pass the budget; with none left the arm's model call is
+ * refused `LLM_BUDGET_EXCEEDED`, the code of an exhausted token budget.
  */
 import { ARM_TOOLS, type ArmLookup, BUILTIN_ARMS, type ExecuteRequest, type Provenance } from '../../arms/contract.js'
+import { costUsd, type ModelPrice, worstPerToken } from '../../llm/prices.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
@@ -38,6 +45,8 @@ export interface CallArmDeps {
   /** Longest one call may take; also the token's lifetime. */
   stepTimeoutMs: number
   metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined
+  /** The price model calls are charged at; undefined: unknown, nothing is charged in dollars. */
+  price?: ModelPrice | undefined
 }
 
 export interface ArmCall {
@@ -82,8 +91,10 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
   const endpoint = deps.arms.get(arm)
   if (!endpoint) throw new StepError('ARM_UNKNOWN', `no arm named ${JSON.stringify(arm)} is registered`)
   const tool = call.tool ?? defaultTool(arm)
-  const allowance = await hold(deps.store, task, arm, call.share ?? 1)
+  const held = await hold(deps, task, arm, call.share ?? 1)
+  const allowance = held.tokens
   let used = 0
+  let spentUsd = 0
   try {
     const { token } = await deps.tokens.sign({
       arm,
@@ -109,14 +120,21 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
       throw asStepError(err)
     })
     used = response.provenance.tokens.total
+    const { prompt, completion } = response.provenance.tokens
+    if (deps.price !== undefined) spentUsd = costUsd({ prompt, completion }, deps.price)
     for (const event of response.events)
       await deps.store.appendEvent(task.tenant, task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } })
     if (used > 0) {
-      const { prompt, completion } = response.provenance.tokens
       deps.metrics?.modelTokens(response.provenance.model, prompt, completion)
       await deps.store.appendEvent(task.tenant, task.task_id, {
         type: 'budget.usage',
-        data: { step_id: stepId, prompt, completion, model: response.provenance.model },
+        data: {
+          step_id: stepId,
+          prompt,
+          completion,
+          model: response.provenance.model,
+          ...(deps.price !== undefined && { cost_usd: spentUsd }),
+        },
       })
     }
     if (response.status === 'failed') {
@@ -127,16 +145,24 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     }
     return { output: response.output, provenance: response.provenance }
   } finally {
-    if (allowance !== null && (allowance > 0 || used > 0)) await deps.store.settleTokens(task.tenant, task.task_id, allowance, used)
+    if ((allowance ?? 0) > 0 || used > 0 || held.usd > 0 || spentUsd > 0)
+      await deps.store.settleTokens(task.tenant, task.task_id, allowance ?? 0, used, { heldUsd: held.usd, spentUsd })
   }
 }
 
-/** Tokens this call may spend: null without a budget, 0 for an arm that never calls a model. */
-async function hold(store: TaskStore, task: StoredTask, arm: string, share: number): Promise<number | null> {
-  if (tokenLimit(task) === null) return null
-  if (!usesModel(arm)) return 0
-  const grant = await store.reserveTokens(task.tenant, task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share))
-  return grant?.granted ?? 0
+interface Hold {
+  /** Tokens this call may spend: null without a budget, 0 for an arm that never calls a model. */
+  tokens: number | null
+  /** Dollars held with them (a cost budget at a known price), else 0. */
+  usd: number
+}
+
+async function hold(deps: CallArmDeps, task: StoredTask, arm: string, share: number): Promise<Hold> {
+  const usdPerToken = deps.price !== undefined && task.budget.max_cost_usd !== undefined ? worstPerToken(deps.price) : 0
+  if (tokenLimit(task) === null && usdPerToken === 0) return { tokens: null, usd: 0 }
+  if (!usesModel(arm)) return { tokens: 0, usd: 0 }
+  const grant = await deps.store.reserveTokens(task.tenant, task.task_id, Number.MAX_SAFE_INTEGER, Math.max(1, share), usdPerToken)
+  return { tokens: grant?.granted ?? 0, usd: grant?.heldUsd ?? 0 }
 }
 
 function defaultTool(arm: string): string {

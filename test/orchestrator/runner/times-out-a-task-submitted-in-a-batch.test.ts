@@ -26,6 +26,7 @@ onEachDatabase('times out a task submitted in a batch', async (t, db) => {
     answerKeys: new AnswerKeys('a test secret of sixteen bytes'),
     taskTimeoutSeconds: 60,
     cacheTtlSeconds: 60,
+    quotas: { activePerTenant: 0, defaultMaxTokens: 20_000, maxTokens: 200_000, model: 'offline-extractive', price: undefined },
     batch: { maxInFlight: 1 },
   })
   const goals = ['run ls in the sandbox', 'run the slow ls in the sandbox', 'run pwd in the sandbox', 'run date in the sandbox']
