@@ -61,7 +61,7 @@ t.test('an unknown task id is a 404 on every route', async (t) => {
   }
 })
 
-t.test('task creation is rate limited per IP and per user', async (t) => {
+t.test('task creation is rate limited per address with auth off, whatever user it names', async (t) => {
   const base = await orchestratorUrl(t, { RATE_LIMIT_PER_IP: '2', RATE_LIMIT_PER_USER: '3' })
   t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'a' })).status, 201)
   t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'b' })).status, 201)
@@ -69,5 +69,10 @@ t.test('task creation is rate limited per IP and per user', async (t) => {
   t.equal(refused.status, 429)
   t.ok(Number(refused.headers.get('retry-after')) >= 1)
   t.equal((await refused.json()).error.code, 'RATE_LIMIT')
-  t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'd' }, { 'x-user-id': 'u1' })).status, 201)
+  t.equal(
+    (await postJson(`${base}/api/v1/tasks`, { goal: 'd' }, { 'x-user-id': 'u1' })).status,
+    429,
+    'a named user gets no budget of its own',
+  )
+  t.equal((await fetch(`${base}/api/v1/tasks`)).status, 200, 'reads have their own budget')
 })

@@ -53,15 +53,17 @@ t.test('a goal with an injection is kept as rejected with its reason', async (t)
   t.equal((await waitForTask(base, task.task_id, () => true)).status, 'rejected')
 })
 
-t.test('a repeated goal is answered from the cache', async (t) => {
+t.test('a repeated goal is answered from the cache, and only the same text', async (t) => {
   const base = await orchestratorUrl(t)
   const first = await (await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system' })).json()
   const done = await waitForTask(base, first.task_id, (x) => FINAL.includes(x.status))
   t.equal(done.status, 'completed')
-  const again = await (await postJson(`${base}/api/v1/tasks`, { goal: 'list the planets of the solar system ' })).json()
+  const again = await (await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system' })).json()
   t.equal(again.status, 'completed')
   t.equal(again.cached, true)
   t.same(again.result, done.result)
+  const reworded = await (await postJson(`${base}/api/v1/tasks`, { goal: 'list the planets of the solar system ' })).json()
+  t.equal(reworded.cached, false, 'another case or spacing is another goal: its answer is its own')
   const constrained = await (
     await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system', constraints: { max_tokens: 50 } })
   ).json()
