@@ -6,14 +6,7 @@ import t, { type Test } from 'tap'
 import { createAuthenticator } from '../../src/auth/authenticator.js'
 import type { Principal, Role } from '../../src/auth/principal.js'
 import { createHttpApp, type HttpApp } from '../../src/http/app.js'
-import { registerDocsRoutes } from '../../src/http/docs-routes.js'
-import { registerApiKeyRoutes } from '../../src/orchestrator/api-key-routes.js'
-import { registerArmsRoutes } from '../../src/orchestrator/arms-routes.js'
-import { registerEventsRoute } from '../../src/orchestrator/events-route.js'
-import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
-import { registerStatusRoutes } from '../../src/orchestrator/status-routes.js'
-import { registerTaskRoutes } from '../../src/orchestrator/task-routes.js'
-import { registerReflexRoutes } from '../../src/reflex/service.js'
+import { ROUTE_MODULES } from '../helpers/route-tables.js'
 
 /** Tokens `role:<role>` stand for a principal with that one role. */
 const byRole = {
@@ -38,20 +31,15 @@ async function service(t: Test, register: (app: HttpApp) => void) {
   return { app, url: `http://127.0.0.1:${port}` }
 }
 
-const none = {} as never
 const WRITE = new Set(['tasks:write', 'knowledge:write', 'cache:write', 'arms:admin', 'keys:admin', 'metrics', 'check'])
 
 t.test('every route that needs a principal refuses none with 401 and a viewer with 403 where it must', async (t) => {
-  const orchestrator = await service(t, (app) => {
-    registerTaskRoutes(app, none)
-    registerEventsRoute(app, none)
-    registerStatusRoutes(app, none)
-    registerArmsRoutes(app, none)
-    registerKnowledgeRoutes(app, none)
-    registerApiKeyRoutes(app, none)
-    registerDocsRoutes(app)
-  })
-  const reflex = await service(t, (app) => registerReflexRoutes(app, none))
+  // The route modules as the composition root registers them (test/helpers/route-tables.ts keeps the list true).
+  const registerAll = (name: 'orchestrator' | 'reflex') => (app: HttpApp) => {
+    for (const register of Object.values(ROUTE_MODULES[name])) register(app)
+  }
+  const orchestrator = await service(t, registerAll('orchestrator'))
+  const reflex = await service(t, registerAll('reflex'))
   let guarded = 0
   for (const { app, url } of [orchestrator, reflex]) {
     for (const route of app.routes()) {
