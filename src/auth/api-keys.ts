@@ -38,8 +38,20 @@ export const CreateApiKeyRequest = Type.Object(
     // No control characters: names are printed in terminals (`ganglion keys list`) and logs.
     name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' }),
     // Requests per minute, writes and reads apart (docs/cache-and-limits.md); absent: the server's, 0: none.
-    rate_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RATE_LIMIT })),
-    read_rate_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_RATE_LIMIT })),
+    rate_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_RATE_LIMIT,
+        description: "writes per minute this key may make; absent: the server's RATE_LIMIT_PER_USER; 0: no limit",
+      }),
+    ),
+    read_rate_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_RATE_LIMIT,
+        description: "reads (GET, HEAD) per minute; absent: the server's RATE_LIMIT_READS_PER_USER; 0: no limit",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
