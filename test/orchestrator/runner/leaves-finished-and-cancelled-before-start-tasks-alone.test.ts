@@ -16,10 +16,13 @@ onEachDatabase('leaves finished tasks and tasks cancelled before they started al
     enqueueTask(node.queue, tx, { task_id: early.task.task_id, tenant: RUNNER_TENANT, timeout_seconds: 1 }),
   )
 
-  const quick = await node.submit({}, 1)
+  // Ten milliseconds of work against a five-second limit: it completes in time even on a busy
+  // machine, and its timeout job still fires while the test waits.
+  const submitted = Date.now()
+  const quick = await node.submit({}, 5)
   const done = await waitFinal(node.store, quick.task_id)
   t.equal(done.status, 'completed')
-  await new Promise((r) => setTimeout(r, 3000)) // both timeout jobs (1 s) have fired by now
+  await new Promise((r) => setTimeout(r, Math.max(0, submitted + 7000 - Date.now()))) // both timeout jobs have fired
 
   const after = await node.store.get(RUNNER_TENANT, quick.task_id)
   t.equal(after?.status, 'completed', 'the late timeout job did not touch the completed task')
