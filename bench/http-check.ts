@@ -5,16 +5,18 @@
  *   npm run build            # the reflex service runs from dist/
  *   node --import @tapjs/typescript/import bench/http-check.ts [options]
  *
- * 1. Starts bench/bare-server.ts (bare hyper-express routes, the ceiling) and the reflex service
- *    (`ganglion reflex`, i.e. `node dist/cli/main.js reflex`, on embedded defaults: the reflex
- *    layer alone, so no idle orchestrator shares its event loop; rate limits raised so the bench
- *    measures the check) in their own processes; this process is the load generator.
+ * 1. Starts bench/bare-server.ts (bare hyper-express routes, the ceiling) and the service
+ *    (`ganglion start`, i.e. `node dist/cli/main.js start`, on embedded defaults: the reflex routes
+ *    and the orchestrator in one process, as the hit needs, see below; rate limits raised so the
+ *    bench measures the check) in their own processes; this process is the load generator.
  * 2. Peak throughput, autocannon -c 50 -p 1 -d 10 after a warm-up, in rounds that interleave the
  *    targets (bare json, bare buffer, bare raw, bare+check, check miss, check hit); each ratio is
  *    taken against `/bare/json` of the same round. Every body is the same size (1 KB text in
  *    `{"text": …}`); the miss path and the bare routes cycle through 256 pre-built texts that
  *    differ in their last ten characters and are never stored, so no check can hit; the hit path
- *    sends one text whose `cache_key` was stored with `POST /api/v1/cache` first.
+ *    sends one text (`TEXT_GOAL`) that a task of that goal, submitted to the orchestrator port and
+ *    run to completion, made a hit first (seed-hit.ts); the bench exits 1 if a check of it then
+ *    does not hit.
  * 3. At an offered load of half the measured `/bare/json` ceiling: P50/P95/P99 of check miss and
  *    hit (and `/bare/json` for reference), with bench/open-loop.ts (constant rate, µs latencies)
  *    and with autocannon -R (`overallRate`; bursty, see open-loop.ts) for comparison.
@@ -26,15 +28,16 @@
  * (autocannon, the open-loop generator, wrk) on CPU 1, with `taskset`; the nearest this machine
  * comes to a load generator on another host. Without it the scheduler shares both cores.
  *
- * 5. With `--auth-database-url postgres://…`, a second reflex service beside the first, with
- *    AUTH=required and its API keys in that PostgreSQL (a reflex layer alone verifies keys there);
- *    a `member` key is made with `ganglion keys create` and sent as `Authorization: Bearer` by
- *    every run against it. Its check miss and hit join the rounds, and the report gives auth on ÷
- *    auth off for throughput and latency.
+ * 5. With `--auth-database-url postgres://…`, a second service beside the first, with
+ *    AUTH=required and its API keys (and tasks) in that PostgreSQL; a `member` key is made with
+ *    `ganglion keys create` and sent as `Authorization: Bearer` by every request against it, the
+ *    task that makes its hit included, so the hit is the key's tenant's. Its check miss and hit
+ *    join the rounds, and the report gives auth on ÷ auth off for throughput and latency.
  *
  * Options: --duration 10 (s per peak run), --rounds 2, --warmup 3 (s), --connections 50,
- * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/cli/main.js reflex",
- * --no-reflex (ceilings only), --bare-port 18101, --reflex-port 18102 (+2 for auth on), --pin,
+ * --half-duration 10, --half-connections 32, --wrk, --reflex-cmd "node dist/cli/main.js start" (it
+ * must start an orchestrator on PORT beside the reflex routes), --no-reflex (ceilings only),
+ * --bare-port 18101, --reflex-port 18102 (orchestrator +1; +2 and +3 for auth on), --pin,
  * --auth-database-url.
  * Every run is bounded by its duration; the whole script by a 20-minute watchdog. 127.0.0.1 only.
  */
@@ -46,7 +49,8 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { NO_RATE_LIMITS } from './no-rate-limits.js'
 import { type Percentiles, percentiles, runOpenLoop } from './open-loop.js'
-import { TEXT_PII, variant } from './texts.js'
+import { seedHit } from './seed-hit.js'
+import { TEXT_GOAL, variant } from './texts.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +61,7 @@ const { values: args } = parseArgs({
     'half-duration': { type: 'string', default: '10' },
     'half-connections': { type: 'string', default: '32' },
     wrk: { type: 'boolean', default: false },
-    'reflex-cmd': { type: 'string', default: 'node dist/cli/main.js reflex' },
+    'reflex-cmd': { type: 'string', default: 'node dist/cli/main.js start' },
     'no-reflex': { type: 'boolean', default: false },
     'bare-port': { type: 'string', default: '18101' },
     'reflex-port': { type: 'string', default: '18102' },
@@ -219,8 +223,8 @@ async function post(
 const bodyOf = (text: string, user: number): string =>
   `{"text":${JSON.stringify(text)},"user_id":"bench-u-${String(user % USERS).padStart(3, '0')}"}`
 const varyingBody = (i: number): string => bodyOf(variant(`#${i.toString(36).padStart(9, '0')}`), i)
-/** One text, 256 users: the cache key depends on the text and flags only, so every one hits. */
-const HIT_BODIES = Array.from({ length: USERS }, (_, i) => bodyOf(TEXT_PII, i))
+/** One text, 256 users: the stored answer is the tenant's for the text and flags, so every one hits. */
+const HIT_BODIES = Array.from({ length: USERS }, (_, i) => bodyOf(TEXT_GOAL, i))
 const HIT_BODY = HIT_BODIES[0] ?? ''
 /**
  * Pre-built so the load generator does no per-request work (autocannon rebuilds a request on
@@ -302,7 +306,7 @@ function autocannonRun(t: Target, durationS: number, connections: number, overal
 function wrkRun(t: Target, durationS: number, connections: number, dir: string): RunResult | null {
   // One Lua state per wrk thread; -t1 keeps wrk on one core, like autocannon.
   // wrk varies the text with its own counter ('w…'), so its texts differ from autocannon's too.
-  const quoted = JSON.stringify(t.fixed ? TEXT_PII : variant('#000000000'))
+  const quoted = JSON.stringify(t.fixed ? TEXT_GOAL : variant('#000000000'))
   const head = `{"text":${t.fixed ? quoted : quoted.slice(0, -11)}` // varying: without the marker and closing quote
   const script = join(dir, `${t.name.replace(/\W+/g, '-')}.lua`)
   writeFileSync(
@@ -380,7 +384,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ganglion-bench-'))
 if (!args['no-reflex']) {
   const [cmd, ...argv] = (args['reflex-cmd'] ?? '').split(' ').filter(Boolean)
   const resolved = cmd === 'node' ? process.execPath : (cmd ?? process.execPath)
-  reflex = start('reflex', resolved, argv, {
+  reflex = start('service', resolved, argv, {
     HOST,
     REFLEX_PORT: String(REFLEX_PORT),
     PORT: String(REFLEX_PORT + 1),
@@ -390,7 +394,8 @@ if (!args['no-reflex']) {
     NODE_ENV: 'production',
   })
   await waitFor(`http://${HOST}:${REFLEX_PORT}/api/v1/health`, 120_000)
-  log(`reflex service up (pid ${reflex.pid}: ${args['reflex-cmd']})`)
+  await waitFor(`http://${HOST}:${REFLEX_PORT + 1}/api/v1/health`, 120_000)
+  log(`service up (pid ${reflex.pid}: ${args['reflex-cmd']})`)
 }
 // The same service with AUTH=required, and a member's API key made by the CLI on its database.
 const AUTH_PORT = REFLEX_PORT + 2
@@ -408,7 +413,7 @@ if (!args['no-reflex'] && authDatabaseUrl !== undefined) {
     encoding: 'utf8',
   }).trim()
   bearer = { authorization: `Bearer ${key}` }
-  reflexAuth = start('reflex, auth on', resolved, argv, {
+  reflexAuth = start('service, auth on', resolved, argv, {
     HOST,
     REFLEX_PORT: String(AUTH_PORT),
     PORT: String(AUTH_PORT + 1),
@@ -420,7 +425,8 @@ if (!args['no-reflex'] && authDatabaseUrl !== undefined) {
     NODE_ENV: 'production',
   })
   await waitFor(`http://${HOST}:${AUTH_PORT}/api/v1/health`, 120_000)
-  log(`reflex service with AUTH=required up (pid ${reflexAuth.pid}), key ${key.slice(0, 20)}…`)
+  await waitFor(`http://${HOST}:${AUTH_PORT + 1}/api/v1/health`, 120_000)
+  log(`service with AUTH=required up (pid ${reflexAuth.pid}), key ${key.slice(0, 20)}…`)
 }
 if (args.pin) {
   // Every thread of this process; wrk, started later, inherits the mask.
@@ -440,21 +446,15 @@ let hitTarget: Target | undefined
 if (reflex) {
   missTarget = { name: 'check miss', port: REFLEX_PORT, path: '/api/v1/check', fixed: false, pid: () => reflex?.pid }
   hitTarget = { name: 'check hit', port: REFLEX_PORT, path: '/api/v1/check', fixed: true, pid: () => reflex?.pid }
-  // Store a value under the hit text's cache key; check both paths answer as expected.
-  const first = await post(REFLEX_PORT, '/api/v1/check', HIT_BODY)
-  const key = String(first.json.cache_key)
-  const stored = await post(
-    REFLEX_PORT,
-    '/api/v1/cache',
-    JSON.stringify({ key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 }),
-  )
+  // A task of the hit text's goal stores its answer; check both paths answer as expected.
+  const seeded = await seedHit({ orchestratorPort: REFLEX_PORT + 1, reflexPort: REFLEX_PORT, text: TEXT_GOAL })
   const hit = await post(REFLEX_PORT, '/api/v1/check', HIT_BODY)
   const miss = await post(REFLEX_PORT, '/api/v1/check', VARYING_BODIES[1] ?? '')
   log(
-    `check probe: ${first.status}; cache POST ${stored.status}; hit probe cache_hit=${String(hit.json.cache_hit)}; miss probe cache_hit=${String(miss.json.cache_hit)}`,
+    `task ${seeded.taskId} completed in ${int(seeded.ms)} ms; hit probe ${hit.status} cache_hit=${String(hit.json.cache_hit)}; miss probe cache_hit=${String(miss.json.cache_hit)}`,
   )
   log(`miss probe PII: ${JSON.stringify((miss.json.pii_matches as Array<{ type: string }> | undefined)?.map((m) => m.type))}`)
-  if (hit.json.cache_hit !== true) console.error('WARNING: the cache-hit path does not hit; its row measures a miss')
+  if (hit.json.cache_hit !== true) throw new Error('the cache-hit path does not hit')
   targets.push(missTarget, hitTarget)
 }
 let authMiss: Target | undefined
@@ -470,15 +470,14 @@ if (reflexAuth && bearer) {
   }
   authHit = { name: 'check hit, auth on', port: AUTH_PORT, path: '/api/v1/check', fixed: true, pid: () => reflexAuth?.pid, headers: bearer }
   const refused = await post(AUTH_PORT, '/api/v1/check', HIT_BODY)
-  const first = await post(AUTH_PORT, '/api/v1/check', HIT_BODY, bearer)
-  const key = String(first.json.cache_key)
-  const body = JSON.stringify({ key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 })
-  const stored = await post(AUTH_PORT, '/api/v1/cache', body, bearer)
+  const first = await post(AUTH_PORT, '/api/v1/check', VARYING_BODIES[1] ?? '', bearer)
+  if (refused.status !== 401 || first.status !== 200) throw new Error('the auth-on service does not require or accept the key')
+  const seeded = await seedHit({ orchestratorPort: AUTH_PORT + 1, reflexPort: AUTH_PORT, text: TEXT_GOAL, headers: bearer })
   const hit = await post(AUTH_PORT, '/api/v1/check', HIT_BODY, bearer)
   log(
-    `auth on: without the key ${refused.status}; with it ${first.status}; cache POST ${stored.status}; hit probe cache_hit=${String(hit.json.cache_hit)}`,
+    `auth on: without the key ${refused.status}; with it ${first.status}; task ${seeded.taskId} completed in ${int(seeded.ms)} ms; hit probe ${hit.status} cache_hit=${String(hit.json.cache_hit)}`,
   )
-  if (refused.status !== 401 || first.status !== 200) throw new Error('the auth-on service does not require or accept the key')
+  if (hit.json.cache_hit !== true) throw new Error('the cache-hit path with auth on does not hit')
   targets.push(authMiss, authHit)
 }
 const bodyBytes = Buffer.byteLength(varyingBody(0))
@@ -607,7 +606,7 @@ p(
     (args.pin ? ` Pinned (\`--pin\`): servers on CPU ${SERVER_CPU}, load generators on CPU ${GENERATOR_CPU}.` : ''),
 )
 p(
-  `Reflex: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with every RATE_LIMIT_* at 0 (no limit), so the bench measures the check, not 429s; every body names one of ${USERS} users.`,
+  `Service: \`${args['no-reflex'] ? '(not started)' : args['reflex-cmd']}\` with every RATE_LIMIT_* at 0 (no limit), so the bench measures the check, not 429s; every body names one of ${USERS} users; the hit text is made a hit by a completed task of that goal.`,
 )
 p(
   `Bodies ${bodyBytes} bytes (\`{"text": <1,024 chars>, "user_id": "bench-u-NNN"}\`); peak: autocannon -c ${CONNECTIONS} -p 1 -d ${DURATION}, ${ROUNDS} interleaved rounds after a ${WARMUP} s warm-up per target.`,

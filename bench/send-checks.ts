@@ -2,16 +2,19 @@
  * Sends a fixed number of `POST /api/v1/check` requests, for `server-instructions.sh`: a count, not
  * a duration, so a run under callgrind can be divided by it. 8 keep-alive connections, each request
  * sent when the last on its connection is answered. Miss bodies are the HTTP bench's text with a
- * counter in its last ten characters (never stored, every check a miss); `--hit` sends the text
- * itself, stored first by a run with `--store` (which sends nothing else). Exits 1 if any answer
- * is not a 200.
+ * counter in its last ten characters (never stored, every check a miss); `--hit` sends the HTTP
+ * bench's hit text (`TEXT_GOAL`), made a hit first by a run with `--store` (which sends nothing
+ * else): a task of that goal, run to completion by the orchestrator on `--orchestrator-port`
+ * (default `--port` + 1) in the same process (seed-hit.ts). Exits 1 if any answer is not a 200, or
+ * if `--store` leaves the text a miss.
  *
  *   node --import @tapjs/typescript/import bench/send-checks.ts --port 18402 --requests 5000 [--hit] [--from 0]
  *   node --import @tapjs/typescript/import bench/send-checks.ts --port 18402 --store
  */
 import { Agent, request } from 'node:http'
 import { parseArgs } from 'node:util'
-import { TEXT_PII, variant } from './texts.js'
+import { seedHit } from './seed-hit.js'
+import { TEXT_GOAL, variant } from './texts.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +24,7 @@ const { values: args } = parseArgs({
     // Where the miss counter starts: a second run must not repeat the first one's texts.
     from: { type: 'string', default: '0' },
     store: { type: 'boolean', default: false },
+    'orchestrator-port': { type: 'string' },
   },
 })
 const PORT = Number(args.port)
@@ -29,18 +33,14 @@ const FROM = Number(args.from)
 const CONNECTIONS = 8
 
 const bodyOf = (i: number): string => {
-  const text = args.hit ? TEXT_PII : variant(`#${(FROM + i).toString(36).padStart(9, '0')}`)
+  const text = args.hit ? TEXT_GOAL : variant(`#${(FROM + i).toString(36).padStart(9, '0')}`)
   return JSON.stringify({ text, user_id: `bench-u-${String(i % 256).padStart(3, '0')}` })
 }
 
 if (args.store) {
-  // The hit text's cache key, and an entry under it.
-  const url = `http://127.0.0.1:${PORT}/api/v1`
-  const post = (path: string, body: unknown) =>
-    fetch(`${url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const { cache_key: key } = (await (await post('check', { text: TEXT_PII })).json()) as { cache_key: string }
-  const stored = await post('cache', { key, value: { answer: 'a stored task result' }, ttl_seconds: 3600 })
-  if (stored.status !== 201) throw new Error(`storing the hit entry: ${stored.status}`)
+  // Under callgrind the task runs many times slower than natively.
+  const orchestratorPort = Number(args['orchestrator-port'] ?? PORT + 1)
+  await seedHit({ orchestratorPort, reflexPort: PORT, text: TEXT_GOAL, timeoutMs: 600_000 })
   process.exit(0)
 }
 

@@ -9,13 +9,16 @@
 #
 #   bench/server-instructions.sh [--hit] [--warmup 6000] [--requests 5000] [--reflex-cmd "node dist/cli/main.js reflex"] [--top 0]
 #
-# --hit stores the bench text's cache entry first and sends it (the memoised hit path); the default
-# sends misses. --top N also prints the N functions with the most instructions a request.
+# --hit makes the HTTP bench's hit text a hit first, by a task of that goal run to completion
+# (bench/seed-hit.ts), and sends it (the memoised hit path); the default sends misses. A task needs
+# an orchestrator in the same process, so with --hit the default command is
+# `node dist/cli/main.js start`, and an idle orchestrator shares the counted window; misses run the
+# reflex layer alone. --top N also prints the N functions with the most instructions a request.
 # Needs valgrind (apt-get install -y valgrind). Kernel time is not counted: compare builds, not routes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-hit=""; warmup=6000; requests=5000; cmd="node dist/cli/main.js reflex"; top=0
+hit=""; warmup=6000; requests=5000; cmd=""; top=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --hit) hit="--hit"; shift ;;
@@ -26,6 +29,10 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
+
+if [ -z "$cmd" ]; then
+  if [ -n "$hit" ]; then cmd="node dist/cli/main.js start"; else cmd="node dist/cli/main.js reflex"; fi
+fi
 
 port=18402
 work=$(mktemp -d /tmp/ganglion-instr.XXXXXX)

@@ -1,8 +1,8 @@
 /**
  * The texts every bench uses, so the addon bench and the HTTP bench measure the same work.
  * Each is 1,024 UTF-16 code units (1 KB of ASCII): ordinary English with two PII items, the same
- * with typographic punctuation, the same English with none, and an attack mixing several
- * injection families.
+ * with typographic punctuation, the same English with none, an attack mixing several injection
+ * families, and a task's goal in the same English.
  */
 
 export const TEXT_BYTES = 1024
@@ -41,6 +41,12 @@ function fill(base: string, tail: string, bytes: number): string {
 
 /** Ordinary English with two PII items (an email and a US phone number). */
 export const TEXT_PII = fill(ENGLISH, PII_TAIL, TEXT_BYTES)
+/**
+ * A goal the offline planner completes (the coder's Fibonacci template, run by the executor) in
+ * `TEXT_PII`'s English, with its two PII items: the HTTP bench's cache-hit text, which a task of
+ * this goal makes a hit (seed-hit.ts).
+ */
+export const TEXT_GOAL = fill(`Compute the 20th Fibonacci number in JavaScript. ${ENGLISH}`, PII_TAIL, TEXT_BYTES)
 /**
  * `TEXT_PII` as pasted from a word processor: an em dash and curly quotes. Ordinary in real text,
  * and enough to take the detectors off their ASCII paths.
