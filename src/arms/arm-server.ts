@@ -30,7 +30,8 @@ export function registerArmRoutes(app: HttpApp, host: ArmHost): void {
         throw httpErrorOf(err)
       }
     },
-    { permission: 'capability', body: 'json' },
+    // Step inputs carry tool and model output as produced; the arm stores none of it.
+    { permission: 'capability', body: 'json', text: 'any' },
   )
   app.route(
     'GET',

@@ -18,7 +18,7 @@ import HyperExpress from 'hyper-express'
 import { type Authenticate, AuthenticationError, AuthenticationUnavailableError } from '../auth/authenticator.js'
 import { can, NOBODY, type Permission, type Principal } from '../auth/principal.js'
 import type { Decision } from '../stores/rate-limit-store.js'
-import { emptyBody, isJsonContentType, parseJsonBody } from './body.js'
+import { type BodyText, emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
 import { bodyReceived, closeConnections, readBody, setHead, setHeaders } from './hyper-express-internals.js'
@@ -89,6 +89,11 @@ export interface RouteOptions<B> {
   body?: 'json' | 'bytes' | 'none'
   /** Validates the parsed body; `compileSchema(...)` from validate.ts. */
   schema?: Validate<B>
+  /**
+   * `storable` (default): a string or key of the body holding a NUL or a lone surrogate is a 400
+   * naming it; `any`: taken as sent, for routes that screen text and store none of it.
+   */
+  text?: BodyText
 }
 
 /**
@@ -345,7 +350,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   return {
     route<B = unknown>(method: HttpMethod, path: string, handler: Handler<NoInfer<B>>, routeOpts: RouteOptions<B>): void {
-      const { schema, permission } = routeOpts
+      const { schema, permission, text = 'storable' } = routeOpts
       const bytesOnly = routeOpts.body === 'bytes'
       const wantsJson =
         bytesOnly ||
@@ -364,7 +369,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
           ctx.principal = principal
           if (body !== undefined) {
             try {
-              ctx.body = bytesOnly ? (body as B) : schema === undefined ? (parseJsonBody(body) as B) : schema(parseJsonBody(body))
+              ctx.body = bytesOnly
+                ? (body as B)
+                : schema === undefined
+                  ? (parseJsonBody(body, text) as B)
+                  : schema(parseJsonBody(body, text))
             } catch (verr) {
               sendError(res, ctx.requestId, ctx.method, ctx.path, verr)
               return

@@ -12,6 +12,7 @@ import type { Decision } from '../stores/rate-limit-store.js'
 import { clientIp } from './client-ip.js'
 import { HttpError } from './errors.js'
 import { pathParameters, remoteAddress, watchAbort } from './hyper-express-internals.js'
+import { NUL_CONSTRAINT } from './storable-text.js'
 
 export interface Ctx<B = unknown> {
   readonly requestId: string
@@ -89,7 +90,11 @@ export class RequestContext<B = unknown> implements Ctx<B> {
     this.#trustProxy = trustProxy
   }
 
-  /** Path parameters, percent-decoded; a malformed escape is a 400 naming the parameter. */
+  /**
+   * Path parameters, percent-decoded; a malformed escape, or one that decodes to a NUL (no stored
+   * id holds one, and PostgreSQL refuses it in a query), is a 400 naming the parameter. A lone
+   * surrogate cannot come out: it has no UTF-8 form, so its escape is malformed.
+   */
   get params(): Readonly<Record<string, string>> {
     if (this.#params === undefined) {
       const raw = pathParameters(this.#req)
@@ -97,11 +102,18 @@ export class RequestContext<B = unknown> implements Ctx<B> {
       const decoded: Record<string, string> = {}
       for (const name in raw) {
         const value = raw[name]!
+        if (!value.includes('%')) {
+          decoded[name] = value
+          continue
+        }
+        let text: string
         try {
-          decoded[name] = value.includes('%') ? decodeURIComponent(value) : value
+          text = decodeURIComponent(value)
         } catch {
           throw HttpError.validation(name, 'must be a valid percent-encoded path segment')
         }
+        if (text.includes('\u0000')) throw HttpError.validation(name, NUL_CONSTRAINT)
+        decoded[name] = text
       }
       this.#params = decoded
     }

@@ -39,6 +39,14 @@ export function firstError(errors: readonly TLocalizedValidationError[], value: 
     const parent = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.schemaPath === union[1])
     if (parent) {
       const branches = errors.filter((e) => e.schemaPath.startsWith(`${parent.schemaPath}/`) && e.instancePath === parent.instancePath)
+      const missing = eitherRequired(branches)
+      if (missing !== undefined) {
+        const [first, ...others] = missing
+        return HttpError.validation(
+          fieldName(join(parent.instancePath, first!), value),
+          `must have required property ${first} (or ${others.join(', ')})`,
+        )
+      }
       return HttpError.validation(fieldName(parent.instancePath, value), unionConstraint(branches))
     }
   }
@@ -97,6 +105,12 @@ function constraintOf(e: TLocalizedValidationError): string {
     default:
       return e.message
   }
+}
+
+/** For a union of `required` alone (one of these properties must be sent): the properties, in order. */
+function eitherRequired(branches: readonly TLocalizedValidationError[]): string[] | undefined {
+  if (branches.length < 2 || branches.some((e) => e.keyword !== 'required')) return undefined
+  return branches.map((e) => (e.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? '')
 }
 
 function unionConstraint(branches: readonly TLocalizedValidationError[]): string {

@@ -59,16 +59,13 @@ export type KnowledgeSearchRequest = Type.Static<typeof KnowledgeSearchRequest>
 const parseIngest = compileSchema(IngestRequest)
 const parseSearch = compileSchema(KnowledgeSearchRequest)
 
-// PostgreSQL text cannot hold U+0000; refused here so it is a 400, not a failed insert.
-const NUL = '\u0000'
-
-/** Rules the schema cannot say: text that is only white space, and NUL characters. */
+/**
+ * The rule the schema cannot say: text that is only white space. NUL characters, which
+ * PostgreSQL text cannot hold, the HTTP layer refuses in every stored body (http/storable-text.ts).
+ */
 function checkTexts(req: IngestRequest): void {
   req.documents.forEach((doc, i) => {
     if (doc.text.trim() === '') throw HttpError.validation(`documents[${i}].text`, 'must contain a non-space character')
-    for (const field of ['text', 'title', 'source'] as const) {
-      if (doc[field]?.includes(NUL)) throw HttpError.validation(`documents[${i}].${field}`, 'must not contain NUL characters')
-    }
   })
 }
 
@@ -107,7 +104,6 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge/search',
     async (ctx: Ctx): Promise<Reply> => {
       const req = parseSearch(ctx.body)
-      if (req.query.includes(NUL)) throw HttpError.validation('query', 'must not contain NUL characters')
       const results = await knowledge.search(tenantToRead(ctx), req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
       return { body: { query: req.query, results } }
     },

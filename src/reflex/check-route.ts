@@ -71,8 +71,9 @@ export function checkRoute(deps: ReflexDeps) {
       // No head for a request id the endpoint would not put in one: the headers the usual way.
       return head === undefined ? { status: 200, raw: body, rawReused: reused } : { status: 200, head, raw: body, rawReused: reused }
     }
-    // Parsed before anything is awaited: the bytes may be uWS's memory.
-    const input = parseCheck(parseJsonBody(ctx.body))
+    // Parsed before anything is awaited: the bytes may be uWS's memory. The text is screened,
+    // never stored, so a NUL or a lone surrogate in it is taken as sent.
+    const input = parseCheck(parseJsonBody(ctx.body, 'any'))
     return runCheck(deps, ctx, input, started).then((body) => ({ status: 200, body }))
   }
 }

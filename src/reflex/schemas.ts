@@ -22,14 +22,14 @@ export const CheckRequest = Type.Object(
 )
 export type CheckRequest = Type.Static<typeof CheckRequest>
 
-/** `/preprocess` accepts the text as `input` (earlier services) or `text`. */
+/** `/preprocess` accepts the text as `input` (earlier services) or `text`: one of them is required. */
 export const PreprocessRequest = Type.Object(
   {
     input: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_TEXT_CHARS })),
     text: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_TEXT_CHARS })),
     ...Flags,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, anyOf: [{ required: ['input'] }, { required: ['text'] }] },
 )
 export type PreprocessRequest = Type.Static<typeof PreprocessRequest>
 

@@ -10,8 +10,9 @@ export function registerReflexRoutes(app: HttpApp, deps: ReflexDeps): void {
   const check = checkRoute(deps)
   app.route<Buffer>('POST', '/api/v1/check', check, { permission: 'check', body: 'bytes' })
   app.route<Buffer>('POST', '/process', check, { permission: 'check', body: 'bytes' })
-  app.route('POST', '/preprocess', preprocessRoute(deps), { permission: 'check' })
-  app.route('POST', '/filter/pii', filterPiiRoute(deps), { permission: 'check' })
+  // Screening routes store no text: odd characters in it are theirs to look at (docs/security.md).
+  app.route('POST', '/preprocess', preprocessRoute(deps), { permission: 'check', text: 'any' })
+  app.route('POST', '/filter/pii', filterPiiRoute(deps), { permission: 'check', text: 'any' })
 
   app.route('POST', '/api/v1/cache', cacheSetRoute(deps), { permission: 'cache:write' })
   const get = cacheGetRoute(deps)
