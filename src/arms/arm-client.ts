@@ -41,7 +41,7 @@ export class HttpArmClient implements ArmService {
     readonly url: string,
     private readonly replyLimitBytes = ARM_REPLY_LIMIT_BYTES,
   ) {
-    this.base = url.replace(/\/+$/, '')
+    this.base = url.replace(/(?<!\/)\/+$/, '')
   }
 
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {

@@ -283,7 +283,7 @@ function httpUrl(text: string): string {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '')
     throw HttpError.validation('url', 'must be an absolute http:// or https:// URL without credentials')
-  return url.href.replace(/\/+$/, '')
+  return url.href.replace(/(?<!\/)\/+$/, '')
 }
 
 function iso(value: Date | string): string {

@@ -37,8 +37,11 @@ const STOP_WORDS = new Set(
     ' ',
   ),
 )
-/** A sentence ends at . ! or ? (and closing quotes) before white space, or at a line break: not inside `a@b.com` or `3.5`. */
-const SENTENCE_END = /(?<=[.!?]+["')\]]*)\s+|\n+/u
+/**
+ * A sentence ends at . ! or ? (and up to three closing quotes or brackets) before white space, or at
+ * a line break: not inside `a@b.com` or `3.5`. The lookbehind reads a bounded number of characters.
+ */
+const SENTENCE_END = /(?<=[.!?]["')\]]{0,3})\s+|\n+/u
 const WORD = /[\p{L}\p{N}]+/gu
 
 export class OfflineProvider implements LlmProvider {

@@ -105,7 +105,7 @@ export function apiMessage(text: string): string {
 export function trimBase(base: string, provider: string): { base: string; host: string } {
   try {
     const url = new URL(base)
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { base: base.replace(/\/+$/, ''), host: url.host }
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { base: base.replace(/(?<!\/)\/+$/, ''), host: url.host }
   } catch {
     // reported below
   }

@@ -50,7 +50,7 @@ for (const [w, value] of Object.entries(SCALES)) {
 const WORD = [...WORDS.keys()].sort((a, b) => b.length - a.length).join('|')
 const RUN = new RegExp(`\\b(?:${WORD})(?:(?:[ -]|\\s+and\\s+)(?:${WORD}))*\\b`, 'gi')
 /** Quoted text and everything after the first colon: kept as written. */
-const KEPT = /"[^"]*"|“[^”]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|‘[^’]*’|:[\s\S]*$/g
+const KEPT = /"[^"]*"|“[^”“]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|‘[^’‘]*’|:[\s\S]*$/g
 
 export function withDigits(text: string): string {
   let out = ''
@@ -72,7 +72,7 @@ function convert(text: string): string {
     const whole = digits(run, text.slice(0, at), text.slice(at + run.length))
     if (whole !== null) return whole
     // "between one and fifty": two numbers joined by "and", not one
-    const parts = run.split(/(\s+and\s+)/i)
+    const parts = run.split(/((?<!\s)\s+and\s+)/i)
     if (parts.length === 1) return run
     return parts
       .map((part, i) =>
@@ -99,7 +99,7 @@ function digits(run: string, before: string, after: string): string | null {
 function spelledValue(run: string): { value: number; ordinal: boolean } | null {
   const words = run
     .toLowerCase()
-    .split(/[ -]|\s+and\s+/)
+    .split(/[ -]|(?<!\s)\s+and\s+/)
     .filter((w) => w !== '' && w !== 'and')
   let total = 0
   let group = 0 // below a thousand, not yet scaled

@@ -28,14 +28,10 @@ export function firstInteger(spec: string): number | null {
 
 /** Text a string operation works on: quoted (double, curly or backticks, then single), or after a colon. */
 export function subjectText(spec: string): string | null {
-  const quoted = /"([^"]*)"|“([^”]*)”|`([^`]*)`|(?<![\w])'([^']*)'(?![\w])|‘([^’]*)’/.exec(spec)
+  const quoted = /"([^"]*)"|“([^”“]*)”|`([^`]*)`|(?<![\w])'([^']*)'(?![\w])|‘([^’‘]*)’/.exec(spec)
   if (quoted) return quoted.slice(1).find((g) => g !== undefined) ?? ''
   const colon = spec.indexOf(':')
-  if (colon !== -1 && spec.slice(colon + 1).trim() !== '')
-    return spec
-      .slice(colon + 1)
-      .replace(/^\s+/, '')
-      .replace(/\s+$/, '')
+  if (colon !== -1 && spec.slice(colon + 1).trim() !== '') return spec.slice(colon + 1).trim()
   return null
 }
 

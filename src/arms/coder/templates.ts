@@ -206,7 +206,8 @@ const TEMPLATES: Template[] = [
   {
     name: 'sum-of-range',
     matches:
-      /\bsum\b[^.]*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:numbers|integers)?\s*(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|\bsum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)/i,
+      // the gap after "sum" stops at the next "sum", where a match would start anyway: one pass, not one per "sum"
+      /\bsum\b(?:(?!\bsum\b)[^.])*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:(?:numbers|integers)\s*)?(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|\bsum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)/i,
     write: (_, m) => {
       const parity = (m[1] ?? m[5])?.toLowerCase()
       const [from, to] = m[4] !== undefined ? [1, Number(m[4])] : [Number(m[2]), Number(m[3])]

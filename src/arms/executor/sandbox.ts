@@ -80,7 +80,8 @@ export async function sharedLibraries(binary: string): Promise<Array<[string, st
   const libraries: Array<[string, string]> = []
   for (const line of listing.split('\n')) {
     // "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
-    const path = /(?:=>\s*)?(\/\S+)\s+\(0x[0-9a-f]+\)/.exec(line)?.[1]
+    const words = line.trim().split(/\s+/)
+    const path = words.find((w, i) => w.startsWith('/') && /^\(0x[0-9a-f]+\)$/.test(words[i + 1] ?? ''))
     if (path === undefined) continue
     libraries.push([realpathSync(path), `${realpathSync(dirname(path))}/${basename(path)}`])
   }

@@ -17,26 +17,28 @@
  */
 import type { Check } from './checks.js'
 
-const SUBJECT = String.raw`(?:(?:the|its|their)\s+)?(?:final\s+)?(?:output|result|answer|response|reply|value|text|stdout|summary|code)?\s*`
+// Each optional word brings its own following space, so no two quantifiers can read the same
+// spaces: every pattern here matches in linear time (test/hostile/every-regex-in-src-is-safe.test.ts).
+const SUBJECT = String.raw`(?:(?:the|its|their)\s+)?(?:final\s+)?(?:(?:output|result|answer|response|reply|value|text|stdout|summary|code)\s+)?`
 const MODAL = String.raw`(?:(?:should|must|shall|will|has\s+to|needs?\s+to)\s+)?`
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`
 const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`, 'u')
 
 const NOT_CONTAINS = new RegExp(
-  String.raw`^${SUBJECT}(?:does\s+not|doesn't|do\s+not|must\s+not|should\s+not|shall\s+not|may\s+not|never|cannot|can't)\s+(?:contain|include|mention|say|have)s?\s+(.+)$|^(?:no\s+mention\s+of|without)\s+(.+)$`,
+  String.raw`^${SUBJECT}(?:does\s+not|doesn't|do\s+not|must\s+not|should\s+not|shall\s+not|may\s+not|never|cannot|can't)\s+(?:contain|include|mention|say|have)s?\s+(\S.*)$|^(?:no\s+mention\s+of|without)\s+(\S.*)$`,
   'iu',
 )
 const CONTAINS = new RegExp(
-  String.raw`^${SUBJECT}${MODAL}(?:contains?|includes?|mentions?|says?|has|have)\s+(?:the\s+(?:text|string|word|number|phrase)\s+)?(.+)$`,
+  String.raw`^${SUBJECT}${MODAL}(?:contains?|includes?|mentions?|says?|has|have)\s+(?:the\s+(?:text|string|word|number|phrase)\s+)?(\S.*)$`,
   'iu',
 )
-const EQUALS_WORD = new RegExp(String.raw`^${SUBJECT}${MODAL}(?:equals?|==|=|is\s+equal\s+to)\s+(.+)$`, 'iu')
+const EQUALS_WORD = new RegExp(String.raw`^${SUBJECT}${MODAL}(?:equals?|==|=|is\s+equal\s+to)\s+(\S.*)$`, 'iu')
 const EQUALS_IS = new RegExp(
-  String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|will\s+be|evaluates\s+to|returns|prints|outputs)\s+(?:exactly\s+)?(.+)$`,
+  String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|will\s+be|evaluates\s+to|returns|prints|outputs)\s+(?:exactly\s+)?(\S.*)$`,
   'iu',
 )
 const EXIT_CODE = new RegExp(
-  String.raw`^(?:the\s+)?(?:command\s+|process\s+|script\s+)?(?:exit\s+(?:code|status)\s+(?:is|of|equals?|==|=|should\s+be|must\s+be)?\s*|exits?\s+with\s+(?:code\s+|status\s+)?)(${NUMBER})$`,
+  String.raw`^(?:the\s+)?(?:command\s+|process\s+|script\s+)?(?:exit\s+(?:code|status)(?:\s+(?:is|of|equals?|==|=|should\s+be|must\s+be))?\s*|exits?\s+with\s+(?:code\s+|status\s+)?)(${NUMBER})$`,
   'iu',
 )
 const EXIT_OK = /^(?:the\s+)?(?:command|process|script|program)\s+(?:exits\s+successfully|succeeds|runs\s+successfully|exits\s+cleanly)$/iu
@@ -65,7 +67,7 @@ const QUOTED = /^(["'`“‘])(.*)(["'`”’])$/su
 export function translateCriterion(criterion: string): Check | undefined {
   const text = criterion
     .trim()
-    .replace(/[.!;]+$/u, '')
+    .replace(/(?<![.!;])[.!;]+$/u, '')
     .trim()
   if (text === '') return undefined
   const label = { criterion }

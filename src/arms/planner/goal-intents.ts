@@ -10,6 +10,7 @@
  * ```
  */
 import { splitCommandLine } from './command-line.js'
+import { pairedMatches } from './paired-matches.js'
 
 export type Intent =
   | { kind: 'search'; at: number; query: string; summarise: boolean }
@@ -21,12 +22,15 @@ export type Intent =
   | { kind: 'validate'; at: number; criterion: string }
 
 const PII = '(?:personal(?:ly identifiable)? (?:data|information|details)|pii|secrets?|sensitive data)'
-const INTRO = String.raw`(?:\s+(?:this|the following|the|these)?\s*(?:text|input|lines|data|string)?)?\s*:`
+// Every pattern here runs on client text and matches in linear time (see
+// test/hostile/every-regex-in-src-is-safe.test.ts): no two quantifiers can read the same
+// characters, and a run of a class is entered only at its first character (`(?<![\w=.-])run`).
+const INTRO = String.raw`(?:\s+(?:this|the following|the|these))?(?:\s+(?:text|input|lines|data|string))?\s*:`
 
 /** Intents whose payload is everything after a colon, earliest first wins. */
 const PAYLOAD: Array<{ re: RegExp; make: (m: RegExpExecArray, payload: string) => Intent }> = [
   {
-    re: new RegExp(String.raw`\brun\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-{1,2}[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`, 'i'),
+    re: new RegExp(String.raw`(?<![\w=.-])run\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`, 'i'),
     make: (m, payload) => shell(m.index, m[1] ?? m[2]!, lines(payload)),
   },
   {
@@ -42,33 +46,49 @@ const PAYLOAD: Array<{ re: RegExp; make: (m: RegExpExecArray, payload: string) =
 const WC_FLAGS: Record<string, string> = { lines: '-l', words: '-w', characters: '-m', chars: '-m' }
 
 /** Intents read from the goal before any payload. */
-const INLINE: Array<{ re: RegExp; make: (m: RegExpExecArray, rest: string) => Intent | null }> = [
+const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (m: RegExpExecArray, rest: string) => Intent | null }> = [
   {
-    re: /\brun\s+`([^`]+)`/gi,
+    find: all(/\brun\s+`([^`]+)`/gi),
     make: (m) => shell(m.index, m[1]!),
   },
   {
-    re: /\bevaluate\s+`([^`]+)`/gi,
+    find: all(/\bevaluate\s+`([^`]+)`/gi),
     make: (m) => ({ kind: 'evaluate', at: m.index, code: m[1]!.trim() }),
   },
   {
-    re: /\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>`]+)/gi,
-    make: (m) => ({ kind: 'fetch', at: m.index, url: m[1]!.replace(/[.,;:!?)\]]+$/, '') }),
+    find: all(/\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>`]+)/gi),
+    make: (m) => ({ kind: 'fetch', at: m.index, url: m[1]!.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, '') }),
   },
   {
-    re: /\b(?:search|look\s+up|find|query|check)\s+(?:in\s+|through\s+)?(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\s+(?:for|about|on)\s+/gi,
+    find: all(
+      /\b(?:search|look\s+up|find|query|check)\s+(?:in\s+|through\s+)?(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\s+(?:for|about|on)\s+/gi,
+    ),
     make: (m, rest) => search(m.index, rest),
   },
   {
-    re: /\b(?:search\s+(?:for\s+)?|look\s+up\s+|find\s+)(.+?)\s+in\s+(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\b/gi,
+    // search for (.+?) in the knowledge base
+    find: (head) =>
+      pairedMatches(
+        head,
+        /\b(?:search\s+(?:for\s+)?|look\s+up\s+|find\s+)/gi,
+        /(?<!\s)\s+in\s+(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\b/gi,
+        /[\n\r\u2028\u2029]/g,
+        1,
+      ),
     make: (m, rest) => search(m.index, m[1]!, rest),
   },
   {
-    re: /\b(?:compute|calculate|work\s+out)\b[^.?!]*?\bin\s+(?:javascript|js)\b|\bwrite\s+(?:some\s+|a\s+)?(?:javascript|js)?\s*(?:code|program|function|script|snippet)\s+(?:that|to|which)\b|\b(?:using|with)\s+(?:javascript|js)\s*(?:code)?\s*,?\s*(?:compute|calculate)\b/gi,
+    // compute … in javascript | write javascript code that | using javascript, compute
+    find: (head) =>
+      leftmost([
+        pairedMatches(head, /\b(?:compute|calculate|work\s+out)\b/gi, /\bin\s+(?:javascript|js)\b/gi, /[.?!]/g, 0),
+        all(/\bwrite\s+(?:(?:some|a)\s+)?(?:(?:javascript|js)\s+)?(?:code|program|function|script|snippet)\s+(?:that|to|which)\b/gi)(head),
+        all(/\b(?:using|with)\s+(?:javascript|js)(?:\s+code)?(?:\s*,)?\s+(?:compute|calculate)\b/gi)(head),
+      ]),
     make: (m) => ({ kind: 'code', at: m.index, spec: '' }),
   },
   {
-    re: /\b(?:validate|verify|check|confirm)\s+(?:that|whether|if)\s+/gi,
+    find: all(/\b(?:validate|verify|check|confirm)\s+(?:that|whether|if)\s+/gi),
     make: (m, rest) => ({ kind: 'validate', at: m.index, criterion: rest }),
   },
 ]
@@ -86,10 +106,10 @@ export function readIntents(goal: string): Intent[] {
     }
   }
   if (payloadAt !== -1) head = goal.slice(0, payloadAt)
-  for (const { re, make } of INLINE) {
-    for (const m of head.matchAll(re)) {
+  for (const { find, make } of INLINE) {
+    for (const m of find(head)) {
       const from = m.index + m[0].length
-      const intent = make(m as RegExpExecArray, head.slice(from))
+      const intent = make(m, head.slice(from))
       // A backticked run already read as a payload intent is the same step.
       if (intent && !found.some((f) => f.intent.at === intent.at))
         found.push({ intent, from: m.length > 1 && intent.kind === 'search' && m[1] ? -1 : from })
@@ -110,13 +130,11 @@ interface Found {
 function finish({ intent, from }: Found, goal: string, next: number, alone: boolean): Intent {
   const clause = (text: string): string => {
     const end = text.search(/[.?!;](?:\s|$)|\n/)
-    return (end === -1 ? text : text.slice(0, end)).replace(/(?:\s*(?:,|\band\b|\bthen\b|\balso\b))+\s*$/i, '').trim()
+    return withoutTrailingJoins(end === -1 ? text : text.slice(0, end))
   }
   const text = from === -1 ? null : clause(goal.slice(from, Math.max(from, next)))
   if (intent.kind === 'search') {
-    const query = (text ?? intent.query.trim())
-      .replace(/(?:,?\s*(?:and|then)\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b.*$/i, '')
-      .trim()
+    const query = beforeSummaryRequest(text ?? intent.query.trim()).trim()
     return { ...intent, query: query || intent.query.trim() }
   }
   if (intent.kind === 'validate') return { ...intent, criterion: text ?? intent.criterion }
@@ -124,6 +142,47 @@ function finish({ intent, from }: Found, goal: string, next: number, alone: bool
   if (intent.kind === 'code') return { ...intent, spec: alone ? goal.trim() : clause(goal.slice(intent.at, next)) || goal.trim() }
   return intent
 }
+
+/** Every match of a global regex. */
+function all(re: RegExp): (text: string) => RegExpExecArray[] {
+  return (text) => [...text.matchAll(re)]
+}
+
+/** The matches of several patterns as one global alternation reads them: leftmost first, none overlapping. */
+function leftmost(lists: RegExpExecArray[][]): RegExpExecArray[] {
+  const sorted = lists.flatMap((list, order) => list.map((m) => ({ m, order }))).sort((a, b) => a.m.index - b.m.index || a.order - b.order)
+  const out: RegExpExecArray[] = []
+  let after = 0
+  for (const { m } of sorted) {
+    if (m.index < after) continue
+    out.push(m)
+    after = m.index + m[0].length
+  }
+  return out
+}
+
+/** The text without the commas, "and", "then" and "also" that end it, and trimmed. */
+function withoutTrailingJoins(text: string): string {
+  let out = text.trim()
+  for (let m = JOIN_AT_END.exec(out); m; m = JOIN_AT_END.exec(out)) out = out.slice(0, m.index).trimEnd()
+  return out
+}
+const JOIN_AT_END = /(?:,|\b(?:and|then|also))$/i
+
+/** The text before a request for a summary ("…, and summarise"), or all of it. */
+function beforeSummaryRequest(text: string): string {
+  const request = SUMMARY_REQUEST.exec(text)
+  if (!request) return text
+  // the "and"/"then" that joins the request to the query goes with it, with the comma before it
+  const head = text.slice(0, request.index)
+  const bare = head.trimEnd()
+  if (bare === head) return head
+  const join = /(?:and|then)$/i.exec(bare)
+  if (!join) return head
+  const before = bare.slice(0, join.index).trimEnd()
+  return before.endsWith(',') ? before.slice(0, -1) : before
+}
+const SUMMARY_REQUEST = /(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b/i
 
 function search(at: number, query: string, after = ''): Intent {
   const summarise = /\bsummar(?:i[sz]e|y)\b/i.test(query + after)
