@@ -314,6 +314,7 @@ async function startOrchestrator(
     stepTimeoutMs: config.stepTimeout * 1000,
     metrics,
     price,
+    detector: shared.detector,
   }
   const service = new TaskService({
     store,

@@ -8,11 +8,12 @@
  * // { status: 'completed', output, events, provenance: { arm, tool, started_at, …, token_id } }
  * ```
  *
- * In order: the body is validated (400 VALIDATION_ERROR naming the field), the token verified
- * (CapabilityError, capability-verifier.ts; 401/403 over HTTP), then the tool checked against the
- * arm's capabilities (400 VALIDATION_ERROR on `tool`: the request is malformed for this arm,
- * whatever the token says, and the token is checked first so an unauthenticated caller learns
- * nothing).
+ * In order: the token is authenticated (signed, unexpired, for this arm: CapabilityError,
+ * capability-verifier.ts; 401/403 over HTTP) before anything of the body is read, so a caller
+ * without one learns nothing of what a body should hold; then the body is validated (400
+ * VALIDATION_ERROR naming the field), the token's task, step and scope matched to it (403), and
+ * the tool checked against the arm's capabilities (400 VALIDATION_ERROR on `tool`). The arm's
+ * HTTP route authenticates in the HTTP layer, before the body is parsed, and calls `run`.
  * Those are thrown; everything after is a response. The arm runs with a signal that aborts on the
  * caller's signal or after `timeout_ms`; the host stops waiting then even if the arm does not.
  *
@@ -21,7 +22,7 @@
  * other throw → ARM_ERROR (retryable, its message only, never a stack).
  */
 import { Compile } from 'typebox/compile'
-import type { CapabilityVerifier } from '../auth/capability-verifier.js'
+import { type CapabilityVerifier, grants, type VerifiedCapability } from '../auth/capability-verifier.js'
 import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
 import { BudgetedLlm } from '../llm/budgeted-llm.js'
@@ -83,14 +84,20 @@ export class ArmHost {
     }
   }
 
+  /** Who is calling: the token checked for this arm (CapabilityError if not), before the body is read. */
+  authenticate(token: string | undefined): Promise<VerifiedCapability> {
+    return this.deps.verifier.authenticate(token, this.arm.name)
+  }
+
+  /** `authenticate`, then `run`. */
   async execute(body: unknown, token: string | undefined, signal: AbortSignal): Promise<ExecuteResponse> {
+    return this.run(body, await this.authenticate(token), signal)
+  }
+
+  /** Runs `body` for a caller `authenticate` has let in. */
+  async run(body: unknown, caller: VerifiedCapability, signal: AbortSignal): Promise<ExecuteResponse> {
     const request = parseRequest(body)
-    const claims = await this.deps.verifier.verify(token, {
-      arm: this.arm.name,
-      tool: request.tool,
-      taskId: request.task_id,
-      stepId: request.step_id,
-    })
+    const claims = grants(caller, { arm: this.arm.name, tool: request.tool, taskId: request.task_id, stepId: request.step_id })
     if (!this.tools.has(request.tool))
       throw HttpError.validation('tool', `must be one of ${[...this.tools].join(', ')}`, `Arm ${this.arm.name} has no tool ${request.tool}`)
 

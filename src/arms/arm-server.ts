@@ -11,10 +11,12 @@
  *
  * Every refusal is the HTTP error object: 400 VALIDATION_ERROR naming the field, 401/403 with the
  * token reason in `details.constraint`, 503 when the orchestrator's key set cannot be fetched
- * (`httpErrorOf`). The body is validated by the host, not the route, so the in-process path
- * refuses exactly the same bodies.
+ * (`httpErrorOf`). The token is authenticated before the body is read (the route's `credential`
+ * check): without a valid one the answer is 401 whatever the body, even an empty or non-JSON one.
+ * The body is validated by the host, not the route, so the in-process path refuses exactly the
+ * same bodies.
  */
-import { bearerToken, CapabilityError, KeySetUnavailableError } from '../auth/capability-verifier.js'
+import { bearerToken, CapabilityError, KeySetUnavailableError, type VerifiedCapability } from '../auth/capability-verifier.js'
 import type { HttpApp } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
 import type { ArmHost } from './arm-host.js'
@@ -25,13 +27,20 @@ export function registerArmRoutes(app: HttpApp, host: ArmHost): void {
     '/execute',
     async (ctx) => {
       try {
-        return { body: await host.execute(ctx.body, bearerToken(ctx.headers('authorization')), ctx.signal) }
+        return { body: await host.run(ctx.body, ctx.credential as VerifiedCapability, ctx.signal) }
       } catch (err) {
         throw httpErrorOf(err)
       }
     },
-    // Step inputs carry tool and model output as produced; the arm stores none of it.
-    { permission: 'capability', body: 'json', text: 'any' },
+    {
+      permission: 'capability',
+      body: 'json',
+      // Step inputs carry tool and model output as produced; the arm stores none of it.
+      text: 'any',
+      // The token before the body: a caller without a valid one learns nothing of what a body should hold.
+      credential: (authorization) =>
+        host.authenticate(bearerToken(authorization)).catch((err: unknown) => Promise.reject(httpErrorOf(err))),
+    },
   )
   app.route(
     'GET',

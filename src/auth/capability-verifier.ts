@@ -11,6 +11,10 @@
  * claims.tokenId // the jti, for the result's provenance
  * ```
  *
+ * `verify` is two halves, for an arm's HTTP route to answer the caller before it reads the body:
+ * `authenticate(token, arm)` (signature, issuer, expiry, audience: everything the header alone
+ * decides) and `grants(verified, expect)` (the request's task, step and tool).
+ *
  * A refusal is a `CapabilityError` whose `reason` says why; `forbidden` tells a valid token that
  * grants something else (an arm's HTTP route answers 403) from no valid token at all (401):
  *
@@ -47,7 +51,21 @@ export interface CapabilityExpectation {
   stepId: string
 }
 
+/** A token signed by the orchestrator, unexpired and for this arm: who is calling, before the body is read. */
+export interface VerifiedCapability {
+  arm: string
+  taskId: string
+  stepId: unknown
+  tenant: string
+  scope: readonly string[]
+  tokenId: string
+  expiresAt: number
+}
+
 export interface CapabilityVerifier {
+  /** The first half of `verify`: signature, issuer, expiry and audience; nothing of the request. */
+  authenticate(token: string | undefined, arm: string): Promise<VerifiedCapability>
+  /** `authenticate`, then `grants`. */
   verify(token: string | undefined, expect: CapabilityExpectation): Promise<CapabilityClaims>
 }
 
@@ -84,7 +102,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 /** Verifies against a fixed key set (the issuer's own keys, in-process). */
 export function localVerifier(jwks: JSONWebKeySet): CapabilityVerifier {
   const keys = createLocalJWKSet(jwks)
-  return { verify: (token, expect) => verifyCapability(token, expect, keys, false) }
+  return verifierOver(keys, false)
 }
 
 export interface RemoteVerifierOptions {
@@ -106,16 +124,21 @@ export function remoteVerifier(orchestratorUrl: string, opts: RemoteVerifierOpti
     cacheMaxAge: opts.cacheMaxAgeMs ?? 600_000,
     timeoutDuration: opts.timeoutMs ?? 2000,
   })
-  return { verify: (token, expect) => verifyCapability(token, expect, keys, true) }
+  return verifierOver(keys, true)
+}
+
+function verifierOver(keys: JWTVerifyGetKey, remote: boolean): CapabilityVerifier {
+  const authenticate = (token: string | undefined, arm: string) => authenticateCapability(token, arm, keys, remote)
+  return { authenticate, verify: async (token, expect) => grants(await authenticate(token, expect.arm), expect) }
 }
 
 /** `remote`: the keys come over HTTP, so a failure to get them is KeySetUnavailableError rather than a refusal. */
-async function verifyCapability(
+async function authenticateCapability(
   token: string | undefined,
-  expect: CapabilityExpectation,
+  arm: string,
   keys: JWTVerifyGetKey,
-  remote = false,
-): Promise<CapabilityClaims> {
+  remote: boolean,
+): Promise<VerifiedCapability> {
   if (token === undefined || token === '')
     throw new CapabilityError('TOKEN_MISSING', 'A capability token is required: Authorization: Bearer <token>')
   let payload: JWTPayload
@@ -130,27 +153,34 @@ async function verifyCapability(
     throw refusalOf(err, remote)
   }
   const aud = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? [])
-  if (!aud.includes(expect.arm)) throw new CapabilityError('TOKEN_WRONG_AUDIENCE', `The capability token is not for arm ${expect.arm}`)
-  if (payload.sub !== expect.taskId || payload.step !== expect.stepId)
-    throw new CapabilityError('TOKEN_WRONG_SUBJECT', 'The capability token is for another task or step than this request')
+  if (!aud.includes(arm)) throw new CapabilityError('TOKEN_WRONG_AUDIENCE', `The capability token is not for arm ${arm}`)
   const scope = payload.scope
   if (!Array.isArray(scope) || !scope.every((s): s is string => typeof s === 'string'))
     throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid scope')
-  if (!scope.includes(expect.tool))
-    throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
   const tenant = payload.tenant
   if (tenant !== undefined && (typeof tenant !== 'string' || tenant === ''))
     throw new CapabilityError('TOKEN_INVALID', 'The capability token has no valid tenant')
   return {
-    arm: expect.arm,
-    taskId: expect.taskId,
+    arm,
+    taskId: String(payload.sub),
+    stepId: payload.step,
     // A token signed before tenants existed has none: every task of that time is in the default tenant.
     tenant: tenant ?? DEFAULT_TENANT,
-    stepId: expect.stepId,
     scope,
     tokenId: String(payload.jti),
     expiresAt: payload.exp!,
   }
+}
+
+/** The claims `token` grants for this request's task, step and tool, or the 403 refusal. */
+export function grants(token: VerifiedCapability, expect: CapabilityExpectation): CapabilityClaims {
+  if (token.arm !== expect.arm) throw new CapabilityError('TOKEN_WRONG_AUDIENCE', `The capability token is not for arm ${expect.arm}`)
+  if (token.taskId !== expect.taskId || token.stepId !== expect.stepId)
+    throw new CapabilityError('TOKEN_WRONG_SUBJECT', 'The capability token is for another task or step than this request')
+  if (!token.scope.includes(expect.tool))
+    throw new CapabilityError('TOKEN_OUT_OF_SCOPE', `The capability token does not allow tool ${expect.tool}`)
+  const { tenant, scope, tokenId, expiresAt } = token
+  return { arm: expect.arm, taskId: expect.taskId, tenant, stepId: expect.stepId, scope, tokenId, expiresAt }
 }
 
 /** Maps jose's failures; a key set that could not be fetched is the arm's problem, not the token's. */

@@ -94,6 +94,12 @@ export interface RouteOptions<B> {
    * naming it; `any`: taken as sent, for routes that screen text and store none of it.
    */
   text?: BodyText
+  /**
+   * A `capability` route's own check of the `Authorization` header (an arm's capability token),
+   * run where the authenticator runs for other routes: before the body is read or its content type
+   * judged. What it resolves to is `ctx.credential`; what it throws is the answer.
+   */
+  credential?: (authorization: string | undefined) => Promise<unknown>
 }
 
 /**
@@ -296,12 +302,28 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     method: HttpMethod,
     path: string,
     permission: Permission,
+    credential?: RouteOptions<unknown>['credential'],
   ): (authorization: string | undefined, ctx: RequestContext) => Principal | Promise<Principal> | HttpError {
     const open = permission === 'public' || permission === 'capability'
     if (!open && authenticate === undefined) {
       throw new Error(`${service}: route ${method} ${path} needs '${permission}' but the app has no authenticator`)
     }
+    if (credential !== undefined && permission !== 'capability') {
+      throw new Error(`${service}: route ${method} ${path} has a credential check but is not a capability route`)
+    }
     declared.push({ method, path, permission })
+    if (credential !== undefined) {
+      return (authorization, ctx) => {
+        try {
+          return credential(authorization).then((c) => {
+            ctx.credential = c
+            return NOBODY
+          })
+        } catch (err) {
+          return asHttpError(err)
+        }
+      }
+    }
     if (open || authenticate === undefined) return () => NOBODY
     const access = method === 'GET' || method === 'HEAD' ? 'read' : 'write'
     // Allowed, then within its budget: the decision stays on the request for the reply's headers.
@@ -356,7 +378,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         bytesOnly ||
         routeOpts.body === 'json' ||
         (routeOpts.body === undefined && (schema !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH'))
-      const guard = guardFor(method, path, permission)
+      const guard = guardFor(method, path, permission, routeOpts.credential)
 
       register(method, path, (req, res) => {
         const ctx = new RequestContext<B>(req, res, requestIdFrom(req.headers[REQUEST_ID_HEADER]), trustProxy)
@@ -398,9 +420,15 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
           settled.then((o) => ('error' in o ? fail(o.error) : proceed(o.principal, body)))
         }
         if (!wantsJson) return then()
-        if (length === 0) return fail(emptyBody())
         const contentType = req.headers['content-type']
-        if (!isJsonContentType(contentType)) return fail(HttpError.unsupportedMediaType(contentType))
+        const refusal =
+          length === 0 ? emptyBody() : isJsonContentType(contentType) ? undefined : HttpError.unsupportedMediaType(contentType)
+        if (refusal !== undefined) {
+          // A caller still being checked is answered as a caller first: no credential is a 401 whatever the body.
+          if (settled === undefined) return fail(refusal)
+          settled.then((o) => fail('error' in o ? o.error : refusal))
+          return
+        }
 
         // The body is read in this tick either way (uWS hands it over now), and parsed only once
         // the caller is known; bytes that must wait for the authenticator are copied out of uWS.

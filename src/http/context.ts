@@ -32,6 +32,8 @@ export interface Ctx<B = unknown> {
   readonly principal: Principal
   /** The request's rate-limit decision, when a limit applies to the route (it is on the reply's headers). */
   readonly rateLimit: Decision | undefined
+  /** What the route's `credential` check resolved to (a capability route's verified token); undefined elsewhere. */
+  readonly credential: unknown
 }
 
 export interface Reply {
@@ -72,6 +74,7 @@ export class RequestContext<B = unknown> implements Ctx<B> {
   body: B
   principal: Principal = NOBODY
   rateLimit: Decision | undefined
+  credential: unknown
   readonly #req: Request
   readonly #res: Response
   readonly #trustProxy: boolean

@@ -1,10 +1,13 @@
 /**
- * What the task API does, apart from HTTP: screen the goal through the reflex detector, answer a
+ * What the task API does, apart from HTTP: screen the task's text through the reflex detector, answer a
  * repeated task from the cache, create the task (and its jobs) in one transaction, read, list and
  * cancel. The lifecycle after creation belongs to the runner (`runner/`).
  *
  * Screening decisions:
- * - An injection at or above the block level creates the task `rejected`, with its reason kept.
+ * - Every free-text field is screened (task-texts.ts: the goal, criteria, and the strings inside
+ *   constraints, context and metadata). An injection at or above the block level in any of them
+ *   creates the task `rejected`, with its reason naming the field, and a `guardrail.injection`
+ *   event `{ field, severity, families, rejected: true }`.
  * - Personal data is redacted from everything that leaves for an arm or a model (the runner works
  *   from the redacted goal) and from logs; the stored record keeps the client's own goal.
  * - Only tasks with nothing but a goal (no constraints, context, criteria or budget of their own)
@@ -25,6 +28,7 @@ import type { JobQueue } from './queue/job-queue.js'
 import { activeCapReached, boundedBudget, type TaskQuotas } from './quotas.js'
 import { enqueueTask, enqueueTasks } from './runner/queues.js'
 import type { CreateTaskRequest } from './schemas.js'
+import { type TaskText, taskTexts } from './task-texts.js'
 
 export interface TaskServiceDeps {
   store: TaskStore
@@ -70,7 +74,7 @@ export class TaskService {
 
   async create(req: CreateTaskRequest, meta: CreateMeta): Promise<CreateOutcome> {
     const { store, queue, detector } = this.deps
-    const check = detector.check(req.goal, GOAL_FLAGS)
+    const screening = screen(detector, taskTexts(req))
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
     const constraints = req.constraints ?? {}
     const budget: TaskBudget = boundedBudget(normaliseBudget(req.budget), constraints, this.deps.quotas)
@@ -92,10 +96,17 @@ export class TaskService {
       ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),
     }
 
-    if (!check.allowed) {
-      const families = [...new Set(check.injection_matches.map((m) => m.type))].join(', ')
-      const reason = `prompt injection detected (severity ${check.severity}: ${families})`
-      return store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
+    if (screening.blocked) {
+      const { field, severity, families } = screening.blocked
+      const reason = `prompt injection detected in ${field} (severity ${severity}: ${families.join(', ')})`
+      const rejected = await store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
+      if (!rejected.replayed) {
+        await store.appendEvent(base.tenant, base.task_id, {
+          type: 'guardrail.injection',
+          data: { field, severity, families, rejected: true },
+        })
+      }
+      return rejected
     }
 
     const answerKey = this.deps.answerKeys.key(meta.tenant, req.goal, GOAL_FLAGS)
@@ -118,10 +129,10 @@ export class TaskService {
       this.batcher && meta.idempotencyKey === undefined
         ? { task: await this.batcher.create(base, job), replayed: false }
         : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
-    if (!created.replayed && check.pii_matches.length > 0) {
+    if (!created.replayed && screening.piiCount > 0) {
       await store.appendEvent(base.tenant, base.task_id, {
         type: 'guardrail.pii_redacted',
-        data: { types: [...new Set(check.pii_matches.map((m) => m.type))], count: check.pii_matches.length },
+        data: { types: screening.piiTypes, count: screening.piiCount },
       })
     }
     return created
@@ -158,6 +169,29 @@ export class TaskService {
     const entry = await this.deps.cache.get(key)
     return entry === undefined ? undefined : JSON.parse(entry.valueJson)
   }
+}
+
+interface Screening {
+  /** The first text at or above the block level, by field. */
+  blocked?: { field: string; severity: string; families: string[] }
+  piiTypes: string[]
+  piiCount: number
+}
+
+/** One decision for every text of the task: the first blocked one rejects it; personal data is counted across all. */
+function screen(detector: Detector, texts: readonly TaskText[]): Screening {
+  const piiTypes = new Set<string>()
+  let piiCount = 0
+  for (const { field, text } of texts) {
+    const check = detector.check(text, GOAL_FLAGS)
+    if (!check.allowed) {
+      const families = [...new Set(check.injection_matches.map((m) => m.type))]
+      return { blocked: { field, severity: check.severity, families }, piiTypes: [...piiTypes], piiCount }
+    }
+    for (const m of check.pii_matches) piiTypes.add(m.type)
+    piiCount += check.pii_matches.length
+  }
+  return { piiTypes: [...piiTypes], piiCount }
 }
 
 /** Keys are per user (and the store keeps them per tenant), so two users' identical keys never collide. */

@@ -9,7 +9,8 @@
  * const again = await planner(task, 'judge: missing "42"') // the failure goes to the arm as input
  * ```
  *
- * The failure goes as `previous_failure` the way the goal goes: personal data replaced by
+ * The criteria and constraints go as the goal does, personal data replaced by placeholders
+ * (redacted-terms.ts). The failure goes as `previous_failure` the way the goal goes: personal data replaced by
  * placeholders (a judge's message quotes the output it refused). The planner arm takes up to
  * 20,000 characters; a longer one (a judge quoting a long output, a registered arm's verbose
  * refusal) is cut to fit rather than refused, so a task never loses its re-plan to the bound
@@ -24,6 +25,7 @@ import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
 import { type CallArmDeps, callArm } from './call-arm.js'
 import type { TaskPlanner } from './planner.js'
+import { redactedTerms } from './redacted-terms.js'
 import { failureForPlanner } from './replan-reason.js'
 
 export interface ArmPlannerDeps extends CallArmDeps {
@@ -45,8 +47,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       action: feedback ? 'Plan the task again: the last plan failed validation.' : 'Plan the task.',
       goal,
       input: {
-        constraints: task.constraints,
-        acceptance_criteria: task.acceptance_criteria,
+        ...redactedTerms(deps.detector, task),
         ...(feedback !== undefined && { previous_failure: failureForPlanner(deps.detector, feedback) }),
         external_arms: externalArms(deps.arms),
       },

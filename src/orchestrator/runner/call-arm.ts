@@ -19,11 +19,13 @@
  * of the two per-token prices, so it cannot pass the budget; with none left the arm's model call is
  * refused `LLM_BUDGET_EXCEEDED`, the code of an exhausted token budget.
  */
+import type { Detector } from '@ganglion/reflex'
 import { ARM_TOOLS, type ArmLookup, BUILTIN_ARMS, type ExecuteRequest, type Provenance } from '../../arms/contract.js'
 import { costUsd, type ModelPrice, worstPerToken } from '../../llm/prices.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
+import { redactedTerms } from './redacted-terms.js'
 import type { RunnerMetrics } from './runner-context.js'
 
 /** The capability-token issuer as the runner needs it. */
@@ -47,6 +49,8 @@ export interface CallArmDeps {
   metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined
   /** The price model calls are charged at; undefined: unknown, nothing is charged in dollars. */
   price?: ModelPrice | undefined
+  /** Takes personal data out of the task's criteria and constraints before they leave (redacted-terms.ts). */
+  detector: Pick<Detector, 'redact'>
 }
 
 export interface ArmCall {
@@ -112,7 +116,7 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
       action: call.action,
       goal: call.goal,
       input: call.input,
-      context: { dep_outputs: call.depOutputs, acceptance_criteria: task.acceptance_criteria, constraints: task.constraints },
+      context: { dep_outputs: call.depOutputs, ...redactedTerms(deps.detector, task) },
       budget: { max_tokens: allowance },
       timeout_ms: deps.stepTimeoutMs,
     }

@@ -3,6 +3,7 @@
 import type { ArmEndpoint, ExecuteRequest, ExecuteResponse } from '../../../src/arms/contract.js'
 import type { CallArmDeps } from '../../../src/orchestrator/runner/call-arm.js'
 import type { TaskStore } from '../../../src/stores/task-store.js'
+import { testDetector } from '../../fixtures/runner-node.js'
 
 export type Reply = (request: ExecuteRequest) => Omit<ExecuteResponse, 'provenance'> & { tokens?: number }
 
@@ -39,6 +40,7 @@ export function scriptedArms(store: TaskStore, replies: Record<string, Reply>, s
     store,
     stepTimeoutMs,
     arms: { get: (name) => (replies[name] ? endpoint(replies[name]) : undefined) },
+    detector: testDetector(),
     tokens: {
       async sign(grant) {
         recorded.tokens.push(grant)
