@@ -72,7 +72,7 @@ function walk(root: string, value: unknown, out: TaskText[]): void {
       return
     }
     if (v === null || typeof v !== 'object') return
-    if (depth >= MAX_SCREENED_DEPTH) throw HttpError.validation(field, `must NOT be nested more than ${MAX_SCREENED_DEPTH} levels deep`)
+    if (depth >= MAX_SCREENED_DEPTH) throw HttpError.validation(field, `must nest at most ${MAX_SCREENED_DEPTH} levels`)
     const keys = Array.isArray(v) ? null : Object.keys(v)
     stack.push({ field, depth: depth + 1, node: v, keys, length: keys?.length ?? (v as unknown[]).length, next: 0 })
   }
