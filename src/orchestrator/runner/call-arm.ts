@@ -21,6 +21,7 @@
  */
 import type { Detector } from '@ganglion/reflex'
 import { ARM_TOOLS, type ArmLookup, BUILTIN_ARMS, type ExecuteRequest, type Provenance } from '../../arms/contract.js'
+import type { CapabilityGrant } from '../../auth/capability-issuer.js'
 import { costUsd, type ModelPrice, worstPerToken } from '../../llm/prices.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
@@ -30,14 +31,7 @@ import type { RunnerMetrics } from './runner-context.js'
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
-  sign(grant: {
-    arm: string
-    taskId: string
-    tenant: string
-    stepId: string
-    scope: string[]
-    ttlSeconds: number
-  }): Promise<{ token: string }>
+  sign(grant: CapabilityGrant): Promise<{ token: string }>
 }
 
 export interface CallArmDeps {
