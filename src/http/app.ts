@@ -21,7 +21,7 @@ import type { Decision } from '../stores/rate-limit-store.js'
 import { type BodyText, emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
-import { bodyReceived, closeConnections, readBody, setHead, setHeaders } from './hyper-express-internals.js'
+import { bodyReceived, closeConnections, readBody, setHead, setHeaders, skipBody } from './hyper-express-internals.js'
 import { callerOf, type RouteLimiter, tooManyRequests } from './rate-limit.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
 import { type StreamLimits, StreamSlots } from './stream-slots.js'
@@ -170,9 +170,13 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       return
     }
     const e = toHttpError(err)
+    // A body past the limit is not read: the 413 goes out whole at once and the connection is
+    // closed, so the rest of the body is never taken in.
+    const tooLarge = e.status === 413
+    if (tooLarge) skipBody(res)
     res.status(e.status)
     setHeaders(res, requestId, true, e.headers)
-    res.send(JSON.stringify(errorBody(e, requestId)))
+    res.send(JSON.stringify(errorBody(e, requestId)), tooLarge)
     observe(res, method, e.status)
   }
 

@@ -110,6 +110,17 @@ export function readBody(req: Request, contentLength: number, limitBytes: number
 }
 
 /**
+ * Lets a reply go out before the request's body has arrived: hyper-express would otherwise write
+ * the status line and headers at once but hold the rest until the whole declared body came in,
+ * which for a Content-Length past the limit may be never. Chunks still arriving are dropped.
+ */
+export function skipBody(res: Response): void {
+  const req = (res as unknown as ResponseInternals)._wrapped_request
+  req._body_parser_stop()
+  req.received = true
+}
+
+/**
  * Whether hyper-express has the whole request body: until then `send` keeps the body to write on
  * its 'received' event instead of handing it to uWS at once (so memory the route reuses must be
  * copied first).
