@@ -83,13 +83,17 @@ async function answeredByTheHttpLayer(t: Test, hosts: Hosts): Promise<void> {
   t.match(key && errorOf(key).details, { field: 'key', constraint: 'must be 1 to 512 characters' })
 }
 
-/** A method uWS does not know closes the connection at once, without a byte. */
-async function unknownMethods(t: Test, hosts: Hosts): Promise<void> {
+/** A method uWS does not know, or no Host, closes the connection at once, without a byte. */
+async function closedAtOnce(t: Test, hosts: Hosts): Promise<void> {
+  const refused: Array<[what: string, text: string]> = [
+    ...['QUERY', 'PROPFIND', 'FOO', 'get'].map((method): [string, string] => [method, request(method, '/api/v1/health')]),
+    ['an HTTP/1.1 request without Host', 'GET /api/v1/health HTTP/1.1\r\nAccept: */*\r\n\r\n'],
+  ]
   for (const port of [portOf(hosts.orchestrator), portOf(hosts.reflex)]) {
-    for (const method of ['QUERY', 'PROPFIND', 'FOO', 'get']) {
-      const got = await exchange(port, request(method, '/api/v1/health'), { untilClose: true, deadlineMs: IDLE_TIMEOUT_BOUND_MS })
-      t.equal(got.received, 0, `${method} on ${port}: nothing sent`)
-      t.ok(got.closedAfterMs !== undefined && got.closedAfterMs < PROMPTLY_MS, `${method}: closed at once (${got.closedAfterMs} ms)`)
+    for (const [what, text] of refused) {
+      const got = await exchange(port, text, { untilClose: true, deadlineMs: IDLE_TIMEOUT_BOUND_MS })
+      t.equal(got.received, 0, `${what} on ${port}: nothing sent`)
+      t.ok(got.closedAfterMs !== undefined && got.closedAfterMs < PROMPTLY_MS, `${what}: closed at once (${got.closedAfterMs} ms)`)
     }
   }
 }
@@ -109,6 +113,7 @@ async function unparsableHeads(t: Test, hosts: Hosts): Promise<void> {
     ],
     ['a header value with a bare CR', request('GET', '/api/v1/health', ['x-a: b\rc'])],
     ['an HTTP/1.0 request line', 'GET /api/v1/health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n'],
+    ['a request line and no header at all', 'GET /api/v1/health HTTP/1.1\r\n\r\n'],
   ]
   const ports = [portOf(hosts.orchestrator), portOf(hosts.reflex)]
   const held = Promise.all(
@@ -146,6 +151,6 @@ async function unparsableHeads(t: Test, hosts: Hosts): Promise<void> {
 onEachBackend('every malformed request gets an answer or a closed connection', async (t, hosts) => {
   await t.test('a body over the limit gets a complete 413, then the connection is closed', (t) => bodyOverTheLimit(t, hosts))
   await t.test('what reaches the HTTP layer is answered with the error object', (t) => answeredByTheHttpLayer(t, hosts))
-  await t.test('a method uWS does not know closes the connection at once, without a byte', (t) => unknownMethods(t, hosts))
+  await t.test('a method uWS does not know, or no Host, closes the connection at once, without a byte', (t) => closedAtOnce(t, hosts))
   await t.test('a head uWS cannot parse is closed on its idle timeout while both services answer', (t) => unparsableHeads(t, hosts))
 })
