@@ -25,13 +25,15 @@
  * - the listener listening again after its connection dropped: every stream, since notices may
  *   have been lost meanwhile;
  * - the safety poll: every `safetyPollMs` the process asks, in one query for all the tasks it
- *   follows, how far each task's log goes, and wakes the waiting streams behind it (or whose
- *   task is gone). A notice that never arrives only delays a stream by up to that long.
+ *   follows, how far each task's log goes, and wakes the waiting streams behind it, or whose
+ *   task is final or gone (a stream resumed from a `Last-Event-ID` past the log hears no notice
+ *   and still ends). A notice that never arrives only delays a stream by up to that long.
  *
  * The poll reads `tasks.event_seq` across tenants: it only decides whom to wake; what a stream
  * reads is still scoped to its caller's tenant.
  */
 import type { Sql } from '../stores/sql.js'
+import { FINAL_STATUSES } from '../stores/task.js'
 import { listenForTaskEvents, type TaskEventNotices } from '../stores/task-event-notices.js'
 
 export interface EventFeedOptions {
@@ -164,15 +166,15 @@ export class EventFeed {
       const ids = [...this.#followers.keys()]
       for (let i = 0; i < ids.length; i += POLL_CHUNK) {
         const chunk = ids.slice(i, i + POLL_CHUNK)
-        const { rows } = await this.#sql.query<{ task_id: string; event_seq: string | number }>(
-          'select task_id, event_seq from tasks where task_id = any($1::text[])',
-          [chunk],
+        const { rows } = await this.#sql.query<{ task_id: string; event_seq: string | number; final: boolean }>(
+          'select task_id, event_seq, status = any($2::text[]) as final from tasks where task_id = any($1::text[])',
+          [chunk, [...FINAL_STATUSES]],
         )
-        const last = new Map(rows.map((r) => [r.task_id, Number(r.event_seq)]))
+        const found = new Map(rows.map((r) => [r.task_id, { seq: Number(r.event_seq), final: r.final }]))
         for (const id of chunk) {
-          const seq = last.get(id)
+          const task = found.get(id)
           for (const f of this.#followers.get(id) ?? []) {
-            if (f.waiting && (seq === undefined || seq > f.seq)) f.wake()
+            if (f.waiting && (task === undefined || task.final || task.seq > f.seq)) f.wake()
           }
         }
       }

@@ -95,5 +95,13 @@ onEachDatabase('event streams follow appends in order', async (t, db) => {
     await stream.ended
     t.same(ids(stream.events), range(1, 3))
     t.ok(polled.feedQueries() > 0, 'the poll ran')
+
+    const ahead = await polled.idleTask()
+    const beyond = await polled.open(ahead.task_id, { lastEventId: 1000 })
+    t.equal(beyond.res.status, 200)
+    await notices(polled.node, true)
+    await polled.node.store.transition(TENANT, ahead.task_id, ['queued'], 'cancelled')
+    await beyond.ended
+    t.same(beyond.events, [], 'a stream resumed past the log sends nothing and ends with its task')
   })
 })
