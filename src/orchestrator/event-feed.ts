@@ -46,9 +46,13 @@ export interface EventFeedOptions {
 const POLL_CHUNK = 1000
 
 export class Follower {
-  /** The last event id its stream has sent. */
+  /** The last event id its stream has read. */
   seq = 0
-  #woken = false
+  /**
+   * Up to which event id a wake asked the stream to read (Infinity: a wake without a number); a
+   * wait ends only while this is past `seq`, so a notice of events the stream read since is spent.
+   */
+  #due = 0
   #wakeUp: (() => void) | undefined
 
   constructor(
@@ -63,7 +67,7 @@ export class Follower {
 
   /** Resolves true once woken (at once if woken since the last wait), false after `ms` or on `signal`. */
   wait(ms: number, signal: AbortSignal): Promise<boolean> {
-    if (this.#woken || signal.aborted) return Promise.resolve(this.#take())
+    if (this.#due > this.seq || signal.aborted) return Promise.resolve(this.#take())
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer)
@@ -77,9 +81,11 @@ export class Follower {
     })
   }
 
-  wake(): void {
-    this.#woken = true
-    this.#wakeUp?.()
+  /** Asks the stream to read the events up to `upTo` (default: whatever there is). */
+  wake(upTo = Number.POSITIVE_INFINITY): void {
+    if (upTo <= this.#due) return
+    this.#due = upTo
+    if (upTo > this.seq) this.#wakeUp?.()
   }
 
   /** In a wait now: a stream that is reading needs no wake from the safety poll, it reads anyway. */
@@ -93,8 +99,8 @@ export class Follower {
   }
 
   #take(): boolean {
-    const woken = this.#woken
-    this.#woken = false
+    const woken = this.#due > this.seq
+    this.#due = 0
     return woken
   }
 }
@@ -152,7 +158,7 @@ export class EventFeed {
   }
 
   #wake(taskId: string, seq: number): void {
-    for (const f of this.#followers.get(taskId) ?? []) if (f.seq < seq) f.wake()
+    for (const f of this.#followers.get(taskId) ?? []) f.wake(seq)
   }
 
   #wakeAll(): void {

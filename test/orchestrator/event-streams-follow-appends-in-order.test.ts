@@ -72,6 +72,33 @@ onEachDatabase('event streams follow appends in order', async (t, db) => {
     t.equal(rig.feed.following, 0, 'no refused request left a follower behind')
   })
 
+  await t.test('notices of another schema, of events already read, or malformed, wake nothing', async (t) => {
+    const task = await rig.idleTask()
+    const stream = await rig.open(task.task_id)
+    await stream.received(1)
+    const schema = rig.node.sql.schema
+    const id = task.task_id
+    const before = rig.routeQueries()
+    for (const payload of [
+      `other_schema ${id} 99`,
+      `${schema} ${id} 1`,
+      `${schema} ${id}`,
+      `${schema} ${id} many`,
+      `${schema}  99`,
+      `${schema}${id} 99`,
+      '',
+    ]) {
+      await rig.node.sql.query('select pg_notify($1, $2)', ['ganglion_task_events', payload])
+    }
+    await sleep(300)
+    t.equal(rig.routeQueries() - before, 0, 'no read')
+    await rig.node.sql.query('select pg_notify($1, $2)', ['ganglion_task_events', `${schema} ${id} 2`])
+    for (let i = 0; i < 200 && rig.routeQueries() === before; i++) await sleep(25)
+    t.ok(rig.routeQueries() > before, 'a notice past what the stream read wakes it')
+    t.same(ids(stream.events), [1], 'and it sends only what the log holds')
+    stream.close()
+  })
+
   await t.test('a closed stream stops following', async (t) => {
     const task = await rig.idleTask()
     const stream = await rig.open(task.task_id)
