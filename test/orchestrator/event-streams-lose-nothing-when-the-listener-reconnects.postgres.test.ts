@@ -1,11 +1,15 @@
 // The process's listening connection is killed (pg_terminate_backend): it is opened again, and
 // every stream re-reads from its last event id, so what was appended meanwhile still arrives, in
 // order. With notices off, the reconnect alone delivers (the safety poll is set to a minute). On
-// PGlite the listener is the instance's own and cannot drop: PostgreSQL only.
+// PGlite the listener is the instance's own and cannot drop: PostgreSQL only. The service itself
+// opens one such connection beside its pool and closes it when it stops.
 import pg from 'pg'
+import pino from 'pino'
 import t from 'tap'
+import { start } from '../../src/app.js'
+import { loadConfig } from '../../src/config/load.js'
 import { openDatabase } from '../fixtures/runner-node.js'
-import { DATABASE_URL, SKIP_PG } from '../stores/pg-schema.js'
+import { DATABASE_URL, freshDatabase, SKIP_PG } from '../stores/pg-schema.js'
 import { notices, sleep, streamRig, TENANT } from './event-streams-fixture.js'
 
 async function admin(): Promise<pg.Client> {
@@ -81,4 +85,25 @@ t.test('the listener reconnecting after its connection is killed loses nothing',
   await store.transition(TENANT, task.task_id, ['queued'], 'cancelled')
   await stream.ended
   t.match(stream.events.at(-1), { id: 8, event: 'task.status', data: { status: 'cancelled' } })
+})
+
+t.test('the service listens on one connection beside its pool and closes it when it stops', { skip: SKIP_PG }, async (t) => {
+  const url = await freshDatabase(t, 'ganglion_events')
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'unused', DATABASE_URL: url })
+  const running = await start(config, { orchestrator: true }, pino({ level: 'silent' }))
+  let stopped = false
+  t.teardown(() => (stopped ? undefined : running.close()))
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  t.teardown(() => client.end())
+  t.equal((await listenerPids(client, 'ganglion-events public')).length, 1, 'one listening connection')
+  await running.close()
+  stopped = true
+  // The backend exits just after the client's Terminate message; give it a moment.
+  let left = await listenerPids(client, 'ganglion-events public')
+  for (let i = 0; i < 200 && left.length > 0; i++) {
+    await sleep(25)
+    left = await listenerPids(client, 'ganglion-events public')
+  }
+  t.same(left, [], 'closed with the service')
 })
