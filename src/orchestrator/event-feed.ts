@@ -9,8 +9,8 @@
  * try {
  *   for (;;) {
  *     const events = await store.eventsAfter(scope, taskId, seq, 200)
- *     ...send them, seq = the last one's...
- *     follower.seen(seq)
+ *     seq = events.at(-1)?.seq ?? seq
+ *     follower.seen(seq)                     // then send them
  *     while (!(await follower.wait(15_000, signal)) && !signal.aborted) sendKeepAlive()
  *   }
  * } finally {
