@@ -28,6 +28,7 @@ import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
+import { EventFeed } from './orchestrator/event-feed.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
 import { JobQueue } from './orchestrator/queue/job-queue.js'
@@ -362,9 +363,12 @@ async function startOrchestrator(
         )
   closers.push(() => runner.stop())
 
+  // One listener for every event stream of the process; closed after the HTTP server (closers run in reverse).
+  const feed = await EventFeed.open(sql, { log })
+  closers.push(() => feed.close())
   const app = httpApp('orchestrator', config, log, shared, metrics)
   registerTaskRoutes(app, { service, store, runner, metrics })
-  registerEventsRoute(app, store)
+  registerEventsRoute(app, store, feed)
   registerArmsRoutes(app, {
     registry: arms.registry,
     issuer: arms.issuer,

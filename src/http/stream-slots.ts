@@ -1,6 +1,7 @@
 /**
  * Caps on open streams (Server-Sent Events): so many per caller, so many in all. Each open
- * stream holds a socket and polls the store, so without a cap one client could open thousands.
+ * stream holds a socket and reads the store whenever its task has news, so without a cap one
+ * client could open thousands.
  *
  * ```ts
  * const slots = new StreamSlots({ perCaller: 20, total: 2000 })

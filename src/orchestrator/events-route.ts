@@ -4,20 +4,22 @@
  * Each event is sent as `id: <seq>`, `event: <type>`, `data: <json>`. A client resumes with the
  * standard `Last-Event-ID` header (or `?last_event_id=`, for clients that cannot set headers) and
  * gets every event after it. The stream ends once the task is final and its log is drained.
- * The log is polled, not pushed: every orchestrator process can serve every task's stream.
+ * A stream reads the log when it opens and then only when the process's event feed wakes it
+ * (event-feed.ts: a notice of an append, the listener reconnecting, the safety poll), so an idle
+ * stream costs no query; every read is of what follows the last event sent, so any orchestrator
+ * process can serve every task's stream and a wake too many sends nothing twice.
  * Another tenant's task is a 404, as one that does not exist (request-scope.ts).
  */
 import type { Response } from 'hyper-express'
 import type { Ctx, HttpApp } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
 import { streamWrite } from '../http/stream-write.js'
-import { isFinal, type TaskEvent } from '../stores/task.js'
+import { isFinal, type TaskEvent, type TaskStatus } from '../stores/task.js'
 import type { TaskStore } from '../stores/task-store.js'
+import type { EventFeed } from './event-feed.js'
 import { tenantToRead } from './request-scope.js'
 
 export interface EventStreamOptions {
-  /** How often the log is read while the task runs. */
-  pollMs?: number
   /** A comment line this often keeps proxies from closing an idle stream. */
   heartbeatMs?: number
 }
@@ -35,21 +37,13 @@ export function formatEvent(e: TaskEvent): string {
   return `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify({ ...e.data, task_id: e.task_id, type: e.type, created_at: e.created_at })}\n\n`
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done, { once: true })
-  })
+/** The event that moves a task into a final state: once it is read and the log drained, the stream ends. */
+function endsTheTask(e: TaskEvent): boolean {
+  const status = e.data.status
+  return e.type === 'task.status' && typeof status === 'string' && isFinal(status as TaskStatus)
 }
 
-export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventStreamOptions = {}): void {
-  const pollMs = opts.pollMs ?? 250
+export function registerEventsRoute(app: HttpApp, store: TaskStore, feed: EventFeed, opts: EventStreamOptions = {}): void {
   const heartbeatMs = opts.heartbeatMs ?? 15_000
 
   app.stream(
@@ -59,37 +53,51 @@ export function registerEventsRoute(app: HttpApp, store: TaskStore, opts: EventS
       const id = ctx.params.task_id ?? ''
       const scope = tenantToRead(ctx)
       let seq = lastEventId(ctx)
-      if (!(await store.get(scope, id))) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
-
-      res.header('content-type', 'text/event-stream; charset=utf-8')
-      res.header('cache-control', 'no-cache')
-      res.header('x-accel-buffering', 'no')
-      await streamWrite(res, 'retry: 1000\n\n')
-      let lastWrite = Date.now()
-
-      while (!ctx.signal.aborted) {
-        const events = await store.eventsAfter(scope, id, seq, BATCH)
-        for (const e of events) {
-          if (ctx.signal.aborted) break
-          await streamWrite(res, formatEvent(e))
-          seq = e.seq
-          lastWrite = Date.now()
-        }
-        if (events.length === BATCH) continue
+      // Followed before the first read: an append committed after it wakes the read that follows.
+      const follower = feed.follow(id)
+      try {
         const task = await store.get(scope, id)
-        // Final and drained: a final state's own event is already in the log, so nothing follows.
-        if (!task || isFinal(task.status)) {
-          const rest = await store.eventsAfter(scope, id, seq, BATCH)
-          if (rest.length === 0) break
-          continue
+        if (!task) throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
+        let final = isFinal(task.status)
+
+        res.header('content-type', 'text/event-stream; charset=utf-8')
+        res.header('cache-control', 'no-cache')
+        res.header('x-accel-buffering', 'no')
+        await streamWrite(res, 'retry: 1000\n\n')
+
+        let woken = false
+        while (!ctx.signal.aborted) {
+          const events = await store.eventsAfter(scope, id, seq, BATCH)
+          // Read this far: a notice of these events arriving while they are sent wakes nothing.
+          follower.seen(events.at(-1)?.seq ?? seq)
+          for (const e of events) {
+            if (ctx.signal.aborted) break
+            await streamWrite(res, formatEvent(e))
+            seq = e.seq
+            if (endsTheTask(e)) final = true
+          }
+          if (events.length === BATCH) continue
+          if (events.length === 0 && woken && !final) {
+            // Woken with nothing new: the task may have ended in a transaction whose events were
+            // read before, or be gone (the safety poll wakes a stream whose task row is missing).
+            const now = await store.get(scope, id)
+            if (!now) break
+            if (isFinal(now.status)) {
+              final = true
+              continue // drains what its final transaction appended
+            }
+          }
+          if (final) break
+          woken = await follower.wait(heartbeatMs, ctx.signal)
+          while (!woken && !ctx.signal.aborted) {
+            await streamWrite(res, ': keep-alive\n\n')
+            woken = await follower.wait(heartbeatMs, ctx.signal)
+          }
         }
-        if (Date.now() - lastWrite >= heartbeatMs) {
-          await streamWrite(res, ': keep-alive\n\n')
-          lastWrite = Date.now()
-        }
-        await sleep(pollMs, ctx.signal)
+        if (!res.completed) res.end()
+      } finally {
+        follower.stop()
       }
-      if (!res.completed) res.end()
     },
     { permission: 'tasks:read' },
   )

@@ -13,7 +13,7 @@
  * because `pg` would turn a JS array into a PostgreSQL array literal.
  *
  * Deliberately left out: savepoints (a nested `transaction()` joins the outer one), streaming
- * cursors, LISTEN/NOTIFY, and type parsers (callers convert `bigint`, which PGlite parses to a number
+ * cursors, LISTEN (task-event-notices.ts listens through `jobBackend`), and type parsers (callers convert `bigint`, which PGlite parses to a number
  * and `pg` leaves as a string, and timestamps, which both return as `Date`).
  */
 export interface SqlResult<T> {
@@ -28,8 +28,9 @@ export interface Sql {
   /** The schema every unqualified name resolves to (`search_path`). */
   readonly schema: string
   /**
-   * How pg-boss reaches the same database. The single exception to "stores know only this port":
-   * the job queue must share PGlite's one connection, and on PostgreSQL it opens its own pool.
+   * How pg-boss and the event-stream listener reach the same database. The exception to "stores
+   * know only this port": both must share PGlite's one connection, and on PostgreSQL each opens
+   * connections of its own.
    */
   readonly jobBackend: JobBackend
   /** One statement, `$1`-style parameters. */

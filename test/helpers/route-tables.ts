@@ -31,7 +31,7 @@ const none = {} as never
 export const ROUTE_MODULES: Readonly<Record<Service, Readonly<Record<string, (app: HttpApp) => void>>>> = {
   orchestrator: {
     registerTaskRoutes: (app) => registerTaskRoutes(app, none),
-    registerEventsRoute: (app) => registerEventsRoute(app, none),
+    registerEventsRoute: (app) => registerEventsRoute(app, none, none),
     registerArmsRoutes: (app) => registerArmsRoutes(app, none),
     registerKnowledgeRoutes: (app) => registerKnowledgeRoutes(app, none),
     registerApiKeyRoutes: (app) => registerApiKeyRoutes(app, none),

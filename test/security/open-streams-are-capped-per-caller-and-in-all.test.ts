@@ -1,4 +1,4 @@
-// Each open event stream holds a socket and polls the store, so a caller may hold only so many
+// Each open event stream holds a socket and reads the store on news, so a caller may hold only so many
 // at once (STREAMS_PER_USER) and the service only so many in all (STREAMS_TOTAL). A stream past a
 // cap is refused with 429 before it starts; a closed one gives its slot back.
 import t, { type Test } from 'tap'
