@@ -9,8 +9,6 @@
  * // → { exit_code: 0, stdout: '2\n', stderr: '', truncated: false, duration_ms: 12, signal: null }
  * ```
  */
-import { spawn } from 'node:child_process'
-
 import { ArmError } from '../contract.js'
 import { abortError } from './abort.js'
 import * as check from './input.js'
@@ -25,6 +23,7 @@ import {
   type SandboxTools,
   sandboxArgv,
   sharedLibraries,
+  spawnSandbox,
 } from './sandbox.js'
 import { UidPool } from './uid-pool.js'
 
@@ -231,11 +230,11 @@ export class ShellTool {
   ): Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }> {
     const cap = this.limits.shellOutputBytes
     const hostId = this.uids.acquire()
-    const [file, ...argv] = sandboxArgv(this.tools, command, args, this.limits, hostId)
+    const argv = sandboxArgv(this.tools, command, args, this.limits, hostId)
     const started = performance.now()
     const running = new Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }>((resolve, reject) => {
       // detached: its own process group, so one kill reaches prlimit/setpriv/bwrap and what they exec.
-      const child = spawn(file!, argv, { detached: true, env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = spawnSandbox(argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
       const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: { stdout: 0, stderr: 0 } }
       let truncated = false
       let ended: 'timeout' | 'aborted' | undefined
@@ -254,7 +253,7 @@ export class ShellTool {
       signal.addEventListener('abort', onAbort, { once: true })
 
       for (const stream of ['stdout', 'stderr'] as const) {
-        child[stream].on('data', (chunk: Buffer) => {
+        child[stream]!.on('data', (chunk: Buffer) => {
           const room = cap - out.bytes[stream]
           if (room <= 0) return
           const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
@@ -267,8 +266,8 @@ export class ShellTool {
         })
       }
       // The command may exit without reading its stdin; that EPIPE is not an error of ours.
-      child.stdin.on('error', () => {})
-      child.stdin.end(stdin ?? '')
+      child.stdin!.on('error', () => {})
+      child.stdin!.end(stdin ?? '')
 
       child.on('error', (err) => {
         clearTimeout(timer)
