@@ -25,6 +25,7 @@ import {
   sharedLibraries,
   spawnSandbox,
 } from './sandbox.js'
+import { SandboxSlots } from './sandbox-slots.js'
 import { UidPool } from './uid-pool.js'
 
 /** Text tools present on Debian 12; no shells, interpreters or network tools. */
@@ -145,6 +146,7 @@ export class ShellTool {
   readonly missing: readonly string[]
   private probe: Promise<SandboxProbe> | undefined
   private readonly uids = new UidPool()
+  private readonly slots: SandboxSlots
 
   constructor(
     allow: readonly string[],
@@ -152,6 +154,7 @@ export class ShellTool {
     private readonly limits: Readonly<ExecutorLimits>,
   ) {
     checkShellAllow(allow)
+    this.slots = new SandboxSlots(limits.shellSandboxes)
     const { found, missing } = resolveCommands(allow)
     this.commands = found
     this.missing = missing
@@ -204,11 +207,39 @@ export class ShellTool {
     if (signal.aborted) throw abortError(signal) // aborted while the probe ran: the listener below would never fire
 
     const resolved = await this.withLibraries(command)
-    if (signal.aborted) throw abortError(signal)
-    const result = await this.spawnSandboxed(resolved, args, stdin, timeoutMs, signal)
-    if (result.kind === 'aborted') throw abortError(signal)
-    if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`)
-    const out = result.output
+    const output = await this.inSlot(name, stepTimeoutMs, signal, (msLeft) => {
+      if (signal.aborted) throw abortError(signal)
+      const ms = Math.min(timeoutMs, msLeft)
+      return this.spawnSandboxed(resolved, args, stdin, ms, signal).then((result) => {
+        if (result.kind === 'aborted') throw abortError(signal)
+        if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${ms} ms and was killed`)
+        return result.output
+      })
+    })
+    return this.judged(name, output, allowNonzero)
+  }
+
+  /**
+   * Runs `body` once one of the sandboxes is free, with the step's time that is left; the wait
+   * counts against the step's time like the command does.
+   */
+  private async inSlot<T>(name: string, stepTimeoutMs: number, signal: AbortSignal, body: (msLeft: number) => Promise<T>): Promise<T> {
+    const waitStarted = performance.now()
+    if (!(await this.slots.acquire(stepTimeoutMs, signal))) {
+      throw new ArmError(
+        'COMMAND_TIMEOUT',
+        `'${name}' did not start: no sandbox of ${this.slots.size} came free within ${stepTimeoutMs} ms`,
+      )
+    }
+    try {
+      return await body(Math.max(1, Math.floor(stepTimeoutMs - (performance.now() - waitStarted))))
+    } finally {
+      this.slots.release()
+    }
+  }
+
+  /** A finished command's output, or the error its exit makes of it. */
+  private judged(name: string, out: ShellOutput, allowNonzero: boolean): ShellOutput {
     if (out.exit_code !== 0 && out.stderr.startsWith('bwrap: ')) {
       throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox failed: ${out.stderr.slice(0, STDERR_IN_MESSAGE)}`)
     }
