@@ -14,6 +14,7 @@ import { abortError } from './abort.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
 import { killTree } from './process-tree.js'
+import { refusal } from './refused-options.js'
 import {
   type AllowedCommand,
   probeSandbox,
@@ -106,18 +107,53 @@ const NEVER_ALLOW = new Set([
   'telnet',
   'ftp',
   'rsync',
+  // They start programs whatever the allow-list checks of their options: pagers and editors on a
+  // key, git through its configuration, aliases and hooks, the rest by design.
+  'git',
+  'less',
+  'more',
+  'most',
+  'pager',
+  'man',
+  'vi',
+  'vim',
+  'nvim',
+  'view',
+  'ex',
+  'ed',
+  'red',
+  'emacs',
+  'nano',
+  'pico',
+  'dc',
+  'm4',
+  'make',
+  'parallel',
+  'time',
+  'stdbuf',
+  'flock',
+  'watch',
+  'script',
+  'setarch',
+  'taskset',
+  'ionice',
+  'chrt',
+  'runuser',
+  'sg',
+  'newgrp',
+  'capsh',
+  'strace',
+  'ltrace',
+  'gdb',
+  'valgrind',
+  'run-parts',
+  'systemd-run',
+  'pkexec',
+  'ld.so',
 ])
 
-/**
- * Options with which an allowed command starts another program by path, no shell needed: GNU
- * sort's --compress-program, in every abbreviation getopt accepts (`--co`, `--comp`…). Refused
- * although the sandbox holds no other program to start (it binds only the command and its
- * libraries): two guards, in case a host's libraries ever include an executable. (awk's system()
- * and sed's `e` need /bin/sh, which the sandbox does not have.)
- */
-const RUNS_ANOTHER_PROGRAM: Readonly<Record<string, (arg: string) => boolean>> = {
-  sort: (arg) => arg.startsWith('--co'),
-}
+/** Interpreters under a versioned name (python3.11, perl5.36, lua5.4…), never allowed either. */
+const INTERPRETER = /^(python|perl|ruby|lua|tclsh|wish|php|node|pypy|jython|guile|racket)/
 
 const COMMAND_NAME = /^[a-z0-9][a-z0-9._+-]{0,63}$/
 const STDERR_IN_MESSAGE = 500
@@ -135,7 +171,8 @@ export interface ShellOutput {
 export function checkShellAllow(names: readonly string[]): void {
   for (const name of names) {
     if (!COMMAND_NAME.test(name)) throw new TypeError(`executor shell allow-list: '${name}' is not a bare command name`)
-    if (NEVER_ALLOW.has(name)) throw new TypeError(`executor shell allow-list: '${name}' can run arbitrary code and is never allowed`)
+    if (NEVER_ALLOW.has(name) || INTERPRETER.test(name))
+      throw new TypeError(`executor shell allow-list: '${name}' can run arbitrary code and is never allowed`)
   }
 }
 
@@ -196,10 +233,9 @@ export class ShellTool {
           : 'is not a bare command name'
       throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`)
     }
-    const runsAnother = RUNS_ANOTHER_PROGRAM[name]
-    const bad = runsAnother ? args.find(runsAnother) : undefined
-    if (bad !== undefined) {
-      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`)
+    const refused = refusal(name, args)
+    if (refused) {
+      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${refused.arg.slice(0, 64)}' ${refused.why}, which the allow-list forbids`)
     }
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
