@@ -4,13 +4,9 @@
 // threads, fork and a plain clone still work. util-linux `unshare -U` fails with "Operation not
 // permitted". Both run through the executor's own command line (sandboxArgv, spawnSandbox).
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 
-import { DEFAULT_LIMITS } from '../../src/arms/executor/limits.js'
-import { sandboxArgv, sandboxTools, sharedLibraries, spawnSandbox } from '../../src/arms/executor/sandbox.js'
+import { compiled, HAS_COMPILER, inSandbox } from './sandbox/run-in-sandbox.js'
 
 const EPERM = 1
 const ENOSYS = 38
@@ -32,37 +28,11 @@ const REFUSED = [
   'x32_getpid',
 ]
 
-/** Runs `binary` alone in the executor's sandbox: its exit code, stdout and stderr. */
-async function inSandbox(name: string, binary: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const command = { name, binary, libraries: await sharedLibraries(binary) }
-  const child = spawnSandbox(sandboxArgv(sandboxTools(), command, args, DEFAULT_LIMITS), { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s))
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s))
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-  return { code, stdout, stderr }
-}
-
-function compiler(): string | undefined {
-  try {
-    execFileSync('cc', ['--version'], { stdio: 'ignore' })
-    return 'cc'
-  } catch {
-    return undefined
-  }
-}
-
 t.test(
   'each refused system call fails with EPERM; threads, fork and clone still work',
-  { skip: !compiler() && 'no C compiler' },
+  { skip: !HAS_COMPILER && 'no C compiler' },
   async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'syscall-probe-'))
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-    chmodSync(dir, 0o755) // readable by the unprivileged uid bubblewrap runs as under root
-    const binary = join(dir, 'syscall-probe')
-    execFileSync('cc', ['-O', '-o', binary, join(import.meta.dirname, 'sandbox', 'syscall-probe.c'), '-lpthread'])
-
+    const binary = compiled(t, 'syscall-probe')
     const run = await inSandbox('syscall-probe', binary, [])
     t.equal(run.code, 0, run.stderr)
     const errno = new Map(

@@ -349,8 +349,8 @@ export class ShellTool {
           kind: 'done',
           output: {
             exit_code: code,
-            stdout: Buffer.concat(out.stdout).toString('utf8'),
-            stderr: Buffer.concat(out.stderr).toString('utf8'),
+            stdout: storableText(Buffer.concat(out.stdout)),
+            stderr: storableText(Buffer.concat(out.stderr)),
             truncated,
             duration_ms: Math.round(performance.now() - started),
             signal: sig,
@@ -362,4 +362,13 @@ export class ShellTool {
     // of this uid is left to count against the next command that gets it.
     return running.finally(() => this.uids.release(hostId))
   }
+}
+
+/**
+ * A stream's bytes as text a store can keep: UTF-8, with each NUL byte (binary output, `head -c N
+ * /dev/zero`) read as U+FFFD, since PostgreSQL's text and jsonb refuse NUL. Invalid UTF-8 decodes
+ * to U+FFFD as well, never to a lone surrogate.
+ */
+function storableText(bytes: Buffer): string {
+  return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD')
 }
