@@ -75,7 +75,10 @@ export const STEP_ERRORS = {
   // The executor arm
   COMMAND_NOT_ALLOWED: { retryable: false, meaning: 'the command is not on the allow-list, not installed, or would start another program' },
   COMMAND_FAILED: { retryable: false, meaning: 'the command exited non-zero or was killed by a signal' },
-  COMMAND_TIMEOUT: { retryable: false, meaning: 'the command ran past its time limit and was killed' },
+  COMMAND_TIMEOUT: {
+    retryable: false,
+    meaning: 'the command ran past its time limit and was killed, or no sandbox came free within it',
+  },
   SANDBOX_UNAVAILABLE: { retryable: false, meaning: 'the shell sandbox (bubblewrap) is missing or does not work here' },
   SCRIPT_ERROR: { retryable: false, meaning: 'the JavaScript threw, did not parse or returned a cycle, or its sandbox stopped' },
   SCRIPT_TIMEOUT: { retryable: false, meaning: 'the JavaScript ran past its time limit' },

@@ -22,7 +22,7 @@ import { createPlannerArm } from './planner/planner-arm.js'
 import { createRetrieverArm } from './retriever/retriever-arm.js'
 
 export interface BuiltinArmDeps {
-  config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'reflexBlockLevel'>
+  config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'executorMaxSandboxes' | 'reflexBlockLevel'>
   detector: Detector
   /** The retriever's store; required for the retriever only. */
   knowledge?: KnowledgeStore
@@ -40,6 +40,7 @@ export function createBuiltinArm(name: BuiltinArm, deps: BuiltinArmDeps): Arm {
     case 'executor':
       return createExecutorArm({
         fetchAllow: deps.config.executorFetchAllow,
+        limits: { shellSandboxes: deps.config.executorMaxSandboxes },
         ...(deps.config.executorShellAllow && { shellAllow: deps.config.executorShellAllow }),
       })
     case 'coder':

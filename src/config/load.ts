@@ -102,6 +102,8 @@ export interface Config {
   executorShellAllow: readonly string[] | undefined
   /** Hosts the executor may fetch (`*.example.com` for subdomains); empty → no fetch at all. */
   executorFetchAllow: readonly string[]
+  /** Shell sandboxes running at once in an executor process; more commands wait, within their step's time. */
+  executorMaxSandboxes: number
   /** The bootstrap admin credential (a bearer token); unset → none. */
   adminToken: string | undefined
   /** Keys stored answers in the cache (HMAC); unset → a secret per process, fine for one process. */
@@ -247,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
+    executorMaxSandboxes: int('EXECUTOR_MAX_SANDBOXES'),
     adminToken: raw.ADMIN_TOKEN,
     cacheKeySecret: raw.CACHE_KEY_SECRET ?? randomBytes(32).toString('hex'),
     auth,

@@ -32,6 +32,7 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ STEP_TIMEOUT: '0' }, 'STEP_TIMEOUT="0": must be between 1 and 86400'],
     [{ ORCHESTRATOR_URL: 'orchestrator:8000' }, 'ORCHESTRATOR_URL="orchestrator:8000": must be an http:// or https:// URL'],
     [{ EXECUTOR_SHELL_ALLOW: 'wc, rm -rf' }, 'EXECUTOR_SHELL_ALLOW="wc, rm -rf": must be command names separated by commas'],
+    [{ EXECUTOR_MAX_SANDBOXES: '0' }, 'EXECUTOR_MAX_SANDBOXES="0": must be between 1 and 1000'],
     [{ EXECUTOR_FETCH_ALLOW: 'http://a.com' }, 'EXECUTOR_FETCH_ALLOW="http://a.com": must be host names (or *.domain) separated by commas'],
     [{ TASKS_ACTIVE_PER_TENANT: '-5' }, 'TASKS_ACTIVE_PER_TENANT="-5": must be an integer string'],
     [{ TASK_DEFAULT_MAX_TOKENS: '0' }, 'TASK_DEFAULT_MAX_TOKENS="0": must be between 1 and 1000000000'],

@@ -175,5 +175,8 @@ export interface RedactOptions {
   salt?: string
 }
 
+/** The seccomp programs of the shell sandbox, in the order bubblewrap is given them. */
+export declare function sandboxSeccompFilters(): Array<Buffer>
+
 /** The crate version, so a service can report which binding it loaded. */
 export declare function version(): string

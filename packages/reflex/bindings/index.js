@@ -773,12 +773,13 @@ if (
   }
 }
 
-const { AnswerKeys, CacheTier, Detector, RateLimiter, answerCheck, checkEndpoint, version } = nativeBinding
+const { AnswerKeys, CacheTier, Detector, RateLimiter, answerCheck, checkEndpoint, sandboxSeccompFilters, version } = nativeBinding
 export { AnswerKeys }
 export { CacheTier }
 export { Detector }
 export { RateLimiter }
 export { answerCheck }
 export { checkEndpoint }
+export { sandboxSeccompFilters }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

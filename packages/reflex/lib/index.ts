@@ -14,6 +14,11 @@
  */
 import { version as nativeVersion } from '../bindings/index.js'
 
+/**
+ * The executor's shell-sandbox seccomp programs (x86_64), one Buffer of `struct sock_filter` each,
+ * in the order bubblewrap is given them (`--add-seccomp-fd`): see packages/reflex/src/seccomp.rs.
+ */
+export { sandboxSeccompFilters } from '../bindings/index.js'
 export { AnswerKeys } from './answer-keys.js'
 export { CacheTier } from './cache-tier.js'
 export { type AnswerFor, CheckEndpoint, type CheckEndpointOptions, type EndpointAnswer } from './check-endpoint.js'

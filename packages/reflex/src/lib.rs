@@ -1,5 +1,7 @@
 //! The Node.js binding of `reflex-core`: each call converts its arguments, calls the core and
-//! converts the answer back. No logic lives here; the typed API over it is `lib/` (TypeScript).
+//! converts the answer back. No logic lives here; the typed API over it is `lib/` (TypeScript). The
+//! one export of its own is the executor's sandbox seccomp programs (`seccomp.rs`), shipped here
+//! so the service needs no second native module.
 //!
 //! ```js
 //! import { Detector } from './bindings/index.js'
@@ -23,6 +25,7 @@ mod endpoint;
 mod errors;
 mod limiter;
 mod options;
+mod seccomp;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -30,6 +30,8 @@ export interface ExecutorLimits {
   shellProcesses: number
   /** Size of the private tmpfs at /tmp. */
   shellTmpBytes: number
+  /** Sandboxes running at once in this process (at least 1); more commands wait, within their step's time. */
+  shellSandboxes: number
   /** Wall clock of one script when the input names none. */
   jsTimeoutMs: number
   /** QuickJS heap limit of one runtime. */
@@ -64,6 +66,7 @@ export const DEFAULT_LIMITS: Readonly<ExecutorLimits> = Object.freeze({
   shellFileBytes: 16 * MiB,
   shellProcesses: 64,
   shellTmpBytes: 16 * MiB,
+  shellSandboxes: 4,
   jsTimeoutMs: 5_000,
   jsMemoryBytes: 32 * MiB,
   jsStackBytes: 256 * KiB, // 1 MiB overflows V8's native stack before QuickJS notices

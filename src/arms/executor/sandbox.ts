@@ -8,18 +8,29 @@
  * everything inside. Running as root, `setpriv` first drops to an unprivileged host uid/gid
  * (`hostId`, one per running command: uid-pool.ts) that the sandbox sees as 65534: RLIMIT_NPROC is
  * not enforced for root, it counts per uid, and nobody should own the sandbox's processes anyway.
+ * bubblewrap installs seccomp programs (built by the reflex addon: packages/reflex/src/seccomp.rs)
+ * just before it starts the command, read from file descriptors 3 and 4, pipes `spawnSandbox`
+ * fills: the system calls a text command never needs (ptrace, mount, bpf, keyctl, new namespaces…)
+ * fail with EPERM.
  *
  * ```ts
- * const [file, ...args] = sandboxArgv(sandbox, { name: 'wc', binary: '/usr/bin/wc' }, ['-l'], limits)
- * spawn(file, args, { detached: true, env: {} })
+ * const argv = sandboxArgv(sandbox, { name: 'wc', binary: '/usr/bin/wc', libraries }, ['-l'], limits)
+ * const child = spawnSandbox(argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
  * ```
  */
-import { execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
+import type { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 
+import { sandboxSeccompFilters } from '@ganglion/reflex'
+
 import type { ExecutorLimits } from './limits.js'
+
+/** The seccomp programs, built once per process; bubblewrap reads them from fds 3, 4… */
+const SECCOMP: readonly Buffer[] = sandboxSeccompFilters()
+const SECCOMP_FIRST_FD = 3
 
 export interface SandboxTools {
   bwrap: string
@@ -120,6 +131,7 @@ export function sandboxArgv(
     '--disable-userns', // the command cannot make namespaces of its own
     '--die-with-parent',
     '--new-session', // no TIOCSTI into the service's terminal
+    ...SECCOMP.flatMap((_, i) => ['--add-seccomp-fd', String(SECCOMP_FIRST_FD + i)]),
     ...libraries,
     ...locale,
     '--symlink',
@@ -161,6 +173,27 @@ export function sandboxArgv(
   return [...rlimits, ...dropRoot, ...bwrap]
 }
 
+type Stdio = 'pipe' | 'ignore'
+
+/**
+ * Starts a `sandboxArgv` command line with no environment, handing bubblewrap its seccomp programs
+ * on pipes at fds 3 and 4 (bubblewrap reads each to its end and closes it before the command starts).
+ */
+export function spawnSandbox(argv: readonly string[], opts: { detached?: boolean; stdio: [Stdio, Stdio, Stdio] }): ChildProcess {
+  const [file, ...args] = argv
+  const child = spawn(file!, args, {
+    detached: opts.detached ?? false,
+    env: {},
+    stdio: [...opts.stdio, ...SECCOMP.map(() => 'pipe' as const)],
+  })
+  SECCOMP.forEach((program, i) => {
+    const pipe = child.stdio[SECCOMP_FIRST_FD + i] as Writable | null
+    pipe?.on('error', () => {}) // bubblewrap failed before reading it: its exit says why
+    pipe?.end(program)
+  })
+  return child
+}
+
 export interface SandboxProbe {
   ok: boolean
   detail: string
@@ -173,18 +206,20 @@ export async function probeSandbox(tools: SandboxTools, limits: Parameters<typeo
   }
   const truth = resolveCommands(['true']).found.get('true')
   if (!truth) return { ok: false, detail: '/usr/bin/true not found' }
-  const [file, ...args] = sandboxArgv(tools, { ...truth, libraries: await sharedLibraries(truth.binary) }, [], limits)
+  const argv = sandboxArgv(tools, { ...truth, libraries: await sharedLibraries(truth.binary) }, [], limits)
   return new Promise((resolve) => {
     let stderr = ''
-    const child = spawn(file!, args, { env: {}, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    const child = spawnSandbox(argv, { stdio: ['ignore', 'ignore', 'pipe'] })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(0, 500)
     })
     child.on('error', (err) => resolve({ ok: false, detail: err.message }))
     child.on('close', (code, signal) => {
+      clearTimeout(timer)
       resolve(
         code === 0
-          ? { ok: true, detail: 'bubblewrap runs with --unshare-all' }
+          ? { ok: true, detail: 'bubblewrap runs with --unshare-all and the seccomp filter' }
           : { ok: false, detail: `sandbox test exited ${code ?? signal}: ${stderr.trim()}` },
       )
     })

@@ -9,13 +9,12 @@
  * // → { exit_code: 0, stdout: '2\n', stderr: '', truncated: false, duration_ms: 12, signal: null }
  * ```
  */
-import { spawn } from 'node:child_process'
-
 import { ArmError } from '../contract.js'
 import { abortError } from './abort.js'
 import * as check from './input.js'
 import type { ExecutorLimits } from './limits.js'
 import { killTree } from './process-tree.js'
+import { refusal } from './refused-options.js'
 import {
   type AllowedCommand,
   probeSandbox,
@@ -25,7 +24,9 @@ import {
   type SandboxTools,
   sandboxArgv,
   sharedLibraries,
+  spawnSandbox,
 } from './sandbox.js'
+import { SandboxSlots } from './sandbox-slots.js'
 import { UidPool } from './uid-pool.js'
 
 /** Text tools present on Debian 12; no shells, interpreters or network tools. */
@@ -106,18 +107,53 @@ const NEVER_ALLOW = new Set([
   'telnet',
   'ftp',
   'rsync',
+  // They start programs whatever the allow-list checks of their options: pagers and editors on a
+  // key, git through its configuration, aliases and hooks, the rest by design.
+  'git',
+  'less',
+  'more',
+  'most',
+  'pager',
+  'man',
+  'vi',
+  'vim',
+  'nvim',
+  'view',
+  'ex',
+  'ed',
+  'red',
+  'emacs',
+  'nano',
+  'pico',
+  'dc',
+  'm4',
+  'make',
+  'parallel',
+  'time',
+  'stdbuf',
+  'flock',
+  'watch',
+  'script',
+  'setarch',
+  'taskset',
+  'ionice',
+  'chrt',
+  'runuser',
+  'sg',
+  'newgrp',
+  'capsh',
+  'strace',
+  'ltrace',
+  'gdb',
+  'valgrind',
+  'run-parts',
+  'systemd-run',
+  'pkexec',
+  'ld.so',
 ])
 
-/**
- * Options with which an allowed command starts another program by path, no shell needed: GNU
- * sort's --compress-program, in every abbreviation getopt accepts (`--co`, `--comp`…). Refused
- * although the sandbox holds no other program to start (it binds only the command and its
- * libraries): two guards, in case a host's libraries ever include an executable. (awk's system()
- * and sed's `e` need /bin/sh, which the sandbox does not have.)
- */
-const RUNS_ANOTHER_PROGRAM: Readonly<Record<string, (arg: string) => boolean>> = {
-  sort: (arg) => arg.startsWith('--co'),
-}
+/** Interpreters under a versioned name (python3.11, perl5.36, lua5.4…), never allowed either. */
+const INTERPRETER = /^(python|perl|ruby|lua|tclsh|wish|php|node|pypy|jython|guile|racket)/
 
 const COMMAND_NAME = /^[a-z0-9][a-z0-9._+-]{0,63}$/
 const STDERR_IN_MESSAGE = 500
@@ -135,7 +171,8 @@ export interface ShellOutput {
 export function checkShellAllow(names: readonly string[]): void {
   for (const name of names) {
     if (!COMMAND_NAME.test(name)) throw new TypeError(`executor shell allow-list: '${name}' is not a bare command name`)
-    if (NEVER_ALLOW.has(name)) throw new TypeError(`executor shell allow-list: '${name}' can run arbitrary code and is never allowed`)
+    if (NEVER_ALLOW.has(name) || INTERPRETER.test(name))
+      throw new TypeError(`executor shell allow-list: '${name}' can run arbitrary code and is never allowed`)
   }
 }
 
@@ -146,6 +183,7 @@ export class ShellTool {
   readonly missing: readonly string[]
   private probe: Promise<SandboxProbe> | undefined
   private readonly uids = new UidPool()
+  private readonly slots: SandboxSlots
 
   constructor(
     allow: readonly string[],
@@ -153,6 +191,7 @@ export class ShellTool {
     private readonly limits: Readonly<ExecutorLimits>,
   ) {
     checkShellAllow(allow)
+    this.slots = new SandboxSlots(limits.shellSandboxes)
     const { found, missing } = resolveCommands(allow)
     this.commands = found
     this.missing = missing
@@ -194,10 +233,9 @@ export class ShellTool {
           : 'is not a bare command name'
       throw new ArmError('COMMAND_NOT_ALLOWED', `command '${name.slice(0, 64)}' ${why}`)
     }
-    const runsAnother = RUNS_ANOTHER_PROGRAM[name]
-    const bad = runsAnother ? args.find(runsAnother) : undefined
-    if (bad !== undefined) {
-      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${bad.slice(0, 64)}' would start another program, which the allow-list forbids`)
+    const refused = refusal(name, args)
+    if (refused) {
+      throw new ArmError('COMMAND_NOT_ALLOWED', `'${name} ${refused.arg.slice(0, 64)}' ${refused.why}, which the allow-list forbids`)
     }
     if (signal.aborted) throw abortError(signal)
     const probe = await this.sandbox()
@@ -205,11 +243,39 @@ export class ShellTool {
     if (signal.aborted) throw abortError(signal) // aborted while the probe ran: the listener below would never fire
 
     const resolved = await this.withLibraries(command)
-    if (signal.aborted) throw abortError(signal)
-    const result = await this.spawnSandboxed(resolved, args, stdin, timeoutMs, signal)
-    if (result.kind === 'aborted') throw abortError(signal)
-    if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${timeoutMs} ms and was killed`)
-    const out = result.output
+    const output = await this.inSlot(name, stepTimeoutMs, signal, (msLeft) => {
+      if (signal.aborted) throw abortError(signal)
+      const ms = Math.min(timeoutMs, msLeft)
+      return this.spawnSandboxed(resolved, args, stdin, ms, signal).then((result) => {
+        if (result.kind === 'aborted') throw abortError(signal)
+        if (result.kind === 'timeout') throw new ArmError('COMMAND_TIMEOUT', `'${name}' ran longer than ${ms} ms and was killed`)
+        return result.output
+      })
+    })
+    return this.judged(name, output, allowNonzero)
+  }
+
+  /**
+   * Runs `body` once one of the sandboxes is free, with the step's time that is left; the wait
+   * counts against the step's time like the command does.
+   */
+  private async inSlot<T>(name: string, stepTimeoutMs: number, signal: AbortSignal, body: (msLeft: number) => Promise<T>): Promise<T> {
+    const waitStarted = performance.now()
+    if (!(await this.slots.acquire(stepTimeoutMs, signal))) {
+      throw new ArmError(
+        'COMMAND_TIMEOUT',
+        `'${name}' did not start: no sandbox of ${this.slots.size} came free within ${stepTimeoutMs} ms`,
+      )
+    }
+    try {
+      return await body(Math.max(1, Math.floor(stepTimeoutMs - (performance.now() - waitStarted))))
+    } finally {
+      this.slots.release()
+    }
+  }
+
+  /** A finished command's output, or the error its exit makes of it. */
+  private judged(name: string, out: ShellOutput, allowNonzero: boolean): ShellOutput {
     if (out.exit_code !== 0 && out.stderr.startsWith('bwrap: ')) {
       throw new ArmError('SANDBOX_UNAVAILABLE', `the shell sandbox failed: ${out.stderr.slice(0, STDERR_IN_MESSAGE)}`)
     }
@@ -231,11 +297,11 @@ export class ShellTool {
   ): Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }> {
     const cap = this.limits.shellOutputBytes
     const hostId = this.uids.acquire()
-    const [file, ...argv] = sandboxArgv(this.tools, command, args, this.limits, hostId)
+    const argv = sandboxArgv(this.tools, command, args, this.limits, hostId)
     const started = performance.now()
     const running = new Promise<{ kind: 'done'; output: ShellOutput } | { kind: 'timeout' } | { kind: 'aborted' }>((resolve, reject) => {
       // detached: its own process group, so one kill reaches prlimit/setpriv/bwrap and what they exec.
-      const child = spawn(file!, argv, { detached: true, env: {}, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = spawnSandbox(argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
       const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], bytes: { stdout: 0, stderr: 0 } }
       let truncated = false
       let ended: 'timeout' | 'aborted' | undefined
@@ -254,7 +320,7 @@ export class ShellTool {
       signal.addEventListener('abort', onAbort, { once: true })
 
       for (const stream of ['stdout', 'stderr'] as const) {
-        child[stream].on('data', (chunk: Buffer) => {
+        child[stream]!.on('data', (chunk: Buffer) => {
           const room = cap - out.bytes[stream]
           if (room <= 0) return
           const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
@@ -267,8 +333,8 @@ export class ShellTool {
         })
       }
       // The command may exit without reading its stdin; that EPIPE is not an error of ours.
-      child.stdin.on('error', () => {})
-      child.stdin.end(stdin ?? '')
+      child.stdin!.on('error', () => {})
+      child.stdin!.end(stdin ?? '')
 
       child.on('error', (err) => {
         clearTimeout(timer)
@@ -283,8 +349,8 @@ export class ShellTool {
           kind: 'done',
           output: {
             exit_code: code,
-            stdout: Buffer.concat(out.stdout).toString('utf8'),
-            stderr: Buffer.concat(out.stderr).toString('utf8'),
+            stdout: storableText(Buffer.concat(out.stdout)),
+            stderr: storableText(Buffer.concat(out.stderr)),
             truncated,
             duration_ms: Math.round(performance.now() - started),
             signal: sig,
@@ -296,4 +362,13 @@ export class ShellTool {
     // of this uid is left to count against the next command that gets it.
     return running.finally(() => this.uids.release(hostId))
   }
+}
+
+/**
+ * A stream's bytes as text a store can keep: UTF-8, with each NUL byte (binary output, `head -c N
+ * /dev/zero`) read as U+FFFD, since PostgreSQL's text and jsonb refuse NUL. Invalid UTF-8 decodes
+ * to U+FFFD as well, never to a lone surrogate.
+ */
+function storableText(bytes: Buffer): string {
+  return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD')
 }

@@ -23,7 +23,7 @@ t.test(
   async (t) => {
     // Each sandbox holds about three processes (bubblewrap, its init, the command) against a limit
     // of 64 per host uid: one shared uid would fail the 22nd command with "Resource temporarily unavailable".
-    const arm = executor()
+    const arm = executor({ limits: { shellSandboxes: 30 } })
     const outs = await Promise.all(
       Array.from({ length: 30 }, () => call(arm, 'shell', { command: 'grep', args: ['^Uid:', '/proc/self/status'], timeout_ms: 60_000 })),
     )
