@@ -23,6 +23,7 @@ mod endpoint;
 mod errors;
 mod limiter;
 mod options;
+mod terms;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
