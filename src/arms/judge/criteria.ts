@@ -15,6 +15,7 @@
  * true, false and null, so "the result is correct" stays a judgement; after "equals" one short
  * unquoted token is taken too.
  */
+import { trimEndOf } from '../../text-scan.js'
 import type { Check } from './checks.js'
 
 // Each optional word brings its own following space, so no two quantifiers can read the same
@@ -65,10 +66,7 @@ const DETERMINERS =
 const QUOTED = /^(["'`“‘])(.*)(["'`”’])$/su
 
 export function translateCriterion(criterion: string): Check | undefined {
-  const text = criterion
-    .trim()
-    .replace(/(?<![.!;])[.!;]+$/u, '')
-    .trim()
+  const text = trimEndOf(criterion.trim(), '.!;').trim()
   if (text === '') return undefined
   const label = { criterion }
   let m: RegExpExecArray | null

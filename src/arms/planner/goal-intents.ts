@@ -9,6 +9,7 @@
  * // [{ kind: 'fetch', url: 'https://example.com', … }, { kind: 'search', query: 'pricing', summarise: false, … }]
  * ```
  */
+import { trimEndOf } from '../../text-scan.js'
 import { splitCommandLine } from './command-line.js'
 import { pairedMatches } from './paired-matches.js'
 
@@ -57,7 +58,7 @@ const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (
   },
   {
     find: all(/\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>`]+)/gi),
-    make: (m) => ({ kind: 'fetch', at: m.index, url: m[1]!.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, '') }),
+    make: (m) => ({ kind: 'fetch', at: m.index, url: trimEndOf(m[1]!, '.,;:!?)]') }),
   },
   {
     find: all(
@@ -196,6 +197,8 @@ function shell(at: number, line: string, stdin?: string): Intent {
 
 /** The text after the colon, as a command reads it: without the leading blank, ending in a newline. */
 function lines(payload: string): string {
-  const text = payload.replace(/^[ \t]*\n?/, '').replace(/^\s+(?=\S)/, '')
+  const line = payload.replace(/^[ \t]*\n?/, '')
+  // leading white space goes only when text follows it
+  const text = line.trimStart() === '' ? line : line.trimStart()
   return text.endsWith('\n') ? text : `${text}\n`
 }
