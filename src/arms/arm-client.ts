@@ -24,6 +24,7 @@
  */
 import { Compile } from 'typebox/compile'
 import { StepError } from '../step-errors.js'
+import { trimEndOf } from '../text-scan.js'
 import { ArmCapability, ArmHealth, type ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
 
@@ -41,7 +42,7 @@ export class HttpArmClient implements ArmService {
     readonly url: string,
     private readonly replyLimitBytes = ARM_REPLY_LIMIT_BYTES,
   ) {
-    this.base = url.replace(/(?<!\/)\/+$/, '')
+    this.base = trimEndOf(url, '/')
   }
 
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {

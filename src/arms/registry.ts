@@ -26,6 +26,7 @@ import { Compile } from 'typebox/compile'
 import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
 import type { Sql } from '../stores/sql.js'
+import { trimEndOf } from '../text-scan.js'
 import { HttpArmClient } from './arm-client.js'
 import { messageOf } from './arm-host.js'
 import { ArmCapability, type ArmEndpoint, type ArmHealth, type ArmLookup, ArmNamePattern, BUILTIN_ARMS } from './contract.js'
@@ -283,7 +284,7 @@ function httpUrl(text: string): string {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '')
     throw HttpError.validation('url', 'must be an absolute http:// or https:// URL without credentials')
-  return url.href.replace(/(?<!\/)\/+$/, '')
+  return trimEndOf(url.href, '/')
 }
 
 function iso(value: Date | string): string {

@@ -18,6 +18,7 @@
  * message; a sentence scores the sum over its distinct content words divided by the square root
  * of their count (so long sentences do not win by length alone); ties go to the earlier sentence.
  */
+import { sentenceBreaks, spaceRuns } from '../text-scan.js'
 import { checkRequest } from './check-request.js'
 import type { Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
 import { LlmError } from './provider.js'
@@ -39,9 +40,20 @@ const STOP_WORDS = new Set(
 )
 /**
  * A sentence ends at . ! or ? (and up to three closing quotes or brackets) before white space, or at
- * a line break: not inside `a@b.com` or `3.5`. The lookbehind reads a bounded number of characters.
+ * a line break: not inside `a@b.com` or `3.5`.
  */
-const SENTENCE_END = /(?<=[.!?]["')\]]{0,3})\s+|\n+/u
+export function sentencesOf(text: string): string[] {
+  const breaks = new Set(sentenceBreaks(text, '.!?').map((b) => b.index))
+  const out: string[] = []
+  let from = 0
+  for (const run of spaceRuns(text)) {
+    if (!breaks.has(run.index) && !text.slice(run.index, run.index + run.length).includes('\n')) continue
+    out.push(text.slice(from, run.index))
+    from = run.index + run.length
+  }
+  out.push(text.slice(from))
+  return out
+}
 const WORD = /[\p{L}\p{N}]+/gu
 
 export class OfflineProvider implements LlmProvider {
@@ -88,8 +100,7 @@ export class OfflineProvider implements LlmProvider {
 
 /** The top sentences of `source`, in their order, within `maxTokens`; `cut` when the cap removed any. */
 export function extract(source: string, maxSentences: number, maxTokens: number): { text: string; cut: boolean } {
-  const sentences = source
-    .split(SENTENCE_END)
+  const sentences = sentencesOf(source)
     .map((s) => s.replace(/\s+/g, ' ').trim())
     .filter((s) => s !== '')
   if (sentences.length === 0) return { text: '', cut: false }
@@ -142,7 +153,8 @@ export function extract(source: string, maxSentences: number, maxTokens: number)
 
 /** `text` in about `count` pieces, split after spaces, that join back to `text`. */
 function pieces(text: string, count: number): string[] {
-  const words = text.split(/(?<= )/)
+  const words = text.split(' ').map((word, i, all) => (i < all.length - 1 ? `${word} ` : word))
+  if (words.length > 1 && words[words.length - 1] === '') words.pop()
   const size = Math.max(1, Math.ceil(words.length / count))
   const out: string[] = []
   for (let i = 0; i < words.length; i += size) out.push(words.slice(i, i + size).join(''))

@@ -12,6 +12,7 @@
  * and 5xx → `LLM_UNAVAILABLE` (retryable); any other 4xx → `LLM_BAD_REQUEST`. The API's own error
  * message is kept (shortened), never the request.
  */
+import { trimEndOf } from '../text-scan.js'
 import { LlmError } from './provider.js'
 
 const MAX_DETAIL = 300
@@ -105,7 +106,7 @@ export function apiMessage(text: string): string {
 export function trimBase(base: string, provider: string): { base: string; host: string } {
   try {
     const url = new URL(base)
-    if (url.protocol === 'http:' || url.protocol === 'https:') return { base: base.replace(/(?<!\/)\/+$/, ''), host: url.host }
+    if (url.protocol === 'http:' || url.protocol === 'https:') return { base: trimEndOf(base, '/'), host: url.host }
   } catch {
     // reported below
   }

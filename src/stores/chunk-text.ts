@@ -11,6 +11,7 @@
  * `start` is where the chunk's own text (after the repeated overlap) begins in the original, in
  * UTF-16 code units. A chunk is a span of the original: white space inside it is kept as written.
  */
+import { type Span, sentenceBreaks, spaceRuns } from '../text-scan.js'
 
 export interface ChunkOptions {
   /** Upper bound of a chunk's length, overlap included. Default 1,000. */
@@ -32,9 +33,9 @@ interface Piece {
 }
 
 const PARAGRAPH_BREAK = /\n[ \t]*\n\s*/g
-// a sentence end with up to three closing quotes or brackets: a bounded lookbehind, read in linear time
-const SENTENCE_END = /(?<=[.!?。！？]["')\]]{0,3})\s+/gu
-const SPACE = /\s+/g
+const paragraphBreaks = (text: string): Span[] => [...text.matchAll(PARAGRAPH_BREAK)].map((m) => ({ index: m.index, length: m[0].length }))
+// a sentence end with up to three closing quotes or brackets after it
+const sentenceEnds = (text: string): Span[] => sentenceBreaks(text, '.!?。！？')
 
 export function chunkText(text: string, opts: ChunkOptions = {}): TextChunk[] {
   const max = opts.maxChars ?? CHUNK_DEFAULTS.maxChars
@@ -72,12 +73,12 @@ function end(p: Piece): number {
  */
 function split(piece: Piece, max: number): Piece[] {
   const out: Piece[] = []
-  for (const para of splitBy(piece, PARAGRAPH_BREAK)) {
+  for (const para of splitBy(piece, paragraphBreaks)) {
     if (para.text.length <= max) {
       out.push(para)
       continue
     }
-    for (const sentence of splitBy(para, SENTENCE_END)) {
+    for (const sentence of splitBy(para, sentenceEnds)) {
       if (sentence.text.length <= max) out.push(sentence)
       else out.push(...splitWords(sentence, max))
     }
@@ -85,8 +86,8 @@ function split(piece: Piece, max: number): Piece[] {
   return out
 }
 
-/** `piece` split at each match of `separator`, trimmed, empty parts dropped. */
-function splitBy(piece: Piece, separator: RegExp): Piece[] {
+/** `piece` split at each separator `separators` finds, trimmed, empty parts dropped. */
+function splitBy(piece: Piece, separators: (text: string) => Span[]): Piece[] {
   const out: Piece[] = []
   let from = 0
   const push = (to: number) => {
@@ -95,9 +96,9 @@ function splitBy(piece: Piece, separator: RegExp): Piece[] {
     const text = raw.trim()
     if (text !== '') out.push({ text, start: piece.start + from + lead })
   }
-  for (const m of piece.text.matchAll(separator)) {
+  for (const m of separators(piece.text)) {
     push(m.index)
-    from = m.index + m[0].length
+    from = m.index + m.length
   }
   push(piece.text.length)
   return out
@@ -105,7 +106,7 @@ function splitBy(piece: Piece, separator: RegExp): Piece[] {
 
 function splitWords(piece: Piece, max: number): Piece[] {
   const out: Piece[] = []
-  for (const word of splitBy(piece, SPACE)) {
+  for (const word of splitBy(piece, spaceRuns)) {
     for (let at = 0; at < word.text.length; at += max) out.push({ text: word.text.slice(at, at + max), start: word.start + at })
   }
   // Words are packed back into runs by chunkText; here only a word longer than `max` is cut.

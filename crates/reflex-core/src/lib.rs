@@ -20,6 +20,7 @@ pub mod detector;
 pub mod endpoint;
 pub mod injection;
 pub mod json;
+pub mod linear_regex;
 mod lanes;
 pub mod memo;
 pub mod normalize;
@@ -29,6 +30,7 @@ pub mod reply;
 pub mod routing;
 pub mod severity;
 mod sync;
+pub mod terms;
 #[cfg(test)]
 mod test_rng;
 pub mod utf16;

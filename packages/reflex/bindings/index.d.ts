@@ -63,6 +63,19 @@ export declare class Detector {
   stats(): DetectorStats
 }
 
+export declare class LinearRegex {
+  /**
+   * Compiles `pattern` in the Rust `regex` syntax (flags inline, as `(?i)`). Throws
+   * `REFLEX_ERR_INVALID_OPTION` with the parser's message for a pattern it refuses.
+   */
+  constructor(pattern: string)
+  /** The first match, or `null`. */
+  captures(text: string): LinearMatch | null
+  /** Every match, left to right and not overlapping. */
+  capturesAll(text: string): Array<LinearMatch>
+  test(text: string): boolean
+}
+
 export declare class RateLimiter {
   /** Throws `REFLEX_ERR_INVALID_OPTION` for a bound that is not a whole number from 0. */
   constructor(options?: RateLimiterOptions | undefined | null)
@@ -72,6 +85,19 @@ export declare class RateLimiter {
    * window under 1 ms or a cost that is not a whole number from 0.
    */
   take(key: string, limit: Limit, cost?: number | undefined | null): RateLimitDecision
+}
+
+export declare class TermMatcher {
+  /**
+   * Compiles `terms` (matched as whole words, case-insensitively, inner white space as any run
+   * of it). Throws `REFLEX_ERR_INVALID_OPTION` when the list is too large to compile.
+   */
+  constructor(terms: Array<string>)
+  /**
+   * The matches in `text`, left to right and not overlapping, as UTF-16 offsets
+   * `[start0, end0, start1, end1, …]`.
+   */
+  find(text: string): Array<number>
 }
 
 /**
@@ -146,6 +172,15 @@ export interface Limit {
   capacity: number
   /** Milliseconds an empty bucket takes to fill (at least 1). */
   windowMs: number
+}
+
+/**
+ * A match: its UTF-16 index and its groups, the whole match first (`null` for a group that took
+ * no part).
+ */
+export interface LinearMatch {
+  index: number
+  groups: Array<string | undefined | null>
 }
 
 /** The outcome of one `take`, with what the `RateLimit-*` and `Retry-After` headers need. */

@@ -773,11 +773,13 @@ if (
   }
 }
 
-const { AnswerKeys, CacheTier, Detector, RateLimiter, answerCheck, checkEndpoint, sandboxSeccompFilters, version } = nativeBinding
+const { AnswerKeys, CacheTier, Detector, LinearRegex, RateLimiter, TermMatcher, answerCheck, checkEndpoint, sandboxSeccompFilters, version } = nativeBinding
 export { AnswerKeys }
 export { CacheTier }
 export { Detector }
+export { LinearRegex }
 export { RateLimiter }
+export { TermMatcher }
 export { answerCheck }
 export { checkEndpoint }
 export { sandboxSeccompFilters }

@@ -26,6 +26,7 @@ mod errors;
 mod limiter;
 mod options;
 mod seccomp;
+mod terms;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -13,6 +13,8 @@
  * "first" to "ninth" unless after "the" and before no number ("the first 10 primes", "a second"),
  * and runs that are not one number ("one two").
  */
+import { isSpace, quotedSpans, spaceRuns } from '../../text-scan.js'
+
 const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']
 const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
@@ -49,15 +51,13 @@ for (const [w, value] of Object.entries(SCALES)) {
 
 const WORD = [...WORDS.keys()].sort((a, b) => b.length - a.length).join('|')
 const RUN = new RegExp(`\\b(?:${WORD})(?:(?:[ -]|\\s+and\\s+)(?:${WORD}))*\\b`, 'gi')
-/** Quoted text and everything after the first colon: kept as written. */
-const KEPT = /"[^"]*"|“[^”“]*”|`[^`]*`|(?<![\w])'[^']*'(?![\w])|‘[^’‘]*’|:[\s\S]*$/g
-
 export function withDigits(text: string): string {
   let out = ''
   let last = 0
-  for (const kept of text.matchAll(KEPT)) {
-    out += convert(text.slice(last, kept.index)) + kept[0]
-    last = kept.index + kept[0].length
+  // quoted text and everything after the first colon: kept as written
+  for (const kept of quotedSpans(text, true)) {
+    out += convert(text.slice(last, kept.index)) + text.slice(kept.index, kept.index + kept.length)
+    last = kept.index + kept.length
   }
   return out + convert(text.slice(last))
 }
@@ -72,7 +72,7 @@ function convert(text: string): string {
     const whole = digits(run, text.slice(0, at), text.slice(at + run.length))
     if (whole !== null) return whole
     // "between one and fifty": two numbers joined by "and", not one
-    const parts = run.split(/((?<!\s)\s+and\s+)/i)
+    const parts = splitAtAnd(run)
     if (parts.length === 1) return run
     return parts
       .map((part, i) =>
@@ -99,7 +99,7 @@ function digits(run: string, before: string, after: string): string | null {
 function spelledValue(run: string): { value: number; ordinal: boolean } | null {
   const words = run
     .toLowerCase()
-    .split(/[ -]|(?<!\s)\s+and\s+/)
+    .split(/[\s-]+/)
     .filter((w) => w !== '' && w !== 'and')
   let total = 0
   let group = 0 // below a thousand, not yet scaled
@@ -141,4 +141,20 @@ function spelledValue(run: string): { value: number; ordinal: boolean } | null {
 function suffix(n: number): string {
   if (n % 100 >= 11 && n % 100 <= 13) return 'th'
   return ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'
+}
+
+/** `run` split at each "and" between runs of white space, the separators kept between the parts. */
+function splitAtAnd(run: string): string[] {
+  const parts: string[] = []
+  let from = 0
+  for (const space of spaceRuns(run)) {
+    const after = space.index + space.length
+    if (space.index < from || run.slice(after, after + 3).toLowerCase() !== 'and' || !isSpace(run[after + 3])) continue
+    let end = after + 3
+    while (end < run.length && isSpace(run[end])) end++
+    parts.push(run.slice(from, space.index), run.slice(space.index, end))
+    from = end
+  }
+  parts.push(run.slice(from))
+  return parts
 }

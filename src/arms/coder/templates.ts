@@ -11,6 +11,7 @@
  *
  * Results past 2^53 are computed with BigInt and returned as decimal strings: JSON has no BigInt.
  */
+import { type LinearExecArray, linearPattern } from '../../linear-pattern.js'
 import { withDigits } from './number-words.js'
 import { firstInteger, literal, numbersIn, subjectText } from './spec-values.js'
 
@@ -20,10 +21,13 @@ export interface TemplateCode {
   explanation: string
 }
 
+/** The first match and its groups: a RegExpExecArray, or a linear pattern's match. */
+type Match = RegExpExecArray | LinearExecArray
+
 interface Template {
   name: string
-  matches: RegExp
-  write(spec: string, m: RegExpExecArray): TemplateCode | null
+  matches: { exec(spec: string): Match | null }
+  write(spec: string, m: Match): TemplateCode | null
 }
 
 /** Bounds that keep a template's run within the executor's time limit. */
@@ -37,10 +41,13 @@ const code = (template: string, explanation: string, ...lines: string[]): Templa
 })
 const within = (n: number | null, min: number, max: number): n is number => n !== null && Number.isSafeInteger(n) && n >= min && n <= max
 
+const IS_PALINDROME = linearPattern(String.raw`\bis\s+(\S+)\s+a\s+palindrome`, 'i')
+const REVERSE_WORD = linearPattern(String.raw`\breverse\s+(?:the\s+)?(?:word|string)\s+(\S+)`, 'i')
+
 const TEMPLATES: Template[] = [
   {
     name: 'primes-below',
-    matches: /\bprimes?\b(?:\s+numbers?)?\s+(below|under|less than|smaller than|up to|not above|<=?)\s+(\d+)/i,
+    matches: linearPattern(String.raw`\bprimes?\b(?:\s+numbers?)?\s+(below|under|less than|smaller than|up to|not above|<=?)\s+(\d+)`, 'i'),
     write: (_, m) => {
       const n = Number(m[2]) - (/up to|not above|<=/.test(m[1]!.toLowerCase()) ? 0 : 1)
       if (!within(n, 0, LIMITS.sieve)) return null
@@ -63,7 +70,7 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'nth-prime',
-    matches: /\b(\d+)(?:st|nd|rd|th)\s+prime\b|\bprime\s+(?:number\s+)?(?:number|no\.?|#)\s*(\d+)\b/i,
+    matches: linearPattern(String.raw`\b(\d+)(?:st|nd|rd|th)\s+prime\b|\bprime\s+(?:number\s+)?(?:number|no\.?|#)\s*(\d+)\b`, 'i'),
     write: (_, m) => {
       const n = Number(m[1] ?? m[2])
       if (!within(n, 1, LIMITS.nthPrime)) return null
@@ -84,8 +91,10 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'is-prime',
-    matches:
-      /\bis\s+(\d+)\s+(?:a\s+)?prime\b|\bwhether\s+(\d+)\s+is\s+(?:a\s+)?prime\b|\b(\d+)\s+is\s+(?:a\s+)?prime\b|\bprimality\s+of\s+(\d+)/i,
+    matches: linearPattern(
+      String.raw`\bis\s+(\d+)\s+(?:a\s+)?prime\b|\bwhether\s+(\d+)\s+is\s+(?:a\s+)?prime\b|\b(\d+)\s+is\s+(?:a\s+)?prime\b|\bprimality\s+of\s+(\d+)`,
+      'i',
+    ),
     write: (_, m) => {
       const n = Number(m.slice(1).find((g) => g !== undefined))
       if (!within(n, 0, Number.MAX_SAFE_INTEGER)) return null
@@ -135,7 +144,8 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'factorial',
-    matches: /\bfactorial\b|(?<![\w.])\d+!(?!=)/i,
+    // "12!" not after a word character or a dot, and not "12!=" (whether it matches is all that is read)
+    matches: linearPattern(String.raw`\bfactorial\b|(?:^|[^\w.])\d+!(?:[^=]|$)`, 'i'),
     write: (spec) => {
       const n = firstInteger(spec)
       if (!within(n, 0, LIMITS.factorial)) return null
@@ -187,8 +197,11 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'power',
-    matches:
-      /(?<![\w.])(-?\d+)\s*(?:\^|\*\*)\s*(\d+)\b|(?<![\w.])(-?\d+)\s+(?:to the power of|to the|raised to(?: the)?(?: power(?: of)?)?)\s+(\d+)/i,
+    // the base is not after a word character or a dot: that character is read before the base
+    matches: linearPattern(
+      String.raw`(?:^|[^\w.])(-?\d+)\s*(?:\^|\*\*)\s*(\d+)\b|(?:^|[^\w.])(-?\d+)\s+(?:to the power of|to the|raised to(?: the)?(?: power(?: of)?)?)\s+(\d+)`,
+      'i',
+    ),
     write: (_, m) => {
       const base = Number(m[1] ?? m[3])
       const exponent = Number(m[2] ?? m[4])
@@ -205,9 +218,7 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'sum-of-range',
-    matches:
-      // the gap after "sum" stops at the next "sum", where a match would start anyway: one pass, not one per "sum"
-      /\bsum\b(?:(?!\bsum\b)[^.])*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:(?:numbers|integers)\s*)?(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|\bsum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)/i,
+    matches: { exec: sumOfRange },
     write: (_, m) => {
       const parity = (m[1] ?? m[5])?.toLowerCase()
       const [from, to] = m[4] !== undefined ? [1, Number(m[4])] : [Number(m[2]), Number(m[3])]
@@ -226,7 +237,7 @@ const TEMPLATES: Template[] = [
     name: 'palindrome',
     matches: /\bpalindrom/i,
     write: (spec) => {
-      const text = subjectText(spec) ?? /\bis\s+(\S+)\s+a\s+palindrome/i.exec(spec)?.[1] ?? null
+      const text = subjectText(spec) ?? IS_PALINDROME.exec(spec)?.[1] ?? null
       if (text === null) return null
       return code(
         'palindrome',
@@ -243,7 +254,7 @@ const TEMPLATES: Template[] = [
     name: 'reverse-string',
     matches: /\breverse\b/i,
     write: (spec) => {
-      const text = subjectText(spec) ?? /\breverse\s+(?:the\s+)?(?:word|string)\s+(\S+)/i.exec(spec)?.[1] ?? null
+      const text = subjectText(spec) ?? REVERSE_WORD.exec(spec)?.[1] ?? null
       if (text === null) return null
       return code(
         'reverse-string',
@@ -254,7 +265,7 @@ const TEMPLATES: Template[] = [
   },
   {
     name: 'count-words',
-    matches: /\b(?:count|number of)\s+(?:the\s+)?words\b|\bword\s+count\b|\bhow many words\b/i,
+    matches: linearPattern(String.raw`\b(?:count|number of)\s+(?:the\s+)?words\b|\bword\s+count\b|\bhow many words\b`, 'i'),
     write: (spec) => {
       const text = subjectText(spec)
       if (text === null) return null
@@ -326,4 +337,24 @@ export function codeFromTemplate(written: string): TemplateCode | null {
 function integers(spec: string, min: number): number[] | null {
   const list = numbersIn(spec).filter((n) => Number.isSafeInteger(n))
   return list.length >= min ? list : null
+}
+
+const SUM = /\bsum\b/gi
+// from a "sum" to the next one: a gap, then the range; or "the first n"
+const SUM_RANGE = linearPattern(
+  String.raw`^sum\b[^.]*?\b(?:(even|odd)\s+)?(?:(?:whole|natural|positive)\s+)?(?:(?:numbers|integers)\s*)?(?:from\s+)?(-?\d+)\s*(?:to|through|until|\.\.)\s*(-?\d+)|^sum\s+of\s+the\s+first\s+(\d+)\s+(?:(even|odd)\s+)?(?:natural numbers|positive integers|integers|numbers)`,
+  'i',
+)
+
+/**
+ * The first "sum" followed by a range before the next "sum" (or "sum of the first n"). Each "sum"
+ * is tried on the text up to the next one, so the spec is read once however many it holds.
+ */
+function sumOfRange(spec: string): Match | null {
+  const starts = [...spec.matchAll(SUM)].map((m) => m.index)
+  for (const [i, start] of starts.entries()) {
+    const m = SUM_RANGE.exec(spec.slice(start, starts[i + 1] ?? spec.length))
+    if (m) return Object.assign(m, { index: start })
+  }
+  return null
 }

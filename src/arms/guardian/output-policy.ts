@@ -8,10 +8,14 @@
  * ```
  *
  * Terms match case-insensitively as whole words (a letter, digit or underscore on either side
- * means no match: `cat` does not block `category`). Constraints given as a list of sentences
+ * means no match: `cat` does not block `category`), white space inside a term matching any run of
+ * it; where terms overlap, the longest whole-word match at the first place one starts wins. The
+ * search is one Aho-Corasick pass in the native addon (`TermMatcher`), linear in the text: 500
+ * terms over a 10 MiB output cost what a few terms do. Constraints given as a list of sentences
  * carry no policy; a policy that is not the shape below is INPUT_INVALID, since enforcing half
  * of a mistyped policy would look like enforcing it.
  */
+import { TermMatcher } from '@ganglion/reflex'
 import Type from 'typebox'
 
 import { checkedInput } from '../contract.js'
@@ -27,7 +31,7 @@ export const OutputPolicy = Type.Object(
 export type OutputPolicy = Type.Static<typeof OutputPolicy>
 
 export interface CompiledPolicy {
-  blocked: RegExp | undefined
+  blocked: TermMatcher | undefined
   maxChars: number | undefined
 }
 
@@ -39,13 +43,8 @@ export function parseOutputPolicy(constraints: unknown): CompiledPolicy | undefi
   if (raw === undefined) return undefined
   const policy = checkedInput(OutputPolicy, raw, 'constraints.output_policy')
   const terms = (policy.blocked_terms ?? []).map((t) => t.trim()).filter(Boolean)
-  // longest first, so 'project falcon' wins over 'project'
-  const alternatives = terms
-    .sort((a, b) => b.length - a.length)
-    .map(escapeTerm)
-    .join('|')
   return {
-    blocked: terms.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu') : undefined,
+    blocked: terms.length > 0 ? new TermMatcher(terms) : undefined,
     maxChars: policy.max_output_chars,
   }
 }
@@ -53,11 +52,17 @@ export function parseOutputPolicy(constraints: unknown): CompiledPolicy | undefi
 export function applyPolicy(policy: CompiledPolicy, text: string): { text: string; blocked: number; truncated: boolean } {
   let blocked = 0
   let out = text
-  if (policy.blocked) {
-    out = out.replace(policy.blocked, () => {
-      blocked++
-      return BLOCKED_MARKER
-    })
+  const found = policy.blocked?.find(text) ?? []
+  if (found.length > 0) {
+    const parts: string[] = []
+    let from = 0
+    for (const { start, end } of found) {
+      parts.push(text.slice(from, start), BLOCKED_MARKER)
+      from = end
+    }
+    parts.push(text.slice(from))
+    out = parts.join('')
+    blocked = found.length
   }
   const max = policy.maxChars
   const truncated = max !== undefined && out.length > max
@@ -67,9 +72,4 @@ export function applyPolicy(policy: CompiledPolicy, text: string): { text: strin
     out = `${out.slice(0, cut)}…[truncated: ${out.length - cut} more chars]`
   }
   return { text: out, blocked, truncated }
-}
-
-function escapeTerm(term: string): string {
-  // inner white space matches any run of it, so a line break inside a term still counts
-  return term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
 }

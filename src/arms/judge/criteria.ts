@@ -15,63 +15,64 @@
  * true, false and null, so "the result is correct" stays a judgement; after "equals" one short
  * unquoted token is taken too.
  */
+import { type LinearExecArray, linearPattern } from '../../linear-pattern.js'
+import { trimEndOf } from '../../text-scan.js'
 import type { Check } from './checks.js'
 
-// Each optional word brings its own following space, so no two quantifiers can read the same
-// spaces: every pattern here matches in linear time (test/hostile/every-regex-in-src-is-safe.test.ts).
+// The long patterns run on the Rust regex engine (linearPattern): linear in the criterion's length
+// whatever its wording, where a backtracking engine's time would rest on the patterns' shape.
 const SUBJECT = String.raw`(?:(?:the|its|their)\s+)?(?:final\s+)?(?:(?:output|result|answer|response|reply|value|text|stdout|summary|code)\s+)?`
 const MODAL = String.raw`(?:(?:should|must|shall|will|has\s+to|needs?\s+to)\s+)?`
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`
 const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`, 'u')
 
-const NOT_CONTAINS = new RegExp(
+const NOT_CONTAINS = linearPattern(
   String.raw`^${SUBJECT}(?:does\s+not|doesn't|do\s+not|must\s+not|should\s+not|shall\s+not|may\s+not|never|cannot|can't)\s+(?:contain|include|mention|say|have)s?\s+(\S.*)$|^(?:no\s+mention\s+of|without)\s+(\S.*)$`,
   'iu',
 )
-const CONTAINS = new RegExp(
+const CONTAINS = linearPattern(
   String.raw`^${SUBJECT}${MODAL}(?:contains?|includes?|mentions?|says?|has|have)\s+(?:the\s+(?:text|string|word|number|phrase)\s+)?(\S.*)$`,
   'iu',
 )
-const EQUALS_WORD = new RegExp(String.raw`^${SUBJECT}${MODAL}(?:equals?|==|=|is\s+equal\s+to)\s+(\S.*)$`, 'iu')
-const EQUALS_IS = new RegExp(
+const EQUALS_WORD = linearPattern(String.raw`^${SUBJECT}${MODAL}(?:equals?|==|=|is\s+equal\s+to)\s+(\S.*)$`, 'iu')
+const EQUALS_IS = linearPattern(
   String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|will\s+be|evaluates\s+to|returns|prints|outputs)\s+(?:exactly\s+)?(\S.*)$`,
   'iu',
 )
-const EXIT_CODE = new RegExp(
+const EXIT_CODE = linearPattern(
   String.raw`^(?:the\s+)?(?:command\s+|process\s+|script\s+)?(?:exit\s+(?:code|status)(?:\s+(?:is|of|equals?|==|=|should\s+be|must\s+be))?\s*|exits?\s+with\s+(?:code\s+|status\s+)?)(${NUMBER})$`,
   'iu',
 )
 const EXIT_OK = /^(?:the\s+)?(?:command|process|script|program)\s+(?:exits\s+successfully|succeeds|runs\s+successfully|exits\s+cleanly)$/iu
-const VALID_JSON = new RegExp(
+const VALID_JSON = linearPattern(
   String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be|returns|outputs|prints|produces)\s+(?:a\s+)?(?:valid|parseable|well-formed)\s+json(?:\s+(?:text|document|object|output))?$|^${SUBJECT}(?:is|should\s+be|must\s+be)\s+json$`,
   'iu',
 )
-const MATCHES = new RegExp(
+const MATCHES = linearPattern(
   String.raw`^${SUBJECT}${MODAL}match(?:es)?\s+(?:the\s+(?:pattern|regex|regular\s+expression)\s+)?/(.+)/([a-z]*)$`,
   'iu',
 )
-const MAX_LENGTH = new RegExp(
+const MAX_LENGTH = linearPattern(
   String.raw`^${SUBJECT}(?:is\s+|should\s+be\s+|must\s+be\s+|has\s+|contains\s+)?(at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|maximum(?:\s+of)?|max\.?|under|fewer\s+than|less\s+than|shorter\s+than)\s+(\d+)\s+(characters?|chars?|letters|words?)(?:\s+long)?$`,
   'iu',
 )
-const MIN_LENGTH = new RegExp(
+const MIN_LENGTH = linearPattern(
   String.raw`^${SUBJECT}(?:is\s+|should\s+be\s+|must\s+be\s+|has\s+|contains\s+)?(at\s+least|no\s+fewer\s+than|no\s+less\s+than|minimum(?:\s+of)?|min\.?|more\s+than|over|longer\s+than)\s+(\d+)\s+(characters?|chars?|letters|words?)(?:\s+long)?$`,
   'iu',
 )
-const NON_EMPTY = new RegExp(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be)\s+(?:non-?\s?empty|not\s+empty)$`, 'iu')
+const NON_EMPTY = linearPattern(String.raw`^${SUBJECT}(?:is|should\s+be|must\s+be)\s+(?:non-?\s?empty|not\s+empty)$`, 'iu')
 
-const DETERMINERS =
-  /^(?:a|an|the|some|any|all|each|every|no|at\s+least|one\s+or\s+more|its|their|his|her|valid|correct|proper|appropriate)\b/iu
+const DETERMINERS = linearPattern(
+  String.raw`^(?:a|an|the|some|any|all|each|every|no|at\s+least|one\s+or\s+more|its|their|his|her|valid|correct|proper|appropriate)\b`,
+  'iu',
+)
 const QUOTED = /^(["'`“‘])(.*)(["'`”’])$/su
 
 export function translateCriterion(criterion: string): Check | undefined {
-  const text = criterion
-    .trim()
-    .replace(/(?<![.!;])[.!;]+$/u, '')
-    .trim()
+  const text = trimEndOf(criterion.trim(), '.!;').trim()
   if (text === '') return undefined
   const label = { criterion }
-  let m: RegExpExecArray | null
+  let m: LinearExecArray | null
 
   if ((m = EXIT_CODE.exec(text))) return { type: 'exit_code', equals: Number(m[1]), ...label }
   if (EXIT_OK.test(text)) return { type: 'exit_code', equals: 0, ...label }

@@ -9,8 +9,10 @@
  * // [{ kind: 'fetch', url: 'https://example.com', … }, { kind: 'search', query: 'pricing', summarise: false, … }]
  * ```
  */
+import { type LinearExecArray, type LinearPattern, linearPattern } from '../../linear-pattern.js'
+import { trimEndOf } from '../../text-scan.js'
 import { splitCommandLine } from './command-line.js'
-import { pairedMatches } from './paired-matches.js'
+import { type Match, pairedMatches } from './paired-matches.js'
 
 export type Intent =
   | { kind: 'search'; at: number; query: string; summarise: boolean }
@@ -22,23 +24,31 @@ export type Intent =
   | { kind: 'validate'; at: number; criterion: string }
 
 const PII = '(?:personal(?:ly identifiable)? (?:data|information|details)|pii|secrets?|sensitive data)'
-// Every pattern here runs on client text and matches in linear time (see
-// test/hostile/every-regex-in-src-is-safe.test.ts): no two quantifiers can read the same
-// characters, and a run of a class is entered only at its first character (`(?<![\w=.-])run`).
+// Every pattern here runs on client text in linear time: the long ones on the Rust regex engine
+// (linearPattern), the rest proved safe by test/hostile/every-regex-in-src-is-safe.test.ts.
 const INTRO = String.raw`(?:\s+(?:this|the following|the|these))?(?:\s+(?:text|input|lines|data|string))?\s*:`
 
 /** Intents whose payload is everything after a colon, earliest first wins. */
-const PAYLOAD: Array<{ re: RegExp; make: (m: RegExpExecArray, payload: string) => Intent }> = [
+const PAYLOAD: Array<{ re: { exec(goal: string): Match | null }; make: (m: Match, payload: string) => Intent }> = [
   {
-    re: new RegExp(String.raw`(?<![\w=.-])run\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`, 'i'),
+    // "run" not after a word character, '=', '.' or '-': that character is matched, then dropped
+    re: startingAtRun(
+      linearPattern(
+        String.raw`(?:^|[^\w=.-])run\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`,
+        'i',
+      ),
+    ),
     make: (m, payload) => shell(m.index, m[1] ?? m[2]!, lines(payload)),
   },
   {
-    re: new RegExp(String.raw`\bcount\s+(?:the\s+)?(?:number\s+of\s+)?(lines|words|characters|chars)\s+(?:of|in)${INTRO}`, 'i'),
+    re: linearPattern(String.raw`\bcount\s+(?:the\s+)?(?:number\s+of\s+)?(lines|words|characters|chars)\s+(?:of|in)${INTRO}`, 'i'),
     make: (m, payload) => shell(m.index, `wc ${WC_FLAGS[m[1]!.toLowerCase()]}`, lines(payload)),
   },
   {
-    re: new RegExp(String.raw`\b(?:redact|remove|scrub|strip|mask|hide)\s+(?:all\s+|any\s+)?(?:the\s+)?${PII}\s+(?:in|from)${INTRO}`, 'i'),
+    re: linearPattern(
+      String.raw`\b(?:redact|remove|scrub|strip|mask|hide)\s+(?:all\s+|any\s+)?(?:the\s+)?${PII}\s+(?:in|from)${INTRO}`,
+      'i',
+    ),
     make: (m, payload) => ({ kind: 'scrub', at: m.index, text: payload.trim() }),
   },
 ]
@@ -46,7 +56,7 @@ const PAYLOAD: Array<{ re: RegExp; make: (m: RegExpExecArray, payload: string) =
 const WC_FLAGS: Record<string, string> = { lines: '-l', words: '-w', characters: '-m', chars: '-m' }
 
 /** Intents read from the goal before any payload. */
-const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (m: RegExpExecArray, rest: string) => Intent | null }> = [
+const INLINE: Array<{ find: (head: string) => Iterable<Match>; make: (m: Match, rest: string) => Intent | null }> = [
   {
     find: all(/\brun\s+`([^`]+)`/gi),
     make: (m) => shell(m.index, m[1]!),
@@ -56,12 +66,20 @@ const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (
     make: (m) => ({ kind: 'evaluate', at: m.index, code: m[1]!.trim() }),
   },
   {
-    find: all(/\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>`]+)/gi),
-    make: (m) => ({ kind: 'fetch', at: m.index, url: m[1]!.replace(/(?<![.,;:!?)\]])[.,;:!?)\]]+$/, '') }),
+    find: all(
+      linearPattern(
+        String.raw`\b(?:fetch|download|retrieve|get)\s+(?:the\s+(?:page|url|contents?|text)\s+(?:at|of|from)\s+)?(https?:\/\/[^\s"'<>\x60]+)`,
+        'i',
+      ),
+    ),
+    make: (m) => ({ kind: 'fetch', at: m.index, url: trimEndOf(m[1]!, '.,;:!?)]') }),
   },
   {
     find: all(
-      /\b(?:search|look\s+up|find|query|check)\s+(?:in\s+|through\s+)?(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\s+(?:for|about|on)\s+/gi,
+      linearPattern(
+        String.raw`\b(?:search|look\s+up|find|query|check)\s+(?:in\s+|through\s+)?(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\s+(?:for|about|on)\s+`,
+        'i',
+      ),
     ),
     make: (m, rest) => search(m.index, rest),
   },
@@ -70,8 +88,8 @@ const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (
     find: (head) =>
       pairedMatches(
         head,
-        /\b(?:search\s+(?:for\s+)?|look\s+up\s+|find\s+)/gi,
-        /(?<!\s)\s+in\s+(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\b/gi,
+        linearPattern(String.raw`\b(?:search\s+(?:for\s+)?|look\s+up\s+|find\s+)`, 'i'),
+        linearPattern(String.raw`\s+in\s+(?:the\s+|our\s+)?(?:knowledge[\s-]?base|kb)\b`, 'i'),
         /[\n\r\u2028\u2029]/g,
         1,
       ),
@@ -82,13 +100,18 @@ const INLINE: Array<{ find: (head: string) => Iterable<RegExpExecArray>; make: (
     find: (head) =>
       leftmost([
         pairedMatches(head, /\b(?:compute|calculate|work\s+out)\b/gi, /\bin\s+(?:javascript|js)\b/gi, /[.?!]/g, 0),
-        all(/\bwrite\s+(?:(?:some|a)\s+)?(?:(?:javascript|js)\s+)?(?:code|program|function|script|snippet)\s+(?:that|to|which)\b/gi)(head),
-        all(/\b(?:using|with)\s+(?:javascript|js)(?:\s+code)?(?:\s*,)?\s+(?:compute|calculate)\b/gi)(head),
+        all(
+          linearPattern(
+            String.raw`\bwrite\s+(?:(?:some|a)\s+)?(?:(?:javascript|js)\s+)?(?:code|program|function|script|snippet)\s+(?:that|to|which)\b`,
+            'i',
+          ),
+        )(head),
+        all(linearPattern(String.raw`\b(?:using|with)\s+(?:javascript|js)(?:\s+code)?(?:\s*,)?\s+(?:compute|calculate)\b`, 'i'))(head),
       ]),
     make: (m) => ({ kind: 'code', at: m.index, spec: '' }),
   },
   {
-    find: all(/\b(?:validate|verify|check|confirm)\s+(?:that|whether|if)\s+/gi),
+    find: all(linearPattern(String.raw`\b(?:validate|verify|check|confirm)\s+(?:that|whether|if)\s+`, 'i')),
     make: (m, rest) => ({ kind: 'validate', at: m.index, criterion: rest }),
   },
 ]
@@ -102,13 +125,13 @@ export function readIntents(goal: string): Intent[] {
     const m = re.exec(goal)
     if (m && (payloadAt === -1 || m.index < payloadAt)) {
       payloadAt = m.index
-      found = [{ intent: make(m, goal.slice(m.index + m[0].length)), from: -1 }]
+      found = [{ intent: make(m, goal.slice(m.index + m[0]!.length)), from: -1 }]
     }
   }
   if (payloadAt !== -1) head = goal.slice(0, payloadAt)
   for (const { find, make } of INLINE) {
     for (const m of find(head)) {
-      const from = m.index + m[0].length
+      const from = m.index + m[0]!.length
       const intent = make(m, head.slice(from))
       // A backticked run already read as a payload intent is the same step.
       if (intent && !found.some((f) => f.intent.at === intent.at))
@@ -143,20 +166,32 @@ function finish({ intent, from }: Found, goal: string, next: number, alone: bool
   return intent
 }
 
-/** Every match of a global regex. */
-function all(re: RegExp): (text: string) => RegExpExecArray[] {
-  return (text) => [...text.matchAll(re)]
+/** Every match of a global regex or a linear pattern. */
+function all(re: RegExp | LinearPattern): (text: string) => Match[] {
+  return (text) => (re instanceof RegExp ? [...text.matchAll(re)] : re.execAll(text))
+}
+
+/** A match of `pattern` without the one character it reads before "run". */
+function startingAtRun(pattern: LinearPattern): { exec(goal: string): LinearExecArray | null } {
+  return {
+    exec: (goal) => {
+      const m = pattern.exec(goal)
+      if (m === null || m[0]!.slice(0, 3).toLowerCase() === 'run') return m
+      const skip = String.fromCodePoint(m[0]!.codePointAt(0)!).length
+      return Object.assign([m[0]!.slice(skip), ...m.slice(1)], { index: m.index + skip })
+    },
+  }
 }
 
 /** The matches of several patterns as one global alternation reads them: leftmost first, none overlapping. */
-function leftmost(lists: RegExpExecArray[][]): RegExpExecArray[] {
+function leftmost(lists: Match[][]): Match[] {
   const sorted = lists.flatMap((list, order) => list.map((m) => ({ m, order }))).sort((a, b) => a.m.index - b.m.index || a.order - b.order)
-  const out: RegExpExecArray[] = []
+  const out: Match[] = []
   let after = 0
   for (const { m } of sorted) {
     if (m.index < after) continue
     out.push(m)
-    after = m.index + m[0].length
+    after = m.index + m[0]!.length
   }
   return out
 }
@@ -182,7 +217,7 @@ function beforeSummaryRequest(text: string): string {
   const before = bare.slice(0, join.index).trimEnd()
   return before.endsWith(',') ? before.slice(0, -1) : before
 }
-const SUMMARY_REQUEST = /(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b/i
+const SUMMARY_REQUEST = linearPattern(String.raw`(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary|write\s+a\s+summary)\b`, 'i')
 
 function search(at: number, query: string, after = ''): Intent {
   const summarise = /\bsummar(?:i[sz]e|y)\b/i.test(query + after)
@@ -196,6 +231,8 @@ function shell(at: number, line: string, stdin?: string): Intent {
 
 /** The text after the colon, as a command reads it: without the leading blank, ending in a newline. */
 function lines(payload: string): string {
-  const text = payload.replace(/^[ \t]*\n?/, '').replace(/^\s+(?=\S)/, '')
+  const line = payload.replace(/^[ \t]*\n?/, '')
+  // leading white space goes only when text follows it
+  const text = line.trimStart() === '' ? line : line.trimStart()
   return text.endsWith('\n') ? text : `${text}\n`
 }
