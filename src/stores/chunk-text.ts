@@ -33,7 +33,7 @@ interface Piece {
 
 const PARAGRAPH_BREAK = /\n[ \t]*\n\s*/g
 // a sentence end with up to three closing quotes or brackets: a bounded lookbehind, read in linear time
-const SENTENCE_END = /(?<=[.!?。！？]["')\]]{0,3})\s+/gu
+export const SENTENCE_END = /(?<=[.!?。！？]["')\]]{0,3})\s+/gu
 const SPACE = /\s+/g
 
 export function chunkText(text: string, opts: ChunkOptions = {}): TextChunk[] {
