@@ -11,6 +11,7 @@
  */
 
 import type { Detector } from '@ganglion/reflex'
+import { armAddressPolicy } from './arms/arm-address.js'
 import { HttpArmClient } from './arms/arm-client.js'
 import { ArmHost } from './arms/arm-host.js'
 import { type BuiltinArmDeps, createBuiltinArm } from './arms/builtin-arms.js'
@@ -108,7 +109,7 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
     hosts.push(host)
     builtin.set(name, { endpoint: new InProcessArmEndpoint(host), location: 'in-process' })
   }
-  const registry = await ArmRegistry.open({ builtin, sql: deps.sql })
+  const registry = await ArmRegistry.open({ builtin, sql: deps.sql, addresses: armAddressPolicy(config.armUrlAllowPrivate) })
   return {
     llm,
     knowledge,

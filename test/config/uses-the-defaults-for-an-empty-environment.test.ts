@@ -55,6 +55,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
     capabilityPrivateKey: undefined,
     executorShellAllow: undefined,
     executorFetchAllow: [],
+    armUrlAllowPrivate: [],
     adminToken: undefined,
     auth: 'off',
     authOffInTheOpen: false,
