@@ -11,6 +11,7 @@
  */
 
 import type { Detector } from '@ganglion/reflex'
+import { armAddressPolicy } from './arms/arm-address.js'
 import { HttpArmClient } from './arms/arm-client.js'
 import { ArmHost } from './arms/arm-host.js'
 import { type BuiltinArmDeps, createBuiltinArm } from './arms/builtin-arms.js'
@@ -20,6 +21,7 @@ import type { Episode, EpisodicMemory } from './arms/memory.js'
 import { ArmRegistry, type BuiltinArmEntry } from './arms/registry.js'
 import { CapabilityIssuer } from './auth/capability-issuer.js'
 import type { Config } from './config/load.js'
+import { injectionScreen } from './injected-passages.js'
 import { createLlmProvider } from './llm/create-provider.js'
 import type { Embedder } from './llm/embedder.js'
 import { providerEmbedder } from './llm/embedder.js'
@@ -72,14 +74,19 @@ export function openEmbedder(config: Config, llm: LlmProvider): Embedder {
   return new HashingEmbedder()
 }
 
-/** The knowledge store and episodic memory over one database. */
-export async function openKnowledge(sql: Sql, embedder: Embedder): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory }> {
-  return { knowledge: await SqlKnowledgeStore.open(sql, embedder), memory: new SqlEpisodicMemory(sql, embedder) }
+/** The knowledge store (screening documents for injected passages at ingest) and episodic memory over one database. */
+export async function openKnowledge(
+  sql: Sql,
+  embedder: Embedder,
+  detector: Detector,
+): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory }> {
+  const knowledge = await SqlKnowledgeStore.open(sql, embedder, { screen: injectionScreen(detector) })
+  return { knowledge, memory: new SqlEpisodicMemory(sql, embedder) }
 }
 
 export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedArms> {
   const llm = openLlm(config, deps.detector)
-  const { knowledge, memory } = await openKnowledge(deps.sql, openEmbedder(config, llm))
+  const { knowledge, memory } = await openKnowledge(deps.sql, openEmbedder(config, llm), deps.detector)
   const issuer = await CapabilityIssuer.open({
     sql: deps.sql,
     ...(config.capabilityPrivateKey !== undefined && { privateKey: config.capabilityPrivateKey }),
@@ -102,7 +109,7 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
     hosts.push(host)
     builtin.set(name, { endpoint: new InProcessArmEndpoint(host), location: 'in-process' })
   }
-  const registry = await ArmRegistry.open({ builtin, sql: deps.sql })
+  const registry = await ArmRegistry.open({ builtin, sql: deps.sql, addresses: armAddressPolicy(config.armUrlAllowPrivate) })
   return {
     llm,
     knowledge,

@@ -23,8 +23,10 @@
  * reading), so a broken or hostile arm cannot make the orchestrator buffer an unbounded body.
  */
 import { Compile } from 'typebox/compile'
+import { type Agent, fetch, type RequestInit, type Response } from 'undici'
 import { StepError } from '../step-errors.js'
 import { trimEndOf } from '../text-scan.js'
+import { type AddressNotAllowed, type ArmAddressPolicy, guardedAgent, refusedLiteral } from './arm-address.js'
 import { ArmCapability, ArmHealth, type ExecuteRequest, ExecuteResponse } from './contract.js'
 import type { ArmService } from './registry.js'
 
@@ -35,14 +37,29 @@ const isCapability = Compile(ArmCapability)
 /** The default bound on one reply: above the executor's largest fetch (10 MiB) with room for JSON. */
 export const ARM_REPLY_LIMIT_BYTES = 32 * 1024 * 1024
 
+export interface HttpArmClientOptions {
+  /** Default ARM_REPLY_LIMIT_BYTES. */
+  replyLimitBytes?: number
+  /** Addresses the arm may have, checked at every connection (a registered arm's); none: any. */
+  addresses?: ArmAddressPolicy
+}
+
 export class HttpArmClient implements ArmService {
   private readonly base: string
+  private readonly replyLimitBytes: number
+  private readonly refused: AddressNotAllowed | undefined
+  private readonly agent: Agent | undefined
 
   constructor(
     readonly url: string,
-    private readonly replyLimitBytes = ARM_REPLY_LIMIT_BYTES,
+    opts: HttpArmClientOptions = {},
   ) {
     this.base = trimEndOf(url, '/')
+    this.replyLimitBytes = opts.replyLimitBytes ?? ARM_REPLY_LIMIT_BYTES
+    if (opts.addresses !== undefined) {
+      this.refused = refusedLiteral(url, opts.addresses)
+      this.agent = guardedAgent(opts.addresses)
+    }
   }
 
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {
@@ -79,8 +96,9 @@ export class HttpArmClient implements ArmService {
 
   /** Status and parsed JSON body (undefined when there is none or it does not parse). */
   private async call(path: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
+    if (this.refused !== undefined) throw new StepError('ADDRESS_NOT_ALLOWED', `arm at ${this.base}: ${this.refused.message}`)
     try {
-      const res = await fetch(`${this.base}${path}`, { ...init, ...(signal && { signal }) })
+      const res = await fetch(`${this.base}${path}`, { ...init, ...(signal && { signal }), ...(this.agent && { dispatcher: this.agent }) })
       const text = await this.readCapped(res, path)
       let body: unknown
       try {
@@ -93,6 +111,7 @@ export class HttpArmClient implements ArmService {
       if (err instanceof StepError) throw err
       if (signal?.aborted) throw new StepError('STEP_ABORTED', `the call to the arm at ${this.base} was aborted`)
       const cause = (err as { cause?: { code?: string; message?: string } }).cause
+      if (cause?.code === 'ADDRESS_NOT_ALLOWED') throw new StepError('ADDRESS_NOT_ALLOWED', `arm at ${this.base}: ${cause.message}`)
       const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))
       throw new StepError('ARM_UNREACHABLE', `arm at ${this.base} could not be reached (${why})`)
     }

@@ -11,7 +11,8 @@
  * ```
  *
  * Registration: the name must match ArmNamePattern and not be a built-in arm's (409 CONFLICT); the
- * URL must be http(s) (400 on `url`); the arm must answer `GET {url}/health` with 200 healthy or
+ * URL must be http(s) and its host resolve to addresses registered arms may have (arm-address.ts:
+ * public ones, and networks ARM_URL_ALLOW_PRIVATE names; 400 on `url`); the arm must answer `GET {url}/health` with 200 healthy or
  * degraded within 2 s, else 400 VALIDATION_ERROR on `url` saying what it got. A 400, not a 503:
  * the orchestrator is fine, the registrant named an arm that is not serving, and should fix that
  * and retry. Without `capability` in the request it is fetched from `{url}/capabilities` and must be
@@ -27,6 +28,7 @@ import { HttpError } from '../http/errors.js'
 import { compileSchema } from '../http/validate.js'
 import type { Sql } from '../stores/sql.js'
 import { trimEndOf } from '../text-scan.js'
+import { type ArmAddressPolicy, armAddressPolicy, checkArmUrl } from './arm-address.js'
 import { HttpArmClient } from './arm-client.js'
 import { messageOf } from './arm-host.js'
 import { ArmCapability, type ArmEndpoint, type ArmHealth, type ArmLookup, ArmNamePattern, BUILTIN_ARMS } from './contract.js'
@@ -71,6 +73,11 @@ export interface ArmRegistryOptions {
   builtin: ReadonlyMap<string, BuiltinArmEntry>
   /** Where external arms are kept; without it they live in this process only. */
   sql?: Sql
+  /**
+   * The addresses registered arms may have, checked at registration and at every connection
+   * (arm-address.ts). Default: public addresses only.
+   */
+  addresses?: ArmAddressPolicy
   /** Default 5 s. */
   reloadMs?: number
   /** Each health (and capability) check. Default 2 s. */
@@ -106,8 +113,11 @@ export class ArmRegistry implements ArmLookup {
   private loading: Promise<void> | undefined
   private timer: NodeJS.Timeout | undefined
   private probes = new Map<string, Probe>()
+  private readonly addresses: ArmAddressPolicy
 
-  constructor(private readonly opts: ArmRegistryOptions) {}
+  constructor(private readonly opts: ArmRegistryOptions) {
+    this.addresses = opts.addresses ?? armAddressPolicy()
+  }
 
   /** Loads the registered arms and keeps reloading them until `close()`. */
   static async open(opts: ArmRegistryOptions): Promise<ArmRegistry> {
@@ -182,7 +192,8 @@ export class ArmRegistry implements ArmLookup {
     if (this.opts.builtin.has(req.name) || (BUILTIN_ARMS as readonly string[]).includes(req.name))
       throw HttpError.conflict(`${req.name} is a built-in arm; choose another name`, 'name', 'must not be the name of a built-in arm')
     const url = httpUrl(req.url)
-    const client = new HttpArmClient(url)
+    await checkArmUrl(url, this.addresses)
+    const client = new HttpArmClient(url, { addresses: this.addresses })
     let health: ArmHealth
     try {
       health = await this.bounded((s) => client.health(s), signal)
@@ -237,7 +248,7 @@ export class ArmRegistry implements ArmLookup {
           const capability = typeof row.capability === 'string' ? JSON.parse(row.capability) : row.capability
           if (!isCapability.Check(capability)) continue
           const known = this.external.get(row.name)
-          const client = known?.url === row.url ? known.client : new HttpArmClient(row.url)
+          const client = known?.url === row.url ? known.client : new HttpArmClient(row.url, { addresses: this.addresses })
           next.set(row.name, { url: row.url, capability, client, registered_at: iso(row.registered_at), updated_at: iso(row.updated_at) })
         }
         this.external = next

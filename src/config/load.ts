@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
+import { parseNetworks } from '../arms/executor/address-policy.js'
 import { algorithmsFor, DEFAULT_JWT_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm, publicJwk } from '../auth/jwt-verifier.js'
 import { type PriceTable, parsePrices } from '../llm/prices.js'
 import { ARM_NAMES, type ArmName, BLOCK_LEVELS, EnvSchema, INTEGER_VARS, type IntegerVar, LLM_PROVIDERS, LOG_LEVELS } from './schema.js'
@@ -104,6 +105,8 @@ export interface Config {
   executorFetchAllow: readonly string[]
   /** Shell sandboxes running at once in an executor process; more commands wait, within their step's time. */
   executorMaxSandboxes: number
+  /** Networks (CIDRs) beyond public addresses that registered arms may be on; empty → public addresses only. */
+  armUrlAllowPrivate: readonly string[]
   /** The bootstrap admin credential (a bearer token); unset → none. */
   adminToken: string | undefined
   /** Keys stored answers in the cache (HMAC); unset → a secret per process, fine for one process. */
@@ -157,6 +160,7 @@ const RULES: Record<string, string> = {
   LLM_MAX_TOKENS_FIELD: 'must be one of max_tokens, max_completion_tokens',
   EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
   EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
+  ARM_URL_ALLOW_PRIVATE: 'must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
   AUTH_ALGORITHMS: 'must be algorithm names separated by commas',
 }
 
@@ -250,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
     executorMaxSandboxes: int('EXECUTOR_MAX_SANDBOXES'),
+    armUrlAllowPrivate: networks(raw.ARM_URL_ALLOW_PRIVATE, problems),
     adminToken: raw.ADMIN_TOKEN,
     cacheKeySecret: raw.CACHE_KEY_SECRET ?? randomBytes(32).toString('hex'),
     auth,
@@ -266,6 +271,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
 }
 
 /** LLM_PRICES as a table; unset → empty. A problem goes to `problems`. */
+/** The networks of ARM_URL_ALLOW_PRIVATE, each one checked; a bad one is a problem naming it. */
+function networks(value: string | undefined, problems: string[]): readonly string[] {
+  const entries = value?.split(',') ?? []
+  // Past the schema's pattern (hex digits, dots, colons, slashes), one line for the first bad network.
+  if (problems.some((p) => p.startsWith('ARM_URL_ALLOW_PRIVATE='))) return Object.freeze(entries)
+  try {
+    parseNetworks(entries)
+  } catch (err) {
+    problems.push(`ARM_URL_ALLOW_PRIVATE=${JSON.stringify(value)}: ${(err as Error).message}`)
+  }
+  return Object.freeze(entries)
+}
+
 function prices(raw: Record<string, string>, problems: string[]): PriceTable {
   if (raw.LLM_PRICES === undefined) return Object.freeze({})
   const parsed = parsePrices(raw.LLM_PRICES)

@@ -108,6 +108,12 @@ export const EnvSchema = Type.Object({
   EXECUTOR_FETCH_ALLOW: Type.Optional(
     Type.String({ pattern: '^(\\*\\.)?[A-Za-z0-9.-]+(,(\\*\\.)?[A-Za-z0-9.-]+)*$', description: 'hosts the executor may fetch' }),
   ),
+  ARM_URL_ALLOW_PRIVATE: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*$',
+      description: 'networks beyond public addresses that registered arms may be on, CIDRs separated by commas',
+    }),
+  ),
   ...armProperties,
 })
 

@@ -10,6 +10,9 @@
  * ```
  *
  * A request of many large documents is also held to the service's body limit (413 beyond it).
+ * Ingest screens each document for prompt injection (knowledge-store.ts): the owner sees the
+ * flagged passages here, in the ingest answer's `flagged` count, a document's `flagged_passages`
+ * and each search hit's `injection`; the retriever never hands them on.
  * Documents are their tenant's (request-scope.ts): ingested into the caller's tenant, and found,
  * listed, read and deleted only there; another tenant's document is a 404.
  */
@@ -104,7 +107,9 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge/search',
     async (ctx: Ctx): Promise<Reply> => {
       const req = parseSearch(ctx.body)
-      const results = await knowledge.search(tenantToRead(ctx), req.query, { k: req.k ?? 5, signal: ctx.signal }).catch(embedderError)
+      const results = await knowledge
+        .search(tenantToRead(ctx), req.query, { k: req.k ?? 5, signal: ctx.signal, withFlagged: true })
+        .catch(embedderError)
       return { body: { query: req.query, results } }
     },
     { permission: 'knowledge:read' },

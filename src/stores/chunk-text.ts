@@ -35,7 +35,7 @@ interface Piece {
 const PARAGRAPH_BREAK = /\n[ \t]*\n\s*/g
 const paragraphBreaks = (text: string): Span[] => [...text.matchAll(PARAGRAPH_BREAK)].map((m) => ({ index: m.index, length: m[0].length }))
 // a sentence end with up to three closing quotes or brackets after it
-const sentenceEnds = (text: string): Span[] => sentenceBreaks(text, '.!?。！？')
+export const sentenceEnds = (text: string): Span[] => sentenceBreaks(text, '.!?。！？')
 
 export function chunkText(text: string, opts: ChunkOptions = {}): TextChunk[] {
   const max = opts.maxChars ?? CHUNK_DEFAULTS.maxChars

@@ -14,6 +14,10 @@
  * another tenant's document is missing (undefined, false), its chunks are never search hits.
  * `ANY_TENANT` lifts the filter, for an admin's request only.
  *
+ * Ingest screens every chunk for prompt injection (injected-passages.ts): a flagged chunk is split
+ * so each injected sentence is a chunk of its own, stored with its `injection`, and the clean text
+ * around it stays in clean chunks. Search leaves flagged chunks out unless asked for them.
+ *
  * Search fuses two ranked lists, full text and vector similarity, by reciprocal rank: a chunk's
  * score is Σ 1/(60 + rank) over the lists it is in, so agreement between them beats a high place
  * in one. Scores are for ordering only; they are not probabilities.
@@ -23,6 +27,7 @@
  * job; until then old chunks are found by full text only).
  */
 
+import type { Injection } from '../injected-passages.js'
 import type { TenantScope } from './tenant.js'
 
 export interface NewDocument {
@@ -39,6 +44,8 @@ export interface IngestedDocument {
   title: string | null
   /** How many chunks it was split into. */
   chunks: number
+  /** How many of them are passages flagged as prompt injection. */
+  flagged: number
 }
 
 export interface KnowledgeDocument extends IngestedDocument {
@@ -51,6 +58,17 @@ export interface KnowledgeDocument extends IngestedDocument {
 
 export interface StoredDocument extends KnowledgeDocument {
   text: string
+  /** Its passages flagged as prompt injection, in order: stored and shown here, never given to a model. */
+  flagged_passages: FlaggedPassage[]
+}
+
+export interface FlaggedPassage {
+  chunk_id: string
+  /** Where the passage begins in the document's text, UTF-16 code units. */
+  start: number
+  text: string
+  severity: string
+  families: string[]
 }
 
 export interface SearchHit {
@@ -67,11 +85,19 @@ export interface SearchHit {
   fts_rank: number | null
   /** 1-based rank in the vector list, null when it was not among the nearest. */
   vector_rank: number | null
+  /** What the detector found when the chunk is a passage flagged as prompt injection; null for a clean one. */
+  injection: Injection | null
 }
 
 export interface SearchOptions {
   k: number
   signal?: AbortSignal
+  /**
+   * Flagged passages among the hits too, each with its `injection`: for the owner's own search.
+   * Default false: they are left out and the k best clean chunks come back, which is what the
+   * retriever hands to arms and models.
+   */
+  withFlagged?: boolean
 }
 
 export interface ListOptions {

@@ -19,10 +19,12 @@
  * has no fixed dimension, so no ANN index either: an exact scan too, but in C.
  */
 import { randomUUID } from 'node:crypto'
+import { type Injection, type InjectionScreen, passages } from '../injected-passages.js'
 import type { Embedder } from '../llm/embedder.js'
 import { HashingEmbedder } from '../llm/hashing-embedder.js'
-import { type ChunkOptions, chunkText } from './chunk-text.js'
+import { type ChunkOptions, chunkText, type TextChunk } from './chunk-text.js'
 import {
+  type FlaggedPassage,
   fuseRanks,
   type IngestedDocument,
   type KnowledgeDocument,
@@ -49,11 +51,18 @@ export interface SqlKnowledgeStoreOptions {
   /** Length of each ranked list before fusion. Default 50. */
   candidates?: number
   chunking?: ChunkOptions
+  /** Finds injected passages at ingest (injected-passages.ts `injectionScreen`); none: every chunk is clean. */
+  screen?: InjectionScreen
+}
+
+/** A chunk as stored: clean (`injection` null) or one flagged passage. */
+interface ScreenedChunk extends TextChunk {
+  injection: Injection | null
 }
 
 // Chunks embedded per embedder call: bounds one request to a remote embeddings endpoint.
 const EMBED_BATCH = 64
-// Chunk rows per INSERT: 9 parameters each, far below PostgreSQL's 65,535.
+// Chunk rows per INSERT: 10 parameters each, far below PostgreSQL's 65,535.
 const INSERT_BATCH = 100
 
 /** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
@@ -109,6 +118,7 @@ interface DocumentRow {
   metadata: Record<string, unknown>
   chars: number
   chunk_count: number
+  flagged: number | string
   created_at: Date
   text?: string
 }
@@ -120,12 +130,29 @@ function toDocument(row: DocumentRow): KnowledgeDocument {
     source: row.source,
     metadata: row.metadata,
     chunks: Number(row.chunk_count),
+    flagged: Number(row.flagged),
     chars: Number(row.chars),
     created_at: row.created_at.toISOString(),
   }
 }
 
-const DOCUMENT_COLUMNS = 'document_id, title, source, metadata, length(text) as chars, chunk_count, created_at'
+const DOCUMENT_COLUMNS = `document_id, title, source, metadata, length(text) as chars, chunk_count, created_at,
+  (select count(*) from knowledge_chunks c where c.document_id = knowledge_documents.document_id and c.injection is not null) as flagged`
+
+/**
+ * `chunks` with each one the screen flags split into passages (clean runs and injected sentences),
+ * each passage a chunk of its own, with its start in the document.
+ */
+export function screenChunks(text: string, chunks: readonly TextChunk[], screen: InjectionScreen | undefined): ScreenedChunk[] {
+  if (screen === undefined) return chunks.map((c) => ({ ...c, injection: null }))
+  return chunks.flatMap((chunk) => {
+    const parts = passages(chunk.text, screen)
+    if (parts.length === 1 && parts[0]!.injection === null) return [{ ...chunk, injection: null }]
+    // A chunk is a span of the document that begins at or before its own text (the overlap).
+    const at = text.lastIndexOf(chunk.text, chunk.start)
+    return parts.map((p) => ({ text: p.text, start: Math.max(0, at) + p.start, injection: p.injection }))
+  })
+}
 
 export class SqlKnowledgeStore implements KnowledgeStore {
   private readonly scan: VectorScan
@@ -137,6 +164,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     private readonly minSimilarity: number,
     private readonly candidates: number,
     private readonly chunking: ChunkOptions,
+    private readonly screen: InjectionScreen | undefined,
   ) {
     this.scan = new VectorScan(sql)
   }
@@ -144,11 +172,15 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   /** `embedder` defaults to `new HashingEmbedder()`. */
   static async open(sql: Sql, embedder: Embedder = new HashingEmbedder(), opts: SqlKnowledgeStoreOptions = {}): Promise<SqlKnowledgeStore> {
     const path = await detectVectorPath(sql, 'knowledge_chunks')
-    return new SqlKnowledgeStore(sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {})
+    return new SqlKnowledgeStore(sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {}, opts.screen)
   }
 
   async ingest(tenant: string, docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
-    const planned = docs.map((doc) => ({ doc, id: randomUUID(), chunks: chunkText(doc.text, this.chunking) }))
+    const planned = docs.map((doc) => ({
+      doc,
+      id: randomUUID(),
+      chunks: screenChunks(doc.text, chunkText(doc.text, this.chunking), this.screen),
+    }))
     // Embedding can be slow (a remote model): do it all before the transaction, not inside it.
     const texts = planned.flatMap((p) => p.chunks.map((c) => c.text))
     const vectors: number[][] = []
@@ -158,11 +190,11 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     }
     signal?.throwIfAborted()
     const pg = this.vectorPath === 'pgvector'
-    const columns = `chunk_id, document_id, tenant, position, start_offset, text, embedder, embedding${pg ? ', embedding_vec' : ''}`
-    const width = pg ? 9 : 8
+    const columns = `chunk_id, document_id, tenant, position, start_offset, text, injection, embedder, embedding${pg ? ', embedding_vec' : ''}`
+    const width = pg ? 10 : 9
     const row = (n: number) => {
       const p = (i: number) => `$${n * width + i}`
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::real[]${pg ? `, ${p(9)}::vector` : ''})`
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::jsonb, ${p(8)}, ${p(9)}::real[]${pg ? `, ${p(10)}::vector` : ''})`
     }
     await this.sql.transaction(async (tx) => {
       let v = 0
@@ -178,14 +210,20 @@ export class SqlKnowledgeStore implements KnowledgeStore {
           const params: unknown[] = []
           batch.forEach((chunk, i) => {
             const vector = vectors[v++]!
-            params.push(`${id}:${from + i}`, id, tenant, from + i, chunk.start, chunk.text, this.embedder.id, vector)
+            const injection = chunk.injection === null ? null : JSON.stringify(chunk.injection)
+            params.push(`${id}:${from + i}`, id, tenant, from + i, chunk.start, chunk.text, injection, this.embedder.id, vector)
             if (pg) params.push(vectorLiteral(vector))
           })
           await tx.query(`insert into knowledge_chunks (${columns}) values ${batch.map((_, i) => row(i)).join(', ')}`, params)
         }
       }
     })
-    return planned.map(({ doc, id, chunks }) => ({ document_id: id, title: doc.title ?? null, chunks: chunks.length }))
+    return planned.map(({ doc, id, chunks }) => ({
+      document_id: id,
+      title: doc.title ?? null,
+      chunks: chunks.length,
+      flagged: chunks.filter((c) => c.injection !== null).length,
+    }))
   }
 
   async search(tenant: TenantScope, query: string, opts: SearchOptions): Promise<SearchHit[]> {
@@ -204,9 +242,11 @@ export class SqlKnowledgeStore implements KnowledgeStore {
       vector.some((x) => x !== 0) ? this.nearest(tenant, vector) : { rows: [] },
     ])
     signal?.throwIfAborted()
-    const top = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)]).slice(0, k)
-    if (top.length === 0) return []
-    const hitParams: unknown[] = [top.map((t) => t.id)]
+    const fused = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)])
+    // Without flagged chunks, every candidate is read: the k best clean ones may lie past the first k.
+    const wanted = opts.withFlagged ? fused.slice(0, k) : fused
+    if (wanted.length === 0) return []
+    const hitParams: unknown[] = [wanted.map((t) => t.id)]
     const { rows } = await this.sql.query<{
       chunk_id: string
       document_id: string
@@ -214,13 +254,15 @@ export class SqlKnowledgeStore implements KnowledgeStore {
       text: string
       title: string | null
       source: string | null
+      injection: Injection | null
     }>(
-      `select c.chunk_id, c.document_id, c.position, c.text, d.title, d.source
+      `select c.chunk_id, c.document_id, c.position, c.text, c.injection, d.title, d.source
          from knowledge_chunks c join knowledge_documents d using (document_id)
-        where c.chunk_id = any($1::text[])${tenantFilter(tenant, 'd.tenant', hitParams)}`,
+        where c.chunk_id = any($1::text[])${opts.withFlagged ? '' : ' and c.injection is null'}${tenantFilter(tenant, 'd.tenant', hitParams)}`,
       hitParams,
     )
     const byId = new Map(rows.map((r) => [r.chunk_id, r]))
+    const top = wanted.filter((t) => byId.has(t.id)).slice(0, k)
     return top.flatMap(({ id, score, ranks }) => {
       const row = byId.get(id)
       if (!row) return [] // deleted between the two queries
@@ -235,6 +277,7 @@ export class SqlKnowledgeStore implements KnowledgeStore {
           score,
           fts_rank: ranks[0] ?? null,
           vector_rank: ranks[1] ?? null,
+          injection: row.injection,
         },
       ]
     })
@@ -259,7 +302,23 @@ export class SqlKnowledgeStore implements KnowledgeStore {
       params,
     )
     const row = rows[0]
-    return row && { ...toDocument(row), text: row.text }
+    if (!row) return undefined
+    return { ...toDocument(row), text: row.text, flagged_passages: await this.flaggedPassages(row.document_id) }
+  }
+
+  private async flaggedPassages(documentId: string): Promise<FlaggedPassage[]> {
+    const { rows } = await this.sql.query<{ chunk_id: string; start_offset: number; text: string; injection: Injection }>(
+      `select chunk_id, start_offset, text, injection from knowledge_chunks
+        where document_id = $1 and injection is not null order by position`,
+      [documentId],
+    )
+    return rows.map((r) => ({
+      chunk_id: r.chunk_id,
+      start: Number(r.start_offset),
+      text: r.text,
+      severity: r.injection.severity,
+      families: r.injection.families,
+    }))
   }
 
   async delete(tenant: TenantScope, documentId: string): Promise<boolean> {

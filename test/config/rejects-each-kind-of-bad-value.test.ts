@@ -34,6 +34,11 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ EXECUTOR_SHELL_ALLOW: 'wc, rm -rf' }, 'EXECUTOR_SHELL_ALLOW="wc, rm -rf": must be command names separated by commas'],
     [{ EXECUTOR_MAX_SANDBOXES: '0' }, 'EXECUTOR_MAX_SANDBOXES="0": must be between 1 and 1000'],
     [{ EXECUTOR_FETCH_ALLOW: 'http://a.com' }, 'EXECUTOR_FETCH_ALLOW="http://a.com": must be host names (or *.domain) separated by commas'],
+    [
+      { ARM_URL_ALLOW_PRIVATE: '10.0.0.0/8,arms.internal' },
+      'ARM_URL_ALLOW_PRIVATE="10.0.0.0/8,arms.internal": must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
+    ],
+    [{ ARM_URL_ALLOW_PRIVATE: '10.0.0.0/99' }, 'ARM_URL_ALLOW_PRIVATE="10.0.0.0/99": \'10.0.0.0/99\' is not an address or a CIDR network'],
     [{ TASKS_ACTIVE_PER_TENANT: '-5' }, 'TASKS_ACTIVE_PER_TENANT="-5": must be an integer string'],
     [{ TASK_DEFAULT_MAX_TOKENS: '0' }, 'TASK_DEFAULT_MAX_TOKENS="0": must be between 1 and 1000000000'],
     [{ TASK_MAX_TOKENS: '1000' }, 'TASK_DEFAULT_MAX_TOKENS="20000": must be at most TASK_MAX_TOKENS (1000)'],

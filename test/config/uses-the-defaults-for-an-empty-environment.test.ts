@@ -56,6 +56,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
     executorShellAllow: undefined,
     executorFetchAllow: [],
     executorMaxSandboxes: 4,
+    armUrlAllowPrivate: [],
     adminToken: undefined,
     auth: 'off',
     authOffInTheOpen: false,

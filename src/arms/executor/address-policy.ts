@@ -48,3 +48,29 @@ export function isPublicAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6') return (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)
   return true
 }
+
+/** A network as `ipaddr.parseCIDR` gives it: its address and prefix length. */
+export type Network = [ipaddr.IPv4 | ipaddr.IPv6, number]
+
+/** CIDRs (`127.0.0.0/8`, `fd00::/8`) or single addresses; throws on an entry that is neither. */
+export function parseNetworks(entries: readonly string[]): Network[] {
+  return entries.map((entry) => {
+    const text = entry.trim()
+    if (ipaddr.isValid(text)) {
+      const address = ipaddr.process(text)
+      return [address, address.kind() === 'ipv4' ? 32 : 128]
+    }
+    try {
+      return ipaddr.parseCIDR(text)
+    } catch {
+      throw new TypeError(`'${entry}' is not an address or a CIDR network`)
+    }
+  })
+}
+
+/** True when `address` (IPv4-mapped IPv6 read as its IPv4) lies in one of `networks`. */
+export function inNetworks(address: string, networks: readonly Network[]): boolean {
+  if (!ipaddr.isValid(address)) return false
+  const parsed = ipaddr.process(address)
+  return networks.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits))
+}

@@ -15,8 +15,9 @@
  * Without `input.query`, search uses the step's `action`, else the task's `goal`, and says which
  * in `query_source`. Both tools read the task's tenant only (`ctx.claims.tenant`, signed into the
  * capability token by the orchestrator): another tenant's documents and past tasks are never found.
- * Retrieved text is data, not instructions: the summary prompt says so, and
- * screening it for indirect injection is the guardian's job downstream.
+ * Retrieved text is data, not instructions: the summary prompt says so, and passages flagged as
+ * prompt injection at ingest are never hits here (the store's search leaves them out), so none
+ * reaches the summary or a later step; the guardian's final scrub screens the output again.
  */
 
 import type { Static, TSchema } from 'typebox'

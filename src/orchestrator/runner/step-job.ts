@@ -2,13 +2,16 @@
  * One `step.run` job: claim the step (at most once, within the task's running limit), run it with a
  * signal that cancel, timeout and lease loss all reach, record the outcome, move the task on.
  */
+import { injectionScreen } from '../../injected-passages.js'
 import { StepError, stepFailure } from '../../step-errors.js'
 import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { type AbortKind, StepAbort } from './abort-registry.js'
 import { advance, finishStopped } from './advance.js'
+import { usesModel } from './call-arm.js'
 import { jobTask, type StepRunJob, type TaskRef } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
+import { MAX_INJECTION_EVENTS, screenedOutputs } from './screened-outputs.js'
 import type { StepResult } from './step-runner.js'
 
 type Outcome = { ok: true; result: StepResult } | { ok: false; error: unknown }
@@ -55,7 +58,8 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
   try {
     const goal = ctx.detector.redact(task.goal).redacted_text
     const outputs = new Map(task.plan.steps.map((s) => [s.step_id, s.output]))
-    const depOutputs = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]))
+    const given = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]))
+    const depOutputs = usesModel(step.arm) ? await screenForModel(ctx, ref, stepId, given) : given
     outcome = { ok: true, result: await ctx.steps.run(step, { goal, task, depOutputs }, controller.signal) }
   } catch (error) {
     outcome = { ok: false, error }
@@ -102,6 +106,25 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
       ? stepFailure('STEP_TIMEOUT', `step ${stepId} ran past ${ctx.stepTimeoutMs} ms`)
       : toTaskError(outcome.ok ? new Error('unreachable') : outcome.error)
   return failAttempt(ctx, step, ref, error, seconds)
+}
+
+/**
+ * Dependency outputs for an arm that may call a model: injected passages withheld
+ * (screened-outputs.ts), each recorded as a `guardrail.injection` event naming the step it is
+ * withheld from and where it was (`{ step_id, path, severity, families, withheld: true }`).
+ */
+async function screenForModel(
+  ctx: RunnerContext,
+  ref: TaskRef,
+  stepId: string,
+  given: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const { outputs, withheld } = screenedOutputs(injectionScreen(ctx.detector), given)
+  const event = (data: Record<string, unknown>) =>
+    ctx.store.appendEvent(ref.tenant, ref.task_id, { type: 'guardrail.injection', data: { step_id: stepId, ...data, withheld: true } })
+  for (const w of withheld.slice(0, MAX_INJECTION_EVENTS)) await event({ path: w.path, severity: w.severity, families: w.families })
+  if (withheld.length > MAX_INJECTION_EVENTS) await event({ more: withheld.length - MAX_INJECTION_EVENTS })
+  return outputs
 }
 
 /**

@@ -38,7 +38,11 @@ const response = (text: string) => JSON.stringify({ status: 'completed', output:
 t.test('a reply under the limit is read whole', async (t) => {
   const body = response('x'.repeat(LIMIT - 600))
   const url = await serving(t, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
-  const reply = await new HttpArmClient(url, LIMIT).execute(request({ tool: 'echo' }), 'token', new AbortController().signal)
+  const reply = await new HttpArmClient(url, { replyLimitBytes: LIMIT }).execute(
+    request({ tool: 'echo' }),
+    'token',
+    new AbortController().signal,
+  )
   t.equal(reply.status, 'completed')
   if (reply.status === 'completed') t.equal((reply.output as { text: string }).text.length, LIMIT - 600)
 })
@@ -46,7 +50,7 @@ t.test('a reply under the limit is read whole', async (t) => {
 t.test('a declared Content-Length over the limit is refused without reading the body', async (t) => {
   const body = response('x'.repeat(LIMIT * 4))
   const url = await serving(t, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
-  const err = await failure(new HttpArmClient(url, LIMIT))
+  const err = await failure(new HttpArmClient(url, { replyLimitBytes: LIMIT }))
   t.match(err, { code: 'ARM_REPLY_TOO_LARGE', retryable: false })
   t.match(err.message, /\/execute with more than 4096 bytes/)
 })
@@ -67,7 +71,7 @@ t.test('a chunked reply that never ends is cut at the limit', async (t) => {
     res.on('close', () => (stopped = true))
     more()
   })
-  const err = await failure(new HttpArmClient(url, LIMIT))
+  const err = await failure(new HttpArmClient(url, { replyLimitBytes: LIMIT }))
   t.match(err, { code: 'ARM_REPLY_TOO_LARGE', retryable: false })
   await new Promise((r) => setTimeout(r, 100))
   t.ok(stopped, 'the client closed the connection instead of reading on')

@@ -1,5 +1,6 @@
 import pino from 'pino'
 import t, { type Test } from 'tap'
+import { armAddressPolicy } from '../../../src/arms/arm-address.js'
 import { ArmRegistry } from '../../../src/arms/registry.js'
 import { createAuthenticator } from '../../../src/auth/authenticator.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
@@ -7,6 +8,9 @@ import { createHttpApp } from '../../../src/http/app.js'
 import { registerArmsRoutes } from '../../../src/orchestrator/arms-routes.js'
 import { echoArm } from './echo-arm.js'
 import { makeHost, serveArm } from './servers.js'
+
+// The arms these tests register listen on loopback: the allowance a deployment would set.
+const LOOPBACK = armAddressPolicy(['127.0.0.0/8'])
 
 // not test/helpers/servers.ts: that one loads the whole app
 function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -23,7 +27,7 @@ const member = {
 /** An orchestrator serving the arms routes: with `adminToken`, auth required; without, auth off. */
 async function orchestrator(t: Test, adminToken?: string): Promise<string> {
   const issuer = await CapabilityIssuer.open({})
-  const registry = await ArmRegistry.open({ builtin: new Map() })
+  const registry = await ArmRegistry.open({ addresses: LOOPBACK, builtin: new Map() })
   const authenticate =
     adminToken === undefined
       ? createAuthenticator({ mode: 'off' })

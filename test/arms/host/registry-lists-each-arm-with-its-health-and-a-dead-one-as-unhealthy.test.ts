@@ -1,5 +1,6 @@
 import pino from 'pino'
 import t from 'tap'
+import { armAddressPolicy } from '../../../src/arms/arm-address.js'
 import { HttpArmClient } from '../../../src/arms/arm-client.js'
 import { ArmHost } from '../../../src/arms/arm-host.js'
 import { registerArmRoutes } from '../../../src/arms/arm-server.js'
@@ -11,11 +12,15 @@ import { OfflineProvider } from '../../../src/llm/offline-provider.js'
 import { echoArm } from './echo-arm.js'
 import { makeHost, serveArm } from './servers.js'
 
+// The arms these tests register listen on loopback: the allowance a deployment would set.
+const LOOPBACK = armAddressPolicy(['127.0.0.0/8'])
+
 t.test('the registry lists each arm with its capability and health; an arm that does not answer is unhealthy', async (t) => {
   const issuer = await CapabilityIssuer.open({})
   const verifier = issuer.localVerifier()
   const deadUrl = 'http://127.0.0.1:9' // discard port: nothing listens
   const registry = await ArmRegistry.open({
+    addresses: LOOPBACK,
     builtin: new Map([
       ['judge', { endpoint: new InProcessArmEndpoint(makeHost(echoArm({ name: 'judge' }), verifier)), location: 'in-process' }],
       ['coder', { endpoint: new HttpArmClient(deadUrl), location: deadUrl }],

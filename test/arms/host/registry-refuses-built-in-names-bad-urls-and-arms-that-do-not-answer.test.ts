@@ -1,13 +1,17 @@
 import t from 'tap'
+import { armAddressPolicy } from '../../../src/arms/arm-address.js'
 import { ArmRegistry } from '../../../src/arms/registry.js'
 import { CapabilityIssuer } from '../../../src/auth/capability-issuer.js'
 import { HttpError } from '../../../src/http/errors.js'
 import { echoArm } from './echo-arm.js'
 import { makeHost, serve, serveArm } from './servers.js'
 
+// The arms these tests register listen on loopback: the allowance a deployment would set.
+const LOOPBACK = armAddressPolicy(['127.0.0.0/8'])
+
 t.test('registration refuses built-in names (409), bad names and URLs (400) and arms that do not answer (400)', async (t) => {
   const issuer = await CapabilityIssuer.open({})
-  const registry = await ArmRegistry.open({ builtin: new Map(), healthTimeoutMs: 500 })
+  const registry = await ArmRegistry.open({ addresses: LOOPBACK, builtin: new Map(), healthTimeoutMs: 500 })
   const url = await serveArm(t, makeHost(echoArm({ name: 'translator' }), issuer.localVerifier()))
   const refusal = async (input: unknown) => {
     const err = await registry.register(input).then(

@@ -56,6 +56,7 @@ export function hit(text: string, extra: Partial<SearchHit> = {}): SearchHit {
     score: 1 / 61,
     fts_rank: 1,
     vector_rank: 1,
+    injection: null,
     ...extra,
   }
 }
