@@ -6,8 +6,8 @@
 #
 #   test/fuzz/run.sh [--examples 20] [--seed N] [--no-build]
 #
-# Both services run as `npm start` runs them (node dist/main.js, one process), with AUTH=required,
-# an ADMIN_TOKEN the fuzz sends, and every rate limit off. With DATABASE_URL and REDIS_URL set they
+# Both services run as `npm start` runs them (node dist/main.js, one process), with AUTH=required
+# and every rate limit off; the fuzz sends a random ADMIN_TOKEN, then a viewer's API key. With DATABASE_URL and REDIS_URL set they
 # use those (a database the fuzz may fill with tasks, keys and documents); otherwise PGlite in a
 # temporary directory and the in-process cache. --no-build skips `npm run build:ts` (CI has just
 # built). Schemathesis is installed from PyPI at the pinned version into FUZZ_VENV (default: a
@@ -61,19 +61,33 @@ fi
 
 # One worker: CPython 3.11.7 (the image's python3) can fail schemathesis's generation with "AST constructor
 # recursion depth mismatch" when two threads parse at once.
-fuzz() { # $1: base URL, then the operations to select
-  local url=$1
-  shift
+fuzz() { # $1: the bearer credential, $2: examples per operation, $3: base URL, then the operations to select
+  local credential=$1 n=$2 url=$3
+  shift 3
   (cd "$work" && PYTHONPATH="$repo/test/fuzz" "$venv/bin/st" --config-file "$repo/test/fuzz/schemathesis.toml" \
-    run "$repo/openapi.yaml" --url "$url" -H "Authorization: Bearer $token" \
-    --max-examples "$examples" --workers 1 ${seed:+--seed "$seed"} --no-color "$@")
+    run "$repo/openapi.yaml" --url "$url" -H "Authorization: Bearer $credential" \
+    --max-examples "$n" --workers 1 ${seed:+--seed "$seed"} --no-color "$@")
+}
+both() { # $1: who, $2: the bearer credential, $3: examples per operation
+  echo "== orchestrator (port $port) as $1"
+  fuzz "$2" "$3" "http://127.0.0.1:$port" --exclude-tag reflex --exclude-tag arm || status=1
+  echo "== reflex layer (port $reflex_port) as $1"
+  fuzz "$2" "$3" "http://127.0.0.1:$reflex_port" --include-tag reflex --include-tag common || status=1
 }
 
 status=0
-echo "== orchestrator (port $port)"
-fuzz "http://127.0.0.1:$port" --exclude-tag reflex --exclude-tag arm || status=1
-echo "== reflex layer (port $reflex_port)"
-fuzz "http://127.0.0.1:$reflex_port" --include-tag reflex --include-tag common || status=1
+both admin "$token" "$examples"
+# A viewer of another tenant reaches the 403 answers (writes, admin routes, X-Tenant); a fifth of
+# the examples, since most of its requests end there.
+viewer=$(curl -sf -H "Authorization: Bearer $token" -H 'content-type: application/json' \
+  -d '{"tenant":"fuzz","role":"viewer","name":"fuzz viewer","rate_limit":0,"read_rate_limit":0}' \
+  "http://127.0.0.1:$port/api/v1/api-keys" | sed -nE 's/.*"key":"([^"]+)".*/\1/p')
+if [ -n "$viewer" ]; then
+  both viewer "$viewer" $(( (examples + 4) / 5 ))
+else
+  echo "creating the viewer's API key failed" >&2
+  status=1
+fi
 
 if ! kill -0 "$pid" 2>/dev/null; then
   echo "the services exited during the fuzz:" >&2
