@@ -26,10 +26,12 @@ export interface EventStreamOptions {
 
 const BATCH = 200
 
+/** Where the stream resumes: the header, or the query when the header is absent or empty; 0 when neither says. */
 function lastEventId(ctx: Ctx): number {
-  const raw = ctx.headers('last-event-id') ?? ctx.query.get('last_event_id') ?? undefined
-  if (raw === undefined || raw === '') return 0
-  if (!/^\d{1,15}$/.test(raw)) throw HttpError.validation('Last-Event-ID', 'must be a non-negative integer event id')
+  const header = ctx.headers('last-event-id') ?? ''
+  const [field, raw] = header !== '' ? ['Last-Event-ID', header] : ['last_event_id', ctx.query.get('last_event_id') ?? '']
+  if (raw === '') return 0
+  if (!/^\d{1,15}$/.test(raw)) throw HttpError.validation(field, 'must be a non-negative integer event id')
   return Number(raw)
 }
 
