@@ -1,6 +1,7 @@
 /** Starts services from the environment's configuration and stops them cleanly on a signal. */
 import { start, type Which } from '../app.js'
 import { ConfigError, loadConfig } from '../config/load.js'
+import { PortInUseError } from '../http/port-in-use.js'
 
 export async function run(which: Which, overrides: Record<string, string> = {}): Promise<void> {
   let config
@@ -21,6 +22,10 @@ export async function run(which: Which, overrides: Record<string, string> = {}):
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`)
       process.exit(2)
+    }
+    if (err instanceof PortInUseError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
     }
     throw err
   }
