@@ -31,11 +31,17 @@ export async function run(which: Which, overrides: Record<string, string> = {}):
   }
   let stopping = false
   const stop = (signal: string) => {
-    if (stopping) return
+    // A second signal while draining: the operator wants it gone now.
+    if (stopping) process.exit(1)
     stopping = true
     running.log.info({ signal }, 'shutting down')
-    // A second signal, or a shutdown that hangs, ends the process anyway.
-    setTimeout(() => process.exit(1), 15_000).unref()
+    // A shutdown that hangs (a step that does not stop, a database that does not answer) ends
+    // at the grace anyway; unref'd, the timer never keeps an otherwise finished process alive.
+    const graceSeconds = config.shutdownGraceSeconds
+    setTimeout(() => {
+      running.log.warn({ signal, grace_seconds: graceSeconds }, 'shutdown passed its grace period: exiting')
+      process.exit(1)
+    }, graceSeconds * 1000).unref()
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
