@@ -94,6 +94,8 @@ export interface Config {
   taskDefaultMaxTokens: number
   /** The largest token budget a task may set (`budget.max_tokens`, `constraints.max_tokens`). */
   taskMaxTokens: number
+  /** Milliseconds the guardian's or judge's checks of one call may take together. */
+  checkBudgetMs: number
   /** Seconds from SIGTERM or SIGINT to the exit, however far the drain got. */
   shutdownGraceSeconds: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
@@ -245,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     tasksActivePerTenant: int('TASKS_ACTIVE_PER_TENANT'),
     taskDefaultMaxTokens: int('TASK_DEFAULT_MAX_TOKENS'),
     taskMaxTokens: int('TASK_MAX_TOKENS'),
+    checkBudgetMs: int('CHECK_BUDGET_MS'),
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
