@@ -1,11 +1,10 @@
-// The worst inputs we could build, submitted together to one process running every arm in itself
-// on PGlite: goals built for backtracking patterns with long criteria, 500 long blocked terms over
+// The worst inputs we could build, submitted together to one process running every arm in itself,
+// on PGlite and (DATABASE_URL) PostgreSQL: goals built for backtracking patterns with long criteria, 500 long blocked terms over
 // a 1 MB output, a goal of about 1 MB, 64 levels of nesting in a body at the size limit. Health
 // is asked every 100 ms meanwhile and must answer each time within a second; every task must
 // reach a final state. The lag shows on /metrics.
-import t from 'tap'
-import { FINAL, orchestratorUrl, waitForTask } from '../helpers/servers.js'
-import { postRaw } from './services.js'
+import { FINAL, waitForTask } from '../helpers/servers.js'
+import { onEachBackend, postRaw } from './services.js'
 
 const GOALS = [
   `run a${' --b'.repeat(34)}`,
@@ -53,8 +52,8 @@ function watchHealth(base: string): { stop: () => Promise<number[]> } {
   }
 }
 
-t.test('health answers within a second while the worst inputs are processed', async (t) => {
-  const base = await orchestratorUrl(t, { RATE_LIMIT_PER_IP: '0', RATE_LIMIT_READS_PER_IP: '0' })
+onEachBackend('health answers within a second while the worst inputs are processed', async (t, hosts) => {
+  const base = hosts.orchestrator
   // The bodies are written before the watch starts: this process is the service's too.
   const bodies = [
     ...GOALS.map((goal) => JSON.stringify({ goal, acceptance_criteria: CRITERIA })),
