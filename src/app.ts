@@ -22,6 +22,7 @@ import { type Config, ConfigError } from './config/load.js'
 import { piiIn } from './cut-clear-of-pii.js'
 import { createHttpApp, type HttpApp } from './http/app.js'
 import { registerDocsRoutes } from './http/docs-routes.js'
+import { ensurePortFree } from './http/port-in-use.js'
 import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
 import { priceOf } from './llm/prices.js'
 import { createLogger, type Logger } from './log.js'
@@ -187,6 +188,10 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     find: piiIn(detector),
   }
   const log = logger ?? createLogger({ name: 'ganglion', level: config.logLevel, redactor })
+  // Before the database: a second service on a live one's ports stops here, its PGlite unopened.
+  if (which.reflex) await ensurePortFree(config.reflexPort, config.host)
+  if (which.orchestrator) await ensurePortFree(config.port, config.host)
+  if (which.arm) await ensurePortFree(which.arm.port, config.host)
   const sql = await openDatabase(config, which, log)
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   let shared: Shared | undefined

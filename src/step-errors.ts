@@ -97,6 +97,12 @@ export const STEP_ERRORS = {
   // The judge arm
   VALIDATION_FAILED: { retryable: false, meaning: 'the output failed an acceptance check; the task is re-planned once' },
 
+  // The judge and guardian arms
+  CHECK_BUDGET_EXCEEDED: {
+    retryable: false,
+    meaning: 'the checks of one guardian or judge call ran past their time budget (CHECK_BUDGET_MS); the output was not passed on',
+  },
+
   // The model (src/llm), through any arm that calls one
   LLM_BUDGET_EXCEEDED: { retryable: false, meaning: "the call would spend more tokens than the task's budget has left" },
   LLM_UNAVAILABLE: { retryable: true, meaning: 'the model could not be reached, timed out, answered 429 or 5xx, or cut its reply short' },

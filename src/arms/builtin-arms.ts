@@ -22,7 +22,7 @@ import { createPlannerArm } from './planner/planner-arm.js'
 import { createRetrieverArm } from './retriever/retriever-arm.js'
 
 export interface BuiltinArmDeps {
-  config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'executorMaxSandboxes' | 'reflexBlockLevel'>
+  config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'executorMaxSandboxes' | 'reflexBlockLevel' | 'checkBudgetMs'>
   detector: Detector
   /** The retriever's store; required for the retriever only. */
   knowledge?: KnowledgeStore
@@ -46,9 +46,13 @@ export function createBuiltinArm(name: BuiltinArm, deps: BuiltinArmDeps): Arm {
     case 'coder':
       return createCoderArm()
     case 'judge':
-      return createJudgeArm()
+      return createJudgeArm({ checkBudgetMs: deps.config.checkBudgetMs })
     case 'guardian':
-      return createGuardianArm({ detector: deps.detector, blockLevel: deps.config.reflexBlockLevel })
+      return createGuardianArm({
+        detector: deps.detector,
+        blockLevel: deps.config.reflexBlockLevel,
+        checkBudgetMs: deps.config.checkBudgetMs,
+      })
     case 'retriever': {
       if (!deps.knowledge || !deps.memory) throw new Error('the retriever arm needs the knowledge store and episodic memory')
       return createRetrieverArm({ knowledge: deps.knowledge, memory: deps.memory })

@@ -1,6 +1,7 @@
 /** Starts services from the environment's configuration and stops them cleanly on a signal. */
 import { start, type Which } from '../app.js'
 import { ConfigError, loadConfig } from '../config/load.js'
+import { PortInUseError } from '../http/port-in-use.js'
 
 export async function run(which: Which, overrides: Record<string, string> = {}): Promise<void> {
   let config
@@ -22,15 +23,25 @@ export async function run(which: Which, overrides: Record<string, string> = {}):
       process.stderr.write(`${err.message}\n`)
       process.exit(2)
     }
+    if (err instanceof PortInUseError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
     throw err
   }
   let stopping = false
   const stop = (signal: string) => {
-    if (stopping) return
+    // A second signal while draining: the operator wants it gone now.
+    if (stopping) process.exit(1)
     stopping = true
     running.log.info({ signal }, 'shutting down')
-    // A second signal, or a shutdown that hangs, ends the process anyway.
-    setTimeout(() => process.exit(1), 15_000).unref()
+    // A shutdown that hangs (a step that does not stop, a database that does not answer) ends
+    // at the grace anyway; unref'd, the timer never keeps an otherwise finished process alive.
+    const graceSeconds = config.shutdownGraceSeconds
+    setTimeout(() => {
+      running.log.warn({ signal, grace_seconds: graceSeconds }, 'shutdown passed its grace period: exiting')
+      process.exit(1)
+    }, graceSeconds * 1000).unref()
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -95,6 +95,10 @@ export interface Config {
   taskDefaultMaxTokens: number
   /** The largest token budget a task may set (`budget.max_tokens`, `constraints.max_tokens`). */
   taskMaxTokens: number
+  /** Milliseconds the guardian's or judge's checks of one call may take together. */
+  checkBudgetMs: number
+  /** Seconds from SIGTERM or SIGINT to the exit, however far the drain got. */
+  shutdownGraceSeconds: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
   orchestratorUrl: string
   /** The capability-token signing key shared by several orchestrators; unset → a key per process, only its public half published in the database. */
@@ -249,6 +253,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     tasksActivePerTenant: int('TASKS_ACTIVE_PER_TENANT'),
     taskDefaultMaxTokens: int('TASK_DEFAULT_MAX_TOKENS'),
     taskMaxTokens: int('TASK_MAX_TOKENS'),
+    checkBudgetMs: int('CHECK_BUDGET_MS'),
+    shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),

@@ -49,6 +49,8 @@ export const INTEGER_VARS = {
   TASK_DEFAULT_MAX_TOKENS: [1, 1000000000, 20000], // model tokens of a task that sets no token budget
   TASK_MAX_TOKENS: [1, 1000000000, 200000], // the largest token budget a task may ask for
   EXECUTOR_MAX_SANDBOXES: [1, 1000, 4], // shell sandboxes running at once per executor process; more wait
+  CHECK_BUDGET_MS: [1, 60000, 2000], // event-loop time the guardian's or judge's checks of one call may take together
+  SHUTDOWN_GRACE_SECONDS: [1, 3600, 15], // after SIGTERM/SIGINT, the process exits by this time even if draining hangs
 } as const satisfies Record<string, readonly [number, number, number]>
 
 export type IntegerVar = keyof typeof INTEGER_VARS

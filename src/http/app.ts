@@ -21,7 +21,8 @@ import type { Decision } from '../stores/rate-limit-store.js'
 import { type BodyText, emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
-import { bodyReceived, closeConnections, readBody, setHead, setHeaders, skipBody } from './hyper-express-internals.js'
+import { bodyReceived, closeConnections, listenExclusively, readBody, setHead, setHeaders, skipBody } from './hyper-express-internals.js'
+import { PortInUseError } from './port-in-use.js'
 import { callerOf, type RouteLimiter, tooManyRequests } from './rate-limit.js'
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js'
 import { type StreamLimits, StreamSlots } from './stream-slots.js'
@@ -128,6 +129,7 @@ const HYPER_EXPRESS_BODY_LIMIT = Number.MAX_SAFE_INTEGER
 
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const server = new HyperExpress.Server({ auto_close: false, max_body_length: HYPER_EXPRESS_BODY_LIMIT })
+  listenExclusively(server)
   const { logger, bodyLimitBytes: limit } = opts
   const trustProxy = opts.trustProxy ?? false
   const methodsByPath = new Map<string, HttpMethod[]>()
@@ -465,7 +467,13 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       return declared
     },
     async listen(port: number, host = '0.0.0.0'): Promise<number> {
-      await server.listen(port, host)
+      try {
+        await server.listen(port, host)
+      } catch {
+        // uWS says only that it got no socket; with the port checked free just before, another
+        // process took it in between.
+        throw new PortInUseError(port, host)
+      }
       return server.port
     },
 

@@ -162,6 +162,23 @@ export function closeConnections(server: HyperExpress.Server): void {
   uws.close?.()
 }
 
+/** uWS's `LIBUS_LISTEN_EXCLUSIVE_PORT`: listen without SO_REUSEPORT. */
+const LISTEN_EXCLUSIVE_PORT = 1
+
+/**
+ * Makes `server.listen` take its port for this process alone. uWS listens with SO_REUSEPORT by
+ * default, so a second service started on a port a live one holds would listen beside it and the
+ * kernel would hand each new connection to either; with `LIBUS_LISTEN_EXCLUSIVE_PORT` the second
+ * listen fails instead. hyper-express calls `listen(host, port, callback)` on its uWS app and has
+ * no option for this, so the call gets the option added on the way.
+ */
+export function listenExclusively(server: HyperExpress.Server): void {
+  type Listen = (host: string, port: number, ...rest: unknown[]) => unknown
+  const uws = server.uws_instance as unknown as { listen: Listen }
+  const listen = uws.listen.bind(uws)
+  uws.listen = (host, port, callback) => listen(host, port, LISTEN_EXCLUSIVE_PORT, callback)
+}
+
 /**
  * Sets the reply's headers as one: the request id's header carries every other header's line in its
  * value (`content-type` first when `json`, then the request's `limits` as `RateLimit-*`). For each header, hyper-express lower-cases the name into

@@ -25,6 +25,11 @@ export interface PgliteSqlOptions {
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 
 async function run<T>(db: Queryable, text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
+  // PGlite answers on this thread, through promises that settle as microtasks: a run of queries
+  // (a task's steps, a batch of events) would hold the event loop from the first to the last, and
+  // no request, /api/v1/health included, would be answered in between. One turn of the loop
+  // before each statement lets waiting requests in.
+  await new Promise<void>((resolve) => setImmediate(resolve))
   const res = await db.query<T>(text, params ? [...params] : undefined)
   // PGlite reports affectedRows for DML and 0 for a SELECT.
   return { rows: res.rows, rowCount: res.affectedRows || res.rows.length }

@@ -51,6 +51,8 @@ t.test('uses the defaults for an empty environment', async (t) => {
     tasksActivePerTenant: 1000,
     taskDefaultMaxTokens: 20000,
     taskMaxTokens: 200000,
+    checkBudgetMs: 2000,
+    shutdownGraceSeconds: 15,
     orchestratorUrl: 'http://127.0.0.1:8000',
     capabilityPrivateKey: undefined,
     executorShellAllow: undefined,

@@ -21,6 +21,7 @@
 
 import { version as addonVersion, type BlockLevel, type Detector } from '@ganglion/reflex'
 import Type from 'typebox'
+import { CheckBudget, CheckBudgetError, DEFAULT_CHECK_BUDGET_MS } from '../check-budget.js'
 import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, type Severity, screenText, unique } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
@@ -30,6 +31,8 @@ export interface GuardianDeps {
   detector: Detector
   /** Injection severity at which a tool or retrieval string is withheld; default the detector's own. */
   blockLevel?: BlockLevel
+  /** Milliseconds the scans and the output policy of one call may take together (CHECK_BUDGET_MS). */
+  checkBudgetMs?: number
 }
 
 /** Beyond this many withheld strings in one call, one more event says how many were not reported. */
@@ -86,8 +89,14 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
       cost_tier: 'low',
     },
     execute: async (request, ctx) => {
-      if (request.tool === 'scrub') return scrub(deps.detector, blockLevel, request, ctx)
-      if (request.tool === 'screen') return screen(deps.detector, request, ctx)
+      const budget = new CheckBudget(deps.checkBudgetMs ?? DEFAULT_CHECK_BUDGET_MS)
+      try {
+        if (request.tool === 'scrub') return await scrub(deps.detector, blockLevel, request, ctx, budget)
+        if (request.tool === 'screen') return await screen(deps.detector, request, ctx, budget)
+      } catch (err) {
+        if (err instanceof CheckBudgetError) throw new ArmError('CHECK_BUDGET_EXCEEDED', `the guardian's ${request.tool}: ${err.message}`)
+        throw err
+      }
       throw new ArmError('TOOL_UNKNOWN', `the guardian has no tool '${request.tool}' (scrub, screen)`)
     },
     health: async () => {
@@ -102,14 +111,21 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
   }
 }
 
-function scrub(detector: Detector, blockLevel: BlockLevel, request: ExecuteRequest, ctx: ArmContext): ScrubTextOutput | ScrubDepsOutput {
+async function scrub(
+  detector: Detector,
+  blockLevel: BlockLevel,
+  request: ExecuteRequest,
+  ctx: ArmContext,
+  budget: CheckBudget,
+): Promise<ScrubTextOutput | ScrubDepsOutput> {
   const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
-  const scrubber = new Scrubber({ detector, mode: (input.mode ?? 'placeholder') as ScrubMode, blockLevel, ...(policy && { policy }) })
+  const mode = (input.mode ?? 'placeholder') as ScrubMode
+  const scrubber = new Scrubber({ detector, mode, blockLevel, budget, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput =
     input.text !== undefined
       ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
-      : { scrubbed: scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
+      : { scrubbed: await scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
   output.redactions = scrubber.redactions
   output.pii_types = scrubber.piiTypes
 
@@ -129,14 +145,15 @@ function scrub(detector: Detector, blockLevel: BlockLevel, request: ExecuteReque
   return output
 }
 
-function screen(detector: Detector, request: ExecuteRequest, ctx: ArmContext): ScreenOutput {
+async function screen(detector: Detector, request: ExecuteRequest, ctx: ArmContext, budget: CheckBudget): Promise<ScreenOutput> {
   const input = checkedInput(ScreenInput, request.input, 'input')
   const texts = input.text !== undefined ? [input.text] : strings(request.context.dep_outputs)
   let severity: Severity = 'none'
   const families = new Set<string>()
   const piiTypes = new Set<string>()
   for (const text of texts) {
-    const found = screenText(detector, text, true)
+    await budget.breathe()
+    const found = budget.count(() => screenText(detector, text, true))
     severity = maxSeverity(severity, found.severity)
     for (const f of found.families) families.add(f)
     for (const p of found.piiTypes) piiTypes.add(p)

@@ -5,16 +5,20 @@
  * same JSON shape as what came in.
  *
  * ```ts
- * const scrubber = new Scrubber({ detector, mode: 'placeholder', blockLevel: 'high' })
- * scrubber.value({ s1: { hits: [{ text: 'mail ada@example.com' }] } })
+ * const scrubber = new Scrubber({ detector, mode: 'placeholder', blockLevel: 'high', budget: new CheckBudget(2_000) })
+ * await scrubber.value({ s1: { hits: [{ text: 'mail ada@example.com' }] } })
  * // { s1: { hits: [{ text: 'mail [EMAIL_1]' }] } }; scrubber.redactions === 1
  * ```
  *
  * Placeholders are numbered across the whole scrub, not per string: the same address is
  * `[EMAIL_1]` wherever it appears and a second one is `[EMAIL_2]`, so a reader can still tell
  * "the same person" from "someone else" (the detector numbers each call from 1).
+ *
+ * All of it runs within the call's CheckBudget (../check-budget.ts): the detector's scans are
+ * counted, the output policy runs bounded, and between strings the event loop gets its turn.
  */
 import type { BlockLevel, Detector, RedactOptions } from '@ganglion/reflex'
+import { type CheckBudget, RUN_LIMIT_MS } from '../check-budget.js'
 import { atLeast, type Severity, screenText, unique } from './injection-screen.js'
 import { applyPolicy, type CompiledPolicy } from './output-policy.js'
 
@@ -25,6 +29,7 @@ export interface ScrubberOptions {
   mode: ScrubMode
   blockLevel: BlockLevel
   policy?: CompiledPolicy
+  budget: CheckBudget
 }
 
 export interface Withheld {
@@ -58,21 +63,32 @@ export class Scrubber {
   }
 
   /** Dependency outputs: every string screened, redacted and held to the policy. */
-  value(value: unknown, path = ''): unknown {
-    if (typeof value === 'string') return this.toolString(value, path)
+  async value(value: unknown, path = ''): Promise<unknown> {
+    if (typeof value === 'string') {
+      await this.opts.budget.breathe()
+      return this.toolString(value, path)
+    }
     if (typeof value === 'number' && Number.isInteger(value) && String(Math.abs(value)).length >= MIN_DIGITS_TO_SCAN) {
       const text = String(value)
       const redacted = this.redact(text)
       return redacted === text ? value : redacted
     }
-    if (Array.isArray(value)) return value.map((item, i) => this.value(item, join(path, String(i))))
-    if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.value(v, join(path, k))]))
+    if (Array.isArray(value)) {
+      const out: unknown[] = []
+      for (const [i, item] of value.entries()) out.push(await this.value(item, join(path, String(i))))
+      return out
+    }
+    if (value !== null && typeof value === 'object') {
+      // entries, not assignment: a `__proto__` key stays a key
+      const entries: Array<[string, unknown]> = []
+      for (const [k, v] of Object.entries(value)) entries.push([k, await this.value(v, join(path, k))])
+      return Object.fromEntries(entries)
+    }
     return value
   }
 
   private toolString(text: string, path: string): string {
-    const screened = screenText(this.opts.detector, text)
+    const screened = this.opts.budget.count(() => screenText(this.opts.detector, text))
     if (screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)) {
       this.withheld.push({
         path: this.opts.detector.redact(path).redacted_text,
@@ -85,7 +101,7 @@ export class Scrubber {
   }
 
   private redact(text: string): string {
-    const result = this.opts.detector.redact(text, { mode: this.opts.mode })
+    const result = this.opts.budget.count(() => this.opts.detector.redact(text, { mode: this.opts.mode }))
     if (result.pii_matches.length === 0) return text
     this.redactions += result.pii_matches.length
     for (const m of result.pii_matches) this.types.add(m.type)
@@ -114,7 +130,8 @@ export class Scrubber {
 
   private policy(text: string): string {
     if (!this.opts.policy) return text
-    const applied = applyPolicy(this.opts.policy, text)
+    const policy = this.opts.policy
+    const applied = this.opts.budget.run(() => applyPolicy(policy, text), RUN_LIMIT_MS, 'the output policy on one string')
     this.blockedTerms += applied.blocked
     if (applied.truncated) this.truncated++
     return applied.text

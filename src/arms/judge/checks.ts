@@ -4,7 +4,7 @@
  *
  * ```ts
  * const check = parseCheck({ type: 'regex', pattern: '^\\d+$', path: 's2.stdout' }, 'checks.0')
- * runCheck(check, { s2: { exit_code: 0, stdout: '6765\n' } }, new TimeBudget(CALL_BUDGET_MS)) // { passed: true, detail: 'matched at s2.stdout' }
+ * await runCheck(check, { s2: { exit_code: 0, stdout: '6765\n' } }, new CheckBudget(2_000)) // { passed: true, detail: 'matched at s2.stdout' }
  * ```
  *
  * Without a `path`, text checks (contains, not_contains, regex) read every string and number leaf
@@ -14,9 +14,9 @@
  */
 import Type from 'typebox'
 import { Value } from 'typebox/value'
-
+import { type CheckBudget, CheckBudgetError } from '../check-budget.js'
 import { ArmError, checkedInput } from '../contract.js'
-import { compileSafe, SafeRegexError, type TimeBudget, testBounded } from './safe-regex.js'
+import { compileSafe, SafeRegexError, testBounded } from './safe-regex.js'
 import { schemaProblem, validate } from './schema-check.js'
 import { type Leaf, leaves, MAX_LEAVES, preview, primaryResults, resolvePath } from './subject.js'
 
@@ -146,7 +146,7 @@ export function describeCheck(check: Check): string {
  * Runs one parsed check. A pattern that times out is INPUT_INVALID: the definition is at fault;
  * so is running past `budget`, shared by every check of one call.
  */
-export function runCheck(check: Check, subject: Record<string, unknown>, budget: TimeBudget): Outcome {
+export async function runCheck(check: Check, subject: Record<string, unknown>, budget: CheckBudget): Promise<Outcome> {
   if ('path' in check && check.path !== undefined) {
     const found = resolvePath(subject, check.path)
     if (!found.found) return { passed: false, detail: `no value at ${found.missing}` }
@@ -156,7 +156,7 @@ export function runCheck(check: Check, subject: Record<string, unknown>, budget:
     case 'not_contains':
       return containsCheck(check, textLeaves(check, subject))
     case 'regex':
-      return regexCheck(check, textLeaves(check, subject), budget)
+      return await regexCheck(check, textLeaves(check, subject), budget)
     case 'exit_code':
       return exitCodeCheck(check.equals, subject)
     case 'equals':
@@ -166,7 +166,8 @@ export function runCheck(check: Check, subject: Record<string, unknown>, budget:
     case 'min_length':
       return eachResult(check, subject, 'all', (v) => lengthProblem(v, { min: check.value }, check.unit ?? 'chars'))
     case 'json_schema':
-      return eachResult(check, subject, 'all', (v) => {
+      return await eachResult(check, subject, 'all', async (v) => {
+        await budget.breathe()
         const errors = definitionAtFault(check, () => validate(check.schema, parsedIfJson(v), budget))
         return errors.length === 0 ? undefined : errors.join('; ')
       })
@@ -195,10 +196,15 @@ function containsCheck(check: Extract<Check, { type: 'contains' | 'not_contains'
   return { passed: check.type === 'contains' ? hit !== undefined : hit === undefined, detail: where }
 }
 
-function regexCheck(check: Extract<Check, { type: 'regex' }>, found: { leaves: Leaf[]; capped: boolean }, budget: TimeBudget): Outcome {
+async function regexCheck(
+  check: Extract<Check, { type: 'regex' }>,
+  found: { leaves: Leaf[]; capped: boolean },
+  budget: CheckBudget,
+): Promise<Outcome> {
   const re = compileSafe(check.pattern, check.flags)
   let cut = false
   for (const leaf of found.leaves) {
+    await budget.breathe()
     const result = definitionAtFault(check, () => testBounded(re, leaf.text, budget))
     cut ||= result.cut
     if (result.matched) return { passed: true, detail: `matched at ${leaf.path || 'the value'}` }
@@ -224,19 +230,20 @@ function exitCodeCheck(expected: number, subject: Record<string, unknown>): Outc
  * Runs `problem` over the value at the path, or over each dependency's primary result; `any`
  * passes when one has no problem, `all` when none has.
  */
-function eachResult(
+async function eachResult(
   check: Check & { path?: string },
   subject: Record<string, unknown>,
   mode: 'any' | 'all',
-  problem: (v: unknown) => string | undefined,
-): Outcome {
+  problem: (v: unknown) => string | undefined | Promise<string | undefined>,
+): Promise<Outcome> {
   const targets =
     check.path !== undefined
       ? [{ path: check.path, value: (resolvePath(subject, check.path) as { value: unknown }).value }]
       : primaryResults(subject)
   if (targets.length === 0)
     return { passed: false, detail: 'no dependency output has a result field (result, stdout, code, body, summary); give a path' }
-  const problems = targets.map((t) => ({ path: t.path, problem: problem(t.value) }))
+  const problems: Array<{ path: string; problem: string | undefined }> = []
+  for (const t of targets) problems.push({ path: t.path, problem: await problem(t.value) })
   const ok = problems.filter((p) => p.problem === undefined)
   const passed = mode === 'any' ? ok.length > 0 : ok.length === problems.length
   if (passed) return { passed, detail: `holds at ${(mode === 'any' ? ok : problems).map((p) => p.path).join(', ')}` }
@@ -286,12 +293,16 @@ function capNote(capped: boolean): string {
   return capped ? ` (only the first ${MAX_LEAVES} strings were read)` : ''
 }
 
-/** A pattern that runs past its time limit (SafeRegexError) is INPUT_INVALID: the definition is at fault. */
+/**
+ * A pattern refused (SafeRegexError) or run past its own time limit is INPUT_INVALID: the
+ * definition is at fault. A call past its budget is CHECK_BUDGET_EXCEEDED.
+ */
 function definitionAtFault<T>(check: Check, run: () => T): T {
   try {
     return run()
   } catch (err) {
-    if (err instanceof SafeRegexError) throw invalid(`${describeCheck(check)}: ${err.message}`)
+    if (err instanceof CheckBudgetError && err.spent) throw new ArmError('CHECK_BUDGET_EXCEEDED', `${describeCheck(check)}: ${err.message}`)
+    if (err instanceof SafeRegexError || err instanceof CheckBudgetError) throw invalid(`${describeCheck(check)}: ${err.message}`)
     throw err
   }
 }

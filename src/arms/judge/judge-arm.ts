@@ -19,11 +19,11 @@
  */
 import Type from 'typebox'
 
+import { CheckBudget, DEFAULT_CHECK_BUDGET_MS } from '../check-budget.js'
 import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
 import { Check, describeCheck, parseCheck, runCheck } from './checks.js'
 import { translateCriterion } from './criteria.js'
 import { modelVerdicts } from './model-verdicts.js'
-import { CALL_BUDGET_MS, TimeBudget } from './safe-regex.js'
 
 export const JudgeInput = Type.Object(
   {
@@ -48,7 +48,13 @@ export type CheckResult = Type.Static<typeof CheckResult>
 export const JudgeOutput = Type.Object({ passed: Type.Literal(true), checks: Type.Array(CheckResult) })
 export type JudgeOutput = Type.Static<typeof JudgeOutput>
 
-export function createJudgeArm(): Arm {
+export interface JudgeOptions {
+  /** Milliseconds the deterministic checks of one call may take together (CHECK_BUDGET_MS). */
+  checkBudgetMs?: number
+}
+
+export function createJudgeArm(opts: JudgeOptions = {}): Arm {
+  const budgetMs = opts.checkBudgetMs ?? DEFAULT_CHECK_BUDGET_MS
   return {
     name: 'judge',
     capability: {
@@ -61,11 +67,11 @@ export function createJudgeArm(): Arm {
       output_schema: JudgeOutput,
       cost_tier: 'low',
     },
-    execute: (request, ctx) => judge(request, ctx),
+    execute: (request, ctx) => judge(request, ctx, new CheckBudget(budgetMs)),
   }
 }
 
-async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOutput> {
+async function judge(request: ExecuteRequest, ctx: ArmContext, budget: CheckBudget): Promise<JudgeOutput> {
   if (request.tool !== 'validate') throw new ArmError('TOOL_UNKNOWN', `the judge has no tool '${request.tool}' (validate)`)
   const input = checkedInput(JudgeInput, request.input, 'input')
   const checks = (input.checks ?? []).map((raw, i) => parseCheck(raw, `input.checks.${i}`))
@@ -82,13 +88,12 @@ async function judge(request: ExecuteRequest, ctx: ArmContext): Promise<JudgeOut
   })
 
   const subject = request.context.dep_outputs as Record<string, unknown>
-  const budget = new TimeBudget(CALL_BUDGET_MS)
-  const results: CheckResult[] = checks.map((check) => ({
-    criterion: describeCheck(check),
-    method: 'deterministic',
-    ...runCheck(check, subject, budget),
-  }))
-  ctx.signal.throwIfAborted()
+  const results: CheckResult[] = []
+  for (const check of checks) {
+    await budget.breathe()
+    ctx.signal.throwIfAborted()
+    results.push({ criterion: describeCheck(check), method: 'deterministic', ...(await runCheck(check, subject, budget)) })
+  }
 
   if (open.length > 0 && ctx.llm.reasoning) {
     for (const v of await modelVerdicts(ctx.llm, open, subject, request.goal, ctx.signal)) {

@@ -8,26 +8,20 @@
  *   `(a|b+){2,}`) or a back-reference are refused: those are where catastrophic backtracking lives;
  * - each string is matched on at most its first `MAX_SUBJECT_CHARS` characters;
  * - each match, and each schema validation (whose `pattern`s typebox runs), stops at a time limit,
- *   and all of one judge call's together at `CALL_BUDGET_MS` (a `TimeBudget`): thousands of
- *   strings each just under the limit would otherwise hold the event loop for minutes.
+ *   and all of one call's checks together at its budget (a `CheckBudget`, ../check-budget.ts):
+ *   thousands of strings each just under the limit would otherwise hold the event loop for minutes.
  *
  * ```ts
- * const budget = new TimeBudget(CALL_BUDGET_MS)
+ * const budget = new CheckBudget(2_000)
  * const re = compileSafe('^\\d+$', 'm')   // RegExp, or throws SafeRegexError with the reason
  * testBounded(re, stdout, budget)         // { matched: true, cut: false }
  * ```
  */
-
-import vm from 'node:vm'
+import type { CheckBudget } from '../check-budget.js'
 
 export const MAX_PATTERN_CHARS = 1_000
 export const MAX_SUBJECT_CHARS = 100_000
 export const MATCH_TIMEOUT_MS = 100
-export const CALL_BUDGET_MS = 2_000
-
-// one context and one compiled script for every bounded call: a fresh context costs about 0.5 ms
-const sandbox = vm.createContext({ call: undefined as (() => unknown) | undefined })
-const runCall = new vm.Script('call()')
 
 const ALLOWED_FLAGS = /^[imsu]*$/
 
@@ -49,56 +43,10 @@ export function compileSafe(pattern: string, flags = ''): RegExp {
   return re
 }
 
-/** The time left to the bounded runs of one call, shared by all of them. */
-export class TimeBudget {
-  private readonly endsAt: number
-
-  constructor(readonly totalMs: number) {
-    this.endsAt = performance.now() + totalMs
-  }
-
-  /**
-   * `runBounded(fn)` with its own limit `capMs`, or less when less of the budget is left;
-   * SafeRegexError naming the budget when that is what stopped it (or nothing is left).
-   */
-  run<T>(fn: () => T, capMs: number, what: string): T {
-    const left = Math.floor(this.endsAt - performance.now())
-    if (left < 1) throw this.spent()
-    const limit = Math.min(capMs, left)
-    try {
-      return runBounded(fn, limit, what)
-    } catch (err) {
-      if (err instanceof SafeRegexError && limit < capMs) throw this.spent()
-      throw err
-    }
-  }
-
-  private spent(): SafeRegexError {
-    return new SafeRegexError(`the patterns and schemas of this call ran past their ${this.totalMs} ms together`)
-  }
-}
-
-export function testBounded(re: RegExp, text: string, budget: TimeBudget): { matched: boolean; cut: boolean } {
+export function testBounded(re: RegExp, text: string, budget: CheckBudget): { matched: boolean; cut: boolean } {
   const cut = text.length > MAX_SUBJECT_CHARS
   const subject = cut ? text.slice(0, MAX_SUBJECT_CHARS) : text
   return { matched: budget.run(() => re.test(subject), MATCH_TIMEOUT_MS, 'matching'), cut }
-}
-
-/**
- * Runs `fn` under a time limit (the vm watchdog stops any JavaScript, a regex included); past it,
- * SafeRegexError. For host code that runs patterns it did not compile: typebox's schema validation.
- */
-export function runBounded<T>(fn: () => T, timeoutMs: number, what: string): T {
-  sandbox.call = fn
-  try {
-    return runCall.runInContext(sandbox, { timeout: timeoutMs }) as T
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-      throw new SafeRegexError(`${what} took longer than ${timeoutMs} ms (catastrophic backtracking)`)
-    throw err
-  } finally {
-    sandbox.call = undefined
-  }
 }
 
 /**

@@ -13,7 +13,8 @@
  */
 import { Value } from 'typebox/value'
 
-import { compileSafe, type TimeBudget } from './safe-regex.js'
+import { type CheckBudget, RUN_LIMIT_MS } from '../check-budget.js'
+import { compileSafe } from './safe-regex.js'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
@@ -34,8 +35,8 @@ const COUNTS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
 /** Schemas nested deeper are refused: the walk and typebox both recurse. */
 const MAX_DEPTH = 32
-/** Typebox runs `pattern` and `patternProperties` with no limit of its own; past this, SafeRegexError. */
-export const VALIDATE_TIMEOUT_MS = 1_000
+/** Typebox runs `pattern` and `patternProperties` with no limit of its own; past this, CheckBudgetError. */
+export const VALIDATE_TIMEOUT_MS = RUN_LIMIT_MS
 
 /** The first thing wrong with `schema`, as `where: what`, or undefined when it looks sound. */
 export function schemaProblem(schema: unknown, at = '', depth = 0): string | undefined {
@@ -100,10 +101,10 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
 
 /**
  * Problems with `value` against `schema`, each `instancePath message`; empty when valid. Up to 5.
- * Throws SafeRegexError when validation runs past `VALIDATE_TIMEOUT_MS` (a backtracking pattern)
+ * Throws CheckBudgetError when validation runs past `VALIDATE_TIMEOUT_MS` (a backtracking pattern)
  * or past what is left of `budget`.
  */
-export function validate(schema: unknown, value: unknown, budget: TimeBudget): string[] {
+export function validate(schema: unknown, value: unknown, budget: CheckBudget): string[] {
   const typed = schema as Parameters<typeof Value.Check>[0]
   return budget.run(
     () => {

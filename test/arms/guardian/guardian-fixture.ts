@@ -13,11 +13,17 @@ export interface GuardianCall {
   deps?: Record<string, unknown>
   constraints?: Record<string, unknown> | string[]
   blockLevel?: BlockLevel
+  /** The call's check budget in milliseconds; default the arm's own. */
+  checkBudgetMs?: number
 }
 
 export async function guard<T>(call: GuardianCall): Promise<{ output: T; events: ArmEvent[] }> {
   const { ctx, events } = armContext({ arm: 'guardian', tool: call.tool })
-  const arm = createGuardianArm({ detector, ...(call.blockLevel && { blockLevel: call.blockLevel }) })
+  const arm = createGuardianArm({
+    detector,
+    ...(call.blockLevel && { blockLevel: call.blockLevel }),
+    ...(call.checkBudgetMs !== undefined && { checkBudgetMs: call.checkBudgetMs }),
+  })
   const request = executeRequest({
     tool: call.tool,
     input: call.input ?? {},

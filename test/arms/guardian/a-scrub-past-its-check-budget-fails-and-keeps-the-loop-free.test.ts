@@ -1,0 +1,64 @@
+// The guardian's scans and output policy run within the call's check budget (CHECK_BUDGET_MS):
+// 500 long blocked terms over a 1 MB output, which a backtracking alternation takes seconds to
+// apply, fail the step with CHECK_BUDGET_EXCEEDED instead of holding the event loop, and many
+// strings are scrubbed with the loop answering between them.
+import t from 'tap'
+import type { ScrubDepsOutput } from '../../../src/arms/guardian/guardian-arm.js'
+import { guard, guardError } from './guardian-fixture.js'
+
+const TERMS = Array.from({ length: 500 }, (_, i) => `${'term'.repeat(45)}${i} x`)
+const constraints = { output_policy: { blocked_terms: TERMS } }
+
+/** The longest the event loop went without running a 5 ms timer while `fn` ran, in milliseconds. */
+async function longestHold(fn: () => Promise<unknown>): Promise<number> {
+  let last = performance.now()
+  let longest = 0
+  const tick = setInterval(() => {
+    const now = performance.now()
+    longest = Math.max(longest, now - last)
+    last = now
+  }, 5)
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await fn()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  } finally {
+    clearInterval(tick)
+  }
+  return longest
+}
+
+t.test('500 long terms over a 1 MB output: CHECK_BUDGET_EXCEEDED, the loop held a fraction of a second at most', async (t) => {
+  let err: Awaited<ReturnType<typeof guardError>> | undefined
+  const started = performance.now()
+  const held = await longestHold(async () => {
+    err = await guardError({ tool: 'scrub', deps: { s1: { result: 'word term '.repeat(100_000) } }, constraints })
+  })
+  t.match(err, { code: 'CHECK_BUDGET_EXCEEDED', retryable: false, message: /output policy on one string took longer than 250 ms/ })
+  t.ok(performance.now() - started < 5_000, `refused after ${Math.round(performance.now() - started)} ms`)
+  t.ok(held < 1_000, `the event loop was held ${Math.round(held)} ms at most`)
+})
+
+t.test('many strings share one budget: a small one is spent, and says so', async (t) => {
+  const strings = Array.from({ length: 400 }, (_, i) => `${'word term '.repeat(2_000)}${i}`)
+  const err = await guardError({ tool: 'scrub', deps: { s1: { result: strings } }, constraints, checkBudgetMs: 50 })
+  t.match(err, { code: 'CHECK_BUDGET_EXCEEDED', message: /ran past their 50 ms together/ })
+})
+
+t.test('within the budget the scrub completes, answering the loop between strings', async (t) => {
+  const strings = Array.from({ length: 2_000 }, (_, i) => `row ${i}: mail ada.lovelace@example.com about the project`)
+  let output: ScrubDepsOutput | undefined
+  const held = await longestHold(async () => {
+    output = (
+      await guard<ScrubDepsOutput>({
+        tool: 'scrub',
+        deps: { s1: { rows: strings } },
+        constraints: { output_policy: { blocked_terms: ['project'] } },
+      })
+    ).output
+  })
+  const rows = (output?.scrubbed as { s1: { rows: string[] } } | undefined)?.s1.rows ?? []
+  t.equal(rows.length, 2_000)
+  t.equal(rows[7], 'row 7: mail [EMAIL_1] about the [blocked]')
+  t.ok(held < 1_000, `the event loop was held ${Math.round(held)} ms at most`)
+})
