@@ -306,7 +306,9 @@ export class ShellTool {
       let truncated = false
       let ended: 'timeout' | 'aborted' | undefined
 
+      let lastKill = 0
       const killGroup = (): void => {
+        lastKill = performance.now()
         if (child.pid !== undefined) killTree(child.pid)
       }
       const timer = setTimeout(() => {
@@ -322,7 +324,14 @@ export class ShellTool {
       for (const stream of ['stdout', 'stderr'] as const) {
         child[stream]!.on('data', (chunk: Buffer) => {
           const room = cap - out.bytes[stream]
-          if (room <= 0) return
+          if (room <= 0) {
+            // A byte past the cap: the output is cut. Output that filled the cap exactly in earlier
+            // chunks has not killed the command yet; one still writing after a kill escaped it (a
+            // process bubblewrap cloned while the kill read /proc). Kill, at most every 100 ms.
+            truncated = true
+            if (performance.now() - lastKill > 100) killGroup()
+            return
+          }
           const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
           out[stream].push(kept)
           out.bytes[stream] += kept.length
