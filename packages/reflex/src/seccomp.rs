@@ -1,8 +1,8 @@
 //! The seccomp programs bubblewrap installs in the executor's shell sandbox (`--add-seccomp-fd`),
-//! each as the raw `struct sock_filter` array the kernel takes, for x86_64 (the only target this
+//! each as the raw `struct sock_filter` array the kernel takes, for `x86_64` (the only target this
 //! package builds). They refuse the system calls a text command never needs and that widen what a
 //! hostile one could reach: tracing other processes, mounting, loading kernel code or BPF, the
-//! kernel keyring, userfaultfd, perf events, io_uring, new namespaces, file handles, the clock,
+//! kernel keyring, userfaultfd, perf events, `io_uring`, new namespaces, file handles, the clock,
 //! and faking terminal input.
 //!
 //! ```js
@@ -91,7 +91,7 @@ const DENIED: &[i64] = &[
     libc::SYS_adjtimex,
 ];
 
-/// clone flags that make a namespace; any one of them refuses the call. (CLONE_NEWTIME shares its
+/// clone flags that make a namespace; any one of them refuses the call. (`CLONE_NEWTIME` shares its
 /// bit with the exit signal in `clone`'s flags, so it is left to `unshare`, refused above.)
 const NAMESPACE_FLAGS: &[u64] = &[
     0x0002_0000, // CLONE_NEWNS
