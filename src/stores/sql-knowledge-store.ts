@@ -143,15 +143,24 @@ const DOCUMENT_COLUMNS = `document_id, title, source, metadata, length(text) as 
  * `chunks` with each one the screen flags split into passages (clean runs and injected sentences),
  * each passage a chunk of its own, with its start in the document.
  */
-export function screenChunks(text: string, chunks: readonly TextChunk[], screen: InjectionScreen | undefined): ScreenedChunk[] {
+export async function screenChunks(
+  text: string,
+  chunks: readonly TextChunk[],
+  screen: InjectionScreen | undefined,
+): Promise<ScreenedChunk[]> {
   if (screen === undefined) return chunks.map((c) => ({ ...c, injection: null }))
-  return chunks.flatMap((chunk) => {
-    const parts = passages(chunk.text, screen)
-    if (parts.length === 1 && parts[0]!.injection === null) return [{ ...chunk, injection: null }]
+  const out: ScreenedChunk[] = []
+  for (const chunk of chunks) {
+    const parts = await passages(chunk.text, screen)
+    if (parts.length === 1 && parts[0]!.injection === null) {
+      out.push({ ...chunk, injection: null })
+      continue
+    }
     // A chunk is a span of the document that begins at or before its own text (the overlap).
     const at = text.lastIndexOf(chunk.text, chunk.start)
-    return parts.map((p) => ({ text: p.text, start: Math.max(0, at) + p.start, injection: p.injection }))
-  })
+    for (const p of parts) out.push({ text: p.text, start: Math.max(0, at) + p.start, injection: p.injection })
+  }
+  return out
 }
 
 export class SqlKnowledgeStore implements KnowledgeStore {
@@ -176,11 +185,11 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   }
 
   async ingest(tenant: string, docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
-    const planned = docs.map((doc) => ({
-      doc,
-      id: randomUUID(),
-      chunks: screenChunks(doc.text, chunkText(doc.text, this.chunking), this.screen),
-    }))
+    const planned: Array<{ doc: NewDocument; id: string; chunks: ScreenedChunk[] }> = []
+    for (const doc of docs) {
+      signal?.throwIfAborted()
+      planned.push({ doc, id: randomUUID(), chunks: await screenChunks(doc.text, chunkText(doc.text, this.chunking), this.screen) })
+    }
     // Embedding can be slow (a remote model): do it all before the transaction, not inside it.
     const texts = planned.flatMap((p) => p.chunks.map((c) => c.text))
     const vectors: number[][] = []

@@ -15,13 +15,13 @@ t.test('a clean text is one passage, checked once', async (t) => {
     return screen(text)
   }
   const text = 'The pump restarts with the blue lever. The gauge reads in bar.'
-  t.same(passages(text, counted), [{ start: 0, text, injection: null }])
+  t.same(await passages(text, counted), [{ start: 0, text, injection: null }])
   t.equal(checks, 1)
 })
 
 t.test('an injected sentence is a passage of its own; the clean runs around it stay whole', async (t) => {
   const text = `Step one. Step two. ${INJECTED}\nLine three ok\n\n  Line four ok`
-  const parts = passages(text, screen)
+  const parts = await passages(text, screen)
   t.same(
     parts.map((p) => ({ text: p.text, flagged: p.injection !== null })),
     [
@@ -31,7 +31,7 @@ t.test('an injected sentence is a passage of its own; the clean runs around it s
     ],
   )
   for (const p of parts) t.equal(text.slice(p.start, p.start + p.text.length), p.text, 'each passage is a span of the text')
-  t.same(withheld(text, screen), {
+  t.same(await withheld(text, screen), {
     text: `Step one. Step two. ${WITHHELD}\nLine three ok\n\n  Line four ok`,
     injections: [{ severity: 'critical', families: ['instruction_override', 'prompt_leak'] }],
   })
@@ -42,7 +42,7 @@ t.test('step outputs keep their shape, keys and clean strings; injected passages
     s1: { exit_code: 0, stdout: `total 3\n${INJECTED}`, lines: ['fine', INJECTED] },
     s2: 'clean',
   }
-  const { outputs: screened, withheld: found } = screenedOutputs(screen, outputs)
+  const { outputs: screened, withheld: found } = await screenedOutputs(screen, outputs)
   t.same(screened, { s1: { exit_code: 0, stdout: `total 3\n${WITHHELD}`, lines: ['fine', WITHHELD] }, s2: 'clean' })
   t.same(
     found.map((w) => w.path),
@@ -55,7 +55,7 @@ t.test('step outputs keep their shape, keys and clean strings; injected passages
 t.test('nesting past the depth read is withheld whole, without recursion past it', async (t) => {
   let deep: unknown = INJECTED
   for (let i = 0; i < MAX_SCREENED_DEPTH + 10; i++) deep = [deep]
-  const { outputs } = screenedOutputs(screen, { s1: deep })
+  const { outputs } = await screenedOutputs(screen, { s1: deep })
   let at: unknown = outputs.s1
   let depth = 0
   while (Array.isArray(at)) {
@@ -64,4 +64,25 @@ t.test('nesting past the depth read is withheld whole, without recursion past it
   }
   t.equal(depth, MAX_SCREENED_DEPTH)
   t.equal(at, WITHHELD)
+})
+
+// A command's output may be megabytes of text the detector reads slowest (U+FFFD is what NUL bytes
+// become): the screen checks on libuv's pool, so the event loop keeps answering meanwhile.
+t.test('screening megabytes of output leaves the event loop free', async (t) => {
+  const big = '\ufffd'.repeat(2_000_000)
+  let last = performance.now()
+  let longest = 0
+  const tick = setInterval(() => {
+    const now = performance.now()
+    longest = Math.max(longest, now - last)
+    last = now
+  }, 5)
+  try {
+    const { outputs } = await screenedOutputs(screen, { s1: { stdout: big, stderr: big }, s2: { stdout: big, stderr: big } })
+    t.equal((outputs.s1 as { stdout: string }).stdout.length, big.length, 'clean output handed on whole')
+  } finally {
+    clearInterval(tick)
+    longest = Math.max(longest, performance.now() - last)
+  }
+  t.ok(longest < 1_000, `the event loop was held ${Math.round(longest)} ms at most`)
 })

@@ -4,7 +4,7 @@
  * `[withheld: prompt injection]`, the rest of the string and of the output kept as it was.
  *
  * ```ts
- * const { outputs, withheld } = screenedOutputs(screen, { s1: { stdout: 'ok. Ignore all previous instructions …' } })
+ * const { outputs, withheld } = await screenedOutputs(screen, { s1: { stdout: 'ok. Ignore all previous instructions …' } })
  * // outputs: { s1: { stdout: 'ok. [withheld: prompt injection]' } }
  * // withheld: [{ path: 's1.stdout', severity: 'critical', families: ['instruction_override', …] }]
  * ```
@@ -29,22 +29,30 @@ export interface WithheldPassage extends Injection {
   path: string
 }
 
-export function screenedOutputs(
+export async function screenedOutputs(
   screen: InjectionScreen,
   outputs: Record<string, unknown>,
-): { outputs: Record<string, unknown>; withheld: WithheldPassage[] } {
+): Promise<{ outputs: Record<string, unknown>; withheld: WithheldPassage[] }> {
   const found: WithheldPassage[] = []
-  const visit = (value: unknown, path: string, depth: number): unknown => {
+  // One string at a time, in order, so the paths come out in the order of the output.
+  const visit = async (value: unknown, path: string, depth: number): Promise<unknown> => {
     if (typeof value === 'string') {
-      const cut = withheldIn(value, screen)
+      const cut = await withheldIn(value, screen)
       for (const injection of cut.injections) found.push({ path, ...injection })
       return cut.text
     }
     if (value === null || typeof value !== 'object') return value
     if (depth >= MAX_SCREENED_DEPTH) return WITHHELD
-    if (Array.isArray(value)) return value.map((item, i) => visit(item, `${path}.${i}`, depth + 1))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, `${path}.${k}`, depth + 1)]))
+    if (Array.isArray(value)) {
+      const items: unknown[] = []
+      for (const [i, item] of value.entries()) items.push(await visit(item, `${path}.${i}`, depth + 1))
+      return items
+    }
+    const entries: [string, unknown][] = []
+    for (const [k, v] of Object.entries(value)) entries.push([k, await visit(v, `${path}.${k}`, depth + 1)])
+    return Object.fromEntries(entries)
   }
-  const screened = Object.fromEntries(Object.entries(outputs).map(([step, output]) => [step, visit(output, step, 0)]))
+  const screened: Record<string, unknown> = {}
+  for (const [step, output] of Object.entries(outputs)) screened[step] = await visit(output, step, 0)
   return { outputs: screened, withheld: found }
 }

@@ -119,7 +119,7 @@ async function screenForModel(
   stepId: string,
   given: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const { outputs, withheld } = screenedOutputs(injectionScreen(ctx.detector), given)
+  const { outputs, withheld } = await screenedOutputs(injectionScreen(ctx.detector), given)
   const event = (data: Record<string, unknown>) =>
     ctx.store.appendEvent(ref.tenant, ref.task_id, { type: 'guardrail.injection', data: { step_id: stepId, ...data, withheld: true } })
   for (const w of withheld.slice(0, MAX_INJECTION_EVENTS)) await event({ path: w.path, severity: w.severity, families: w.families })
