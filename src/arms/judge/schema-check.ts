@@ -14,7 +14,7 @@
 import { Value } from 'typebox/value'
 
 import { type CheckBudget, RUN_LIMIT_MS } from '../check-budget.js'
-import { compileSafe } from './safe-regex.js'
+import { vetSchemaPattern } from './safe-regex.js'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
@@ -59,7 +59,7 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
   if ('pattern' in s) {
     if (typeof s.pattern !== 'string') return `${where}.pattern: must be a string`
     try {
-      compileSafe(s.pattern, 'u')
+      vetSchemaPattern(s.pattern)
     } catch (err) {
       return `${where}.pattern: ${(err as Error).message}`
     }
@@ -73,7 +73,7 @@ export function schemaProblem(schema: unknown, at = '', depth = 0): string | und
       // patternProperties' keys are patterns: the same guards as `pattern`
       if (key === 'patternProperties') {
         try {
-          compileSafe(name, 'u')
+          vetSchemaPattern(name)
         } catch (err) {
           return `${where}.${key}: ${JSON.stringify(name.slice(0, 80))}: ${(err as Error).message}`
         }

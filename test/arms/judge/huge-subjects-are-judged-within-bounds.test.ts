@@ -14,14 +14,28 @@ t.test('a regex reads the first 100000 characters of a 5 MB string, and says so'
   t.ok(await judge({ deps: huge, input: { checks: [{ type: 'contains', value: 'the end' }] } }), 'plain contains reads it all')
 })
 
-t.test('a pattern that backtracks past the scan is stopped by the time limit', async (t) => {
+t.test('patterns that backtrack in JavaScript are matched in linear time', async (t) => {
+  // `^(a|a)*$` on 40 a's and a b takes JavaScript's engine longer than the universe has; `^(a+)+$`
+  // on 5,000 of them as well. The Rust engine answers both at once.
   const started = Date.now()
-  const err = await judgeError({
-    deps: { s1: { ...SHELL_OK, stdout: `${'a'.repeat(40)}b` } },
-    input: { checks: [{ type: 'regex', pattern: '^(a|a)*$' }] },
-  })
-  t.match(err, { code: 'INPUT_INVALID', message: /took longer than 100 ms/ })
-  t.ok(Date.now() - started < 2_000)
+  for (const [pattern, stdout] of [
+    ['^(a|a)*$', `${'a'.repeat(40)}b`],
+    ['^(a+)+$', `${'a'.repeat(5_000)}b`],
+  ] as const) {
+    const err = await judgeError({
+      deps: { s1: { ...SHELL_OK, stdout } },
+      input: { checks: [{ type: 'regex', pattern, path: 's1.stdout' }] },
+    })
+    t.match(err, { code: 'VALIDATION_FAILED', message: /no match in 1 string/ }, pattern)
+    t.ok(
+      await judge({
+        deps: { s1: { ...SHELL_OK, stdout: 'a'.repeat(5_000) } },
+        input: { checks: [{ type: 'regex', pattern, path: 's1.stdout' }] },
+      }),
+      `${pattern} matches a run of a's`,
+    )
+  }
+  t.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`)
 })
 
 t.test('the model is sent a bounded excerpt of the subject', async (t) => {
@@ -45,26 +59,10 @@ t.test('a json_schema pattern that backtracks is stopped by the time limit too',
   }
 })
 
-t.test('many strings each just under the match limit stop at the budget of the call', async (t) => {
-  // Find the length at which one match of this pattern (missed by the scan) takes 5 ms or more
-  // here, far under the 100 ms per-match limit (a loaded machine can slow one match several times
-  // over), so only the budget can stop the call.
-  const slow = /^(a|a)*$/
-  const timed = (n: number) => {
-    const started = performance.now()
-    slow.test(`${'a'.repeat(n)}b`)
-    return performance.now() - started
-  }
-  let n = 12
-  while (timed(n) < 5 && n < 30) n++
-  if (timed(n) > 25) n--
-  const strings = Array.from({ length: 2000 }, () => `${'a'.repeat(n)}b`)
+t.test('a pattern over many strings is matched in time linear in all of them', async (t) => {
+  const strings = Array.from({ length: 2000 }, () => `${'a'.repeat(30)}b`)
   const started = Date.now()
   const err = await judgeError({ deps: { s1: { result: strings } }, input: { checks: [{ type: 'regex', pattern: '^(a|a)*$' }] } })
-  // Usually the budget stops it (CHECK_BUDGET_EXCEEDED); on a machine so loaded that one match
-  // passes 100 ms, that match's own limit does first (INPUT_INVALID). Either way the call ends
-  // refused, well before 10 s.
-  if (/ran past their 2000 ms together/.test(err.message)) t.equal(err.code, 'CHECK_BUDGET_EXCEEDED', err.message)
-  else t.match(err, { code: 'INPUT_INVALID', message: /matching took longer than 100 ms/ })
-  t.ok(Date.now() - started < 4_000, `stopped after ${Date.now() - started} ms (2000 strings at about 5 ms each would take 10 s)`)
+  t.match(err, { code: 'VALIDATION_FAILED', message: /no match in 2000 string\(s\)/ })
+  t.ok(Date.now() - started < 4_000, `answered after ${Date.now() - started} ms`)
 })
