@@ -83,6 +83,17 @@ export class CheckBudget {
     return result
   }
 
+  /**
+   * Awaits `work` (native work on libuv's pool, the event loop free meanwhile); CheckBudgetError
+   * after it when the budget is spent. Its wall time counts: it is the call's, though not the loop's.
+   */
+  async countAsync<T>(work: () => Promise<T>): Promise<T> {
+    if (this.spentMs >= this.totalMs) throw this.spent()
+    const result = await work()
+    if (this.spentMs >= this.totalMs) throw this.spent()
+    return result
+  }
+
   /** Lets the event loop run when this call has held it for RUN_LIMIT_MS since it last did. */
   async breathe(): Promise<void> {
     const before = performance.now()

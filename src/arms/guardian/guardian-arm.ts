@@ -124,7 +124,7 @@ async function scrub(
   const scrubber = new Scrubber({ detector, mode, blockLevel, budget, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput =
     input.text !== undefined
-      ? { text: scrubber.text(input.text), redactions: 0, pii_types: [] }
+      ? { text: await scrubber.text(input.text), redactions: 0, pii_types: [] }
       : { scrubbed: await scrubber.value(request.context.dep_outputs), redactions: 0, pii_types: [], withheld: scrubber.withheld.length }
   output.redactions = scrubber.redactions
   output.pii_types = scrubber.piiTypes
@@ -153,7 +153,7 @@ async function screen(detector: Detector, request: ExecuteRequest, ctx: ArmConte
   const piiTypes = new Set<string>()
   for (const text of texts) {
     await budget.breathe()
-    const found = budget.count(() => screenText(detector, text, true))
+    const found = await budget.countAsync(() => screenText(detector, text, true))
     severity = maxSeverity(severity, found.severity)
     for (const f of found.families) families.add(f)
     for (const p of found.piiTypes) piiTypes.add(p)

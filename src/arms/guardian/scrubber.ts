@@ -14,8 +14,8 @@
  * `[EMAIL_1]` wherever it appears and a second one is `[EMAIL_2]`, so a reader can still tell
  * "the same person" from "someone else" (the detector numbers each call from 1).
  *
- * All of it runs within the call's CheckBudget (../check-budget.ts): the detector's scans are
- * counted, the output policy runs bounded, and between strings the event loop gets its turn.
+ * All of it runs within the call's CheckBudget (../check-budget.ts): the detector's scans run on
+ * libuv's pool and are counted, the output policy runs bounded, and between strings the event loop gets its turn.
  */
 import type { BlockLevel, Detector, RedactOptions } from '@ganglion/reflex'
 import { type CheckBudget, RUN_LIMIT_MS } from '../check-budget.js'
@@ -58,8 +58,8 @@ export class Scrubber {
   }
 
   /** A text the caller gave: redacted and held to the policy, not screened for injection. */
-  text(text: string): string {
-    return this.policy(this.redact(text))
+  async text(text: string): Promise<string> {
+    return this.policy(await this.redact(text))
   }
 
   /** Dependency outputs: every string screened, redacted and held to the policy. */
@@ -70,7 +70,7 @@ export class Scrubber {
     }
     if (typeof value === 'number' && Number.isInteger(value) && String(Math.abs(value)).length >= MIN_DIGITS_TO_SCAN) {
       const text = String(value)
-      const redacted = this.redact(text)
+      const redacted = await this.redact(text)
       return redacted === text ? value : redacted
     }
     if (Array.isArray(value)) {
@@ -87,8 +87,8 @@ export class Scrubber {
     return value
   }
 
-  private toolString(text: string, path: string): string {
-    const screened = this.opts.budget.count(() => screenText(this.opts.detector, text))
+  private async toolString(text: string, path: string): Promise<string> {
+    const screened = await this.opts.budget.countAsync(() => screenText(this.opts.detector, text))
     if (screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)) {
       this.withheld.push({
         path: this.opts.detector.redact(path).redacted_text,
@@ -97,11 +97,11 @@ export class Scrubber {
       })
       return `[withheld: possible prompt injection (${screened.families.join(', ') || 'unknown'}, ${screened.severity})]`
     }
-    return this.policy(this.redact(text))
+    return this.policy(await this.redact(text))
   }
 
-  private redact(text: string): string {
-    const result = this.opts.budget.count(() => this.opts.detector.redact(text, { mode: this.opts.mode }))
+  private async redact(text: string): Promise<string> {
+    const result = await this.opts.budget.countAsync(() => this.opts.detector.redactAsync(text, { mode: this.opts.mode }))
     if (result.pii_matches.length === 0) return text
     this.redactions += result.pii_matches.length
     for (const m of result.pii_matches) this.types.add(m.type)

@@ -64,3 +64,15 @@ t.test('within the budget the scrub completes, answering the loop between string
   t.equal(rows[7], 'row 7: mail [EMAIL_1] about the [blocked]')
   t.ok(held < 1_000, `the event loop was held ${Math.round(held)} ms at most`)
 })
+
+// The detector reads U+FFFD (what NUL bytes in a command's output become) slowest, a quarter of a
+// second a million characters: its scans run on libuv's pool, so the event loop answers meanwhile.
+t.test('megabytes of the slowest text are scrubbed with the event loop free', async (t) => {
+  const big = '\ufffd'.repeat(5_000_000)
+  let output: ScrubDepsOutput | undefined
+  const held = await longestHold(async () => {
+    output = (await guard<ScrubDepsOutput>({ tool: 'scrub', deps: { s1: { stdout: big, stderr: big } }, checkBudgetMs: 60_000 })).output
+  })
+  t.equal((output?.scrubbed as { s1: { stdout: string } } | undefined)?.s1.stdout.length, big.length)
+  t.ok(held < 1_000, `the event loop was held ${Math.round(held)} ms at most`)
+})
