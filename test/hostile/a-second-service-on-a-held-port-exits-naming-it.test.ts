@@ -2,23 +2,14 @@
 // message naming the port, before it opens a database; the first keeps answering.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { startGanglionProcess } from '../fixtures/ganglion-process.js'
+import { freePort } from '../helpers/free-port.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
-
-/** A port nothing listens on just now. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 function tempDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'ganglion-port-'))

@@ -1,24 +1,16 @@
 // SIGTERM drains what it can and ends the process by SHUTDOWN_GRACE_SECONDS, even with a step
 // running that would outlast it: the real process, from dist/, with a task in flight.
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { startGanglionProcess } from '../fixtures/ganglion-process.js'
+import { freePort } from '../helpers/free-port.js'
 import { postJson } from '../helpers/servers.js'
 
 const GRACE_SECONDS = 2
 /** Time past the grace a loaded machine may take to run the timer and exit. */
 const MARGIN_MS = 3_000
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 function tempDir(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'ganglion-grace-'))

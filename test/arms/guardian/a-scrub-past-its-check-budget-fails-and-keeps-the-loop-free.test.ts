@@ -4,29 +4,11 @@
 // scrubbed with the loop answering between them.
 import t from 'tap'
 import type { ScrubDepsOutput } from '../../../src/arms/guardian/guardian-arm.js'
+import { longestHold } from '../../helpers/event-loop-hold.js'
 import { guard, guardError } from './guardian-fixture.js'
 
 const TERMS = Array.from({ length: 500 }, (_, i) => `${'term'.repeat(45)}${i} x`)
 const constraints = { output_policy: { blocked_terms: TERMS } }
-
-/** The longest the event loop went without running a 5 ms timer while `fn` ran, in milliseconds. */
-async function longestHold(fn: () => Promise<unknown>): Promise<number> {
-  let last = performance.now()
-  let longest = 0
-  const tick = setInterval(() => {
-    const now = performance.now()
-    longest = Math.max(longest, now - last)
-    last = now
-  }, 5)
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    await fn()
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  } finally {
-    clearInterval(tick)
-  }
-  return longest
-}
 
 t.test('500 long terms over a 1 MB output: found in one pass, the loop held a fraction of a second at most', async (t) => {
   let output: ScrubDepsOutput | undefined
