@@ -113,6 +113,12 @@ pub struct InjectionReport {
     pub severity: Severity,
 }
 
+/// The rules alone, without the learned stage.
+#[must_use]
+pub fn rule_report(text: &str) -> InjectionReport {
+    detect(text)
+}
+
 /// Scans `text` for prompt injection.
 #[must_use]
 pub fn detect(text: &str) -> InjectionReport {
