@@ -10,8 +10,10 @@
 // which keeps components from swallowing a family. Components are found by union-find.
 //
 // Items that already have a `group` keep it; an item in a component of two or more items
-// gets `grp-<smallest id of the component>` (or the component's existing group). The script
-// prints the component sizes. Deterministic: same files in, same groups out.
+// gets `grp-<smallest id of the component>` (or the component's existing group), unless it
+// already has a `split` (its split was decided by its id and stays). The script prints the
+// component sizes. Deterministic: same files in, same groups out. It was run once, before the
+// split was first written; files added later bring their own groups.
 //
 //   node scripts/corpus-groups.mjs            # rewrite the files
 //   node scripts/corpus-groups.mjs --dry-run  # print the components only
@@ -146,7 +148,8 @@ for (const members of comps.values()) {
   const existing = members.map((i) => items[i].group).find(Boolean)
   const ids = members.map((i) => items[i].id).sort()
   const name = existing ?? `grp-${ids[0]}`
-  for (const i of members) if (!items[i].group) items[i].group = name
+  // An item whose split is already committed keeps its key: a new group would move it.
+  for (const i of members) if (!items[i].group && !items[i].split) items[i].group = name
   const fams = new Map()
   for (const i of members) {
     const f = `${items[i].label}/${items[i].family ?? items[i].category}`

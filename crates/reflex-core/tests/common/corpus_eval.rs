@@ -890,11 +890,11 @@ pub struct Floors {
     pub pii_micro_precision: f64,
 }
 
-/// Set on 2026-11-28 from the rules alone (test split: TPR 26.6 % at FPR ≤ 2 %, 21.0 % at
-/// FPR ≤ 1 %; PII micro F1 0.988, precision 1.000), less two points.
+/// Set on 2026-11-28 from the rules alone (test split: TPR 24.5 % at FPR ≤ 2 %, 19.3 % at
+/// FPR ≤ 1 %; PII micro F1 0.988, precision 1.000), less about two points.
 pub const DETECTOR_FLOORS: Floors = Floors {
-    injection_tpr_at_2pct_fpr: 0.24,
-    injection_tpr_at_1pct_fpr: 0.19,
+    injection_tpr_at_2pct_fpr: 0.22,
+    injection_tpr_at_1pct_fpr: 0.17,
     pii_micro_f1: 0.96,
     pii_micro_precision: 0.98,
 };
