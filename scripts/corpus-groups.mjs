@@ -3,11 +3,12 @@
 // (scripts/corpus-split.mjs) puts variants of one text on the same side.
 //
 // Two items are variants when they spell the same letters once obfuscation is undone, or
-// share a rare normalised line (the inserted attack of an
-// indirect item, the payload of a code attack), the same long opening (one template filled
-// with different requests), or at least MIN_SHARED rare word 8-grams. "Rare" means the
-// feature occurs in at most MAX_DF items: a phrase common to a whole family links nothing,
-// which keeps components from swallowing a family. Components are found by union-find.
+// share a rare normalised line (the inserted attack of an indirect item, the payload of a code
+// attack), the same 80-character opening (one template filled with different requests), between
+// attacks the same 40-character opening (one harmful request with different optimised
+// suffixes), or at least MIN_SHARED rare word 8-grams. "Rare" means the feature occurs in at
+// most MAX_DF items: a phrase common to a whole family links nothing, which keeps components
+// from swallowing a family. Components are found by union-find.
 //
 // Items that already have a `group` keep it; an item in a component of two or more items
 // gets `grp-<smallest id of the component>` (or the component's existing group), unless it
@@ -26,6 +27,9 @@ const MAX_DF = 12
 const MIN_SHARED = 3
 const MIN_LINE = 12
 const OPENING = 80
+// Attacks built from one request (an optimised suffix, a template around the same goal) open
+// with that request: a shorter shared opening is enough among attacks.
+const ATTACK_OPENING = 40
 const MAX_COMPONENT = 40
 
 const norm = (s) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
@@ -77,6 +81,7 @@ items.forEach((it, i) => {
   if (skel.length >= 16) add(`S ${skel}`, i)
   const open = norm(it.text)
   if (open.length >= OPENING) add(`O ${open.slice(0, OPENING)}`, i)
+  if (it.label === 'attack' && open.length >= ATTACK_OPENING) add(`A ${open.slice(0, ATTACK_OPENING)}`, i)
   const w = words(it.text)
   const grams = new Set()
   for (let k = 0; k + 8 <= w.length; k++) grams.add(w.slice(k, k + 8).join(' '))
