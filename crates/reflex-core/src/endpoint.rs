@@ -37,7 +37,8 @@ use crate::json::{self, Reader};
 use crate::reply;
 
 /// The body the endpoint takes: a JSON object with `text`, and optionally `user_id` and any of
-/// the three boolean flags, each once, nothing else. Any other body is left to the caller's own
+/// the three boolean flags, each once, nothing else (a body with thresholds is the caller's, so
+/// the detector's own thresholds judge every body taken here). Any other body is left to the caller's own
 /// parsing and validation, so its errors are the caller's: this only has to agree with
 /// `JSON.parse` and the caller's schema on the bodies it takes. (`user_id` is read and checked, but
 /// it selects nothing: who is asking comes from the request's credential.)
@@ -95,7 +96,7 @@ impl<'a> CheckRequest<'a> {
             return None;
         }
         let [pii, injection, cache] = flags.map(|f| f.unwrap_or(true));
-        Some(CheckRequest { text, user_id, options: CheckOptions { check_pii: pii, check_injection: injection }, use_cache: cache })
+        Some(CheckRequest { text, user_id, options: CheckOptions { check_pii: pii, check_injection: injection, ..CheckOptions::default() }, use_cache: cache })
     }
 }
 

@@ -63,6 +63,9 @@ fn leaves_every_other_body_to_the_caller() {
         "{\"text\":\"tab\there\",\"user_id\":\"u\"}",
         "\u{feff}{\"text\":\"hi\",\"user_id\":\"u\"}",
         r#"{"te\u0078t":"hi","user_id":"u"}"#,
+        // Thresholds are validated by the caller's schema, which answers a bad one with a 400.
+        r#"{"text":"hi","injection_threshold":0.5}"#,
+        r#"{"text":"hi","pii_threshold":0.9}"#,
     ] {
         assert!(read(json).is_none(), "{json}");
     }
