@@ -32,11 +32,12 @@ use crate::utf16::Utf16Map;
 pub struct DetectorConfig {
     /// A check whose injection severity reaches this level is blocked (unless a threshold is set).
     pub block_level: Severity,
-    /// When set, a check is blocked when its `injection_score` reaches this (0..=1) instead of by
-    /// `block_level`. A check's own [`CheckOptions::injection_threshold`] overrides it.
+    /// When set, a check is blocked when its `injection_score` reaches this (0..=1, compared in
+    /// [`thousandths`]) instead of by `block_level`. A check's own
+    /// [`CheckOptions::injection_threshold`] overrides it.
     pub injection_threshold: Option<f32>,
-    /// Personal data is reported and redacted only at this confidence or above (0..=1). A check's
-    /// own [`CheckOptions::pii_threshold`] overrides it.
+    /// Personal data is reported and redacted only at this confidence or above (0..=1, compared in
+    /// [`thousandths`]). A check's own [`CheckOptions::pii_threshold`] overrides it.
     pub pii_threshold: f32,
     /// Results kept for texts the caller expects again (0: none); see [`crate::memo`].
     pub memo_max_entries: usize,
@@ -52,6 +53,24 @@ impl Default for DetectorConfig {
             memo_max_entries: 4_096,
             memo_max_bytes: 32 * 1024 * 1024, // 32 MiB
         }
+    }
+}
+
+/// `x` (0..=1) in thousandths, the precision a reply shows scores and confidences in
+/// ([`crate::json::score`]). Thresholds compare a score or a confidence with a threshold in
+/// thousandths, so a score shown as 0.723 is blocked at a threshold of 0.723 and one shown as
+/// 0.722 is not, whatever digits lie beyond. Past 1 counts as 1; below 0, and NaN, as 0 (a
+/// threshold that means nothing blocks and reports everything rather than nothing).
+#[must_use]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0 ..= 1000 by the guard
+pub fn thousandths(x: f32) -> u16 {
+    let t = (f64::from(x) * 1000.0).round();
+    if t >= 1000.0 {
+        1000
+    } else if t >= 0.0 {
+        t as u16
+    } else {
+        0
     }
 }
 
@@ -294,7 +313,7 @@ impl Detector {
 
         let blocked = options.check_injection
             && match judging.injection_threshold() {
-                Some(threshold) => injection_score >= threshold,
+                Some(threshold) => thousandths(injection_score) >= threshold,
                 None => injection_severity >= self.config.block_level && injection_severity > Severity::None,
             };
         let routing = routing::route(text, false, blocked, !pii.is_empty());
@@ -323,9 +342,9 @@ impl Detector {
     /// redacts it with `mode`.
     #[must_use]
     pub fn redact(&self, text: &str, mode: &RedactMode, pii_threshold: Option<f32>) -> (String, Vec<PiiFinding>) {
-        let threshold = pii_threshold.unwrap_or(self.config.pii_threshold);
+        let threshold = thousandths(pii_threshold.unwrap_or(self.config.pii_threshold));
         let mut found = pii::detect(text);
-        found.retain(|m| m.confidence >= threshold);
+        found.retain(|m| thousandths(m.confidence) >= threshold);
         let redacted = pii::redact(text, &found, mode);
         (redacted, pii_findings(text, &Utf16Map::new(text), &found))
     }
@@ -350,12 +369,13 @@ thread_local! {
 /// A vector that grew past this many matches (a long text full of numbers) is not kept.
 const MATCHES_KEPT: usize = 64;
 
-/// Calls `use_them` with the personal data found in `text` at `threshold` confidence or above.
-fn with_matches<R>(text: &str, threshold: f32, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
+/// Calls `use_them` with the personal data found in `text` at `threshold` (thousandths)
+/// confidence or above.
+fn with_matches<R>(text: &str, threshold: u16, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
     MATCHES.with(|kept| match kept.try_borrow_mut() {
         Ok(mut found) => {
             pii::detect_into(text, &mut found);
-            found.retain(|m| m.confidence >= threshold);
+            found.retain(|m| thousandths(m.confidence) >= threshold);
             let result = use_them(&found);
             if found.capacity() > MATCHES_KEPT {
                 *found = Vec::new();
@@ -363,7 +383,7 @@ fn with_matches<R>(text: &str, threshold: f32, use_them: impl FnOnce(&[PiiMatch]
             result
         }
         // Not reached (nothing here checks text from inside a check); a vector of its own then.
-        Err(_) => use_them(&pii::detect(text).into_iter().filter(|m| m.confidence >= threshold).collect::<Vec<_>>()),
+        Err(_) => use_them(&pii::detect(text).into_iter().filter(|m| thousandths(m.confidence) >= threshold).collect::<Vec<_>>()),
     })
 }
 

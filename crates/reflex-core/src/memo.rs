@@ -26,47 +26,49 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::detector::Findings;
+use crate::detector::{thousandths, Findings};
 
 /// Longer texts are not memoised: their detection is costlier, but each would take a large
 /// share of the byte budget.
 pub const MAX_TEXT: usize = 16 * 1024;
 
 /// What a check's findings depend on besides its text: the detectors it ran (the cache key's
-/// flags) and the thresholds in force, the check's own or else the detector's. Two checks of one
-/// text share a memoised result only when their judging is equal.
+/// flags) and the thresholds in force, the check's own or else the detector's, in the thousandths
+/// they are compared in (see [`thousandths`]). Two checks of one text share a memoised result
+/// only when their judging is equal, which is exactly when they would judge it alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Judging {
     flags: u8,
-    /// `f32::to_bits` of the injection threshold; [`NO_THRESHOLD`] when the block level decides.
-    injection: u32,
-    /// `f32::to_bits` of the least confidence of personal data reported.
-    pii: u32,
+    /// The injection threshold; [`NO_THRESHOLD`] when the block level decides.
+    injection: u16,
+    /// The least confidence of personal data reported.
+    pii: u16,
 }
 
-/// No threshold: a NaN's bits, which no threshold compared with `>=` can have meant.
-const NO_THRESHOLD: u32 = u32::MAX;
+/// No injection threshold (thresholds run from 0 to 1000 thousandths).
+const NO_THRESHOLD: u16 = u16::MAX;
 
 impl Judging {
     #[must_use]
     pub fn new(flags: u8, injection_threshold: Option<f32>, pii_threshold: f32) -> Self {
-        Judging { flags, injection: injection_threshold.map_or(NO_THRESHOLD, f32::to_bits), pii: pii_threshold.to_bits() }
+        Judging { flags, injection: injection_threshold.map_or(NO_THRESHOLD, thousandths), pii: thousandths(pii_threshold) }
     }
 
+    /// The injection threshold in thousandths, when there is one.
     #[must_use]
-    pub fn injection_threshold(self) -> Option<f32> {
-        (self.injection != NO_THRESHOLD).then(|| f32::from_bits(self.injection))
+    pub fn injection_threshold(self) -> Option<u16> {
+        (self.injection != NO_THRESHOLD).then_some(self.injection)
     }
 
+    /// The least confidence of personal data reported, in thousandths.
     #[must_use]
-    pub fn pii_threshold(self) -> f32 {
-        f32::from_bits(self.pii)
+    pub fn pii_threshold(self) -> u16 {
+        self.pii
     }
 
-    /// All of it in one word, for hashing (equal judgings give equal seeds; the memo compares the
-    /// judgings themselves before a result is reused).
+    /// All of it in one word, for hashing: distinct judgings, distinct seeds.
     fn seed(self) -> u64 {
-        (u64::from(self.injection) << 32 | u64::from(self.pii)).rotate_left(8) ^ u64::from(self.flags)
+        u64::from(self.flags) | u64::from(self.injection) << 8 | u64::from(self.pii) << 24
     }
 }
 
@@ -248,9 +250,12 @@ mod tests {
         }
         memo.insert(detected("Hello there", 3));
         assert_eq!(memo.len(), 2, "the same text judged two ways is two entries");
-        assert_eq!(Judging::new(3, Some(0.5), 0.25).injection_threshold(), Some(0.5));
+        assert_eq!(Judging::new(3, Some(0.5), 0.25).injection_threshold(), Some(500));
         assert_eq!(Judging::new(3, None, 0.25).injection_threshold(), None);
-        assert_eq!(Judging::new(3, None, 0.25).pii_threshold().to_bits(), 0.25f32.to_bits());
+        assert_eq!(Judging::new(3, None, 0.25).pii_threshold(), 250);
+        // Thresholds that judge alike are one judging.
+        assert_eq!(Judging::new(3, Some(0.5), 0.4), Judging::new(3, Some(0.500_01), 0.4));
+        assert_ne!(Judging::new(3, Some(0.5), 0.4), Judging::new(3, Some(0.501), 0.4));
     }
 
     #[test]
