@@ -17,6 +17,8 @@ export const BLOCK_LEVELS: readonly BlockLevel[] = ['low', 'medium', 'high', 'cr
 
 export interface Screened {
   severity: Severity
+  /** The detector's `injection_score`, 0..1. */
+  score: number
   /** Injection families (`instruction_override`, `prompt_leak`, …), sorted, each once. */
   families: string[]
   /** Personal data types found (`EMAIL`, `API_KEY`, …), sorted, each once; empty unless asked for. */
@@ -32,6 +34,7 @@ export async function screenText(detector: Detector, text: string, withPii = fal
   const result = await detector.checkAsync(text, { checkPii: withPii, checkInjection: true })
   return {
     severity: (RANK[result.severity] === undefined ? 'none' : result.severity) as Severity,
+    score: result.injection_score,
     families: unique(result.injection_matches.map((m) => m.type)),
     piiTypes: unique(result.pii_matches.map((m) => m.type)),
   }
