@@ -4,8 +4,8 @@
  * caller. The HTTP layer has already taken the request's rate-limit token.
  *
  * One fast path: when the composition root made a `CheckEndpoint` (the cache tier is in this
- * process alone), the usual body (`text`, and optionally `user_id` and the boolean flags; a body
- * with `injection_threshold` or `pii_threshold` is validated here and goes the usual way) is
+ * process alone), the usual body (`text`, and optionally `user_id`, the boolean flags and the
+ * thresholds) is
  * answered from its bytes in one native call: the same check, lookup and reply as below at about
  * a third of the cost (docs/performance.md). Any other body, and every body when Redis is
  * configured, goes the usual way.
