@@ -91,7 +91,7 @@ export class Scrubber {
   }
 
   private async toolString(text: string, path: string): Promise<string> {
-    const screened = await this.opts.budget.countAsync(() => screenText(this.opts.detector, text))
+    const screened = await this.opts.budget.countAsync(() => screenText(this.opts.detector, text, false, this.opts.injectionThreshold))
     if (this.withholds(screened)) {
       this.withheld.push({
         path: this.opts.detector.redact(path).redacted_text,
@@ -103,9 +103,9 @@ export class Scrubber {
     return this.policy(await this.redact(text))
   }
 
+  /** Given a threshold, the detector judged the string by it; else the arm's own block level decides. */
   private withholds(screened: Screened): boolean {
-    const threshold = this.opts.injectionThreshold
-    if (threshold !== undefined) return screened.score >= threshold
+    if (this.opts.injectionThreshold !== undefined) return screened.blocked
     return screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)
   }
 
