@@ -370,7 +370,9 @@ thread_local! {
 const MATCHES_KEPT: usize = 64;
 
 /// Calls `use_them` with the personal data found in `text` at `threshold` (thousandths)
-/// confidence or above.
+/// confidence or above. The threshold applies after overlaps are resolved: a span whose most
+/// specific reading is too unsure is left as it is, not handed to a less specific reading (a
+/// card number with nothing saying it is one is not then redacted as a phone).
 fn with_matches<R>(text: &str, threshold: u16, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
     MATCHES.with(|kept| match kept.try_borrow_mut() {
         Ok(mut found) => {

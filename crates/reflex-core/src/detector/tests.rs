@@ -220,3 +220,16 @@ fn thresholds_compare_in_the_thousandths_a_reply_shows() {
     assert!(detector.check(text, at(Some(shown), None)).blocked);
     assert!(!detector.check(text, at(Some(shown + 0.001), None)).blocked);
 }
+
+#[test]
+fn an_unsure_span_is_left_whole_rather_than_read_as_a_lesser_kind() {
+    // Under a threshold above the card's confidence the span is reported as nothing, whatever
+    // else its digits could be read as.
+    let detector = Detector::new(DetectorConfig::default());
+    let text = "card 4111 1111 1111 1111";
+    let found = detector.check(text, CheckOptions::default());
+    assert_eq!(found.pii.iter().map(|m| m.kind).collect::<Vec<_>>(), vec![PiiKind::CreditCard]);
+    let above = f32::from(super::thousandths(found.pii[0].confidence) + 1) / 1000.0;
+    let unsure = detector.check(text, at(None, Some(above)));
+    assert!(unsure.pii.is_empty() && unsure.redacted_text == text, "{:?}", unsure.pii);
+}
