@@ -180,7 +180,11 @@ function httpApp(name: string, config: Config, log: Logger, shared?: Shared, met
 
 export async function start(config: Config, which: Which, logger?: Logger, options: StartOptions = {}): Promise<Running> {
   const startedAt = new Date()
-  const detector = new Detector({ blockLevel: config.reflexBlockLevel })
+  const detector = new Detector({
+    blockLevel: config.reflexBlockLevel,
+    piiThreshold: config.reflexPiiThreshold,
+    ...(config.reflexInjectionThreshold !== undefined && { injectionThreshold: config.reflexInjectionThreshold }),
+  })
   // Personal data never reaches the logs: every line passes through the same redaction as goals.
   // A line too long to log whole is cut first, around the personal data the detector finds (log.ts).
   const redactor = {

@@ -62,6 +62,10 @@ export interface Config {
   streamsTotal: number
   bodyLimitBytes: number
   reflexBlockLevel: (typeof BLOCK_LEVELS)[number]
+  /** Injection score (0..1) at which a check is blocked, instead of the block level; unset: the level decides. */
+  reflexInjectionThreshold: number | undefined
+  /** Least confidence (0..1) of personal data reported and redacted. */
+  reflexPiiThreshold: number
   cacheMaxEntries: number
   cacheMaxBytes: number
   trustProxy: boolean
@@ -154,6 +158,8 @@ const KNOWN = Object.keys(EnvSchema.properties)
 const RULES: Record<string, string> = {
   LOG_LEVEL: `must be one of ${LOG_LEVELS.join(', ')}`,
   REFLEX_BLOCK_LEVEL: `must be one of ${BLOCK_LEVELS.join(', ')}`,
+  REFLEX_INJECTION_THRESHOLD: 'must be a number from 0 to 1',
+  REFLEX_PII_THRESHOLD: 'must be a number from 0 to 1',
   LLM_PROVIDER: `must be one of ${LLM_PROVIDERS.join(', ')}`,
   TRUST_PROXY: 'must be one of true, false, 1, 0',
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
@@ -234,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     streamsTotal: int('STREAMS_TOTAL'),
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
     reflexBlockLevel: (raw.REFLEX_BLOCK_LEVEL as Config['reflexBlockLevel'] | undefined) ?? 'high',
+    reflexInjectionThreshold: fraction(raw, 'REFLEX_INJECTION_THRESHOLD', problems),
+    reflexPiiThreshold: fraction(raw, 'REFLEX_PII_THRESHOLD', problems) ?? 0.4,
     cacheMaxEntries: int('CACHE_MAX_ENTRIES'),
     cacheMaxBytes: int('CACHE_MAX_BYTES'),
     trustProxy: raw.TRUST_PROXY === 'true' || raw.TRUST_PROXY === '1',
@@ -274,6 +282,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     )
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+/** A threshold variable as a number from 0 to 1; unset (or already reported) → undefined. A problem goes to `problems`. */
+function fraction(
+  raw: Record<string, string>,
+  name: 'REFLEX_INJECTION_THRESHOLD' | 'REFLEX_PII_THRESHOLD',
+  problems: string[],
+): number | undefined {
+  const value = raw[name]
+  if (value === undefined || problems.some((p) => p.startsWith(`${name}=`))) return undefined
+  const n = Number(value)
+  if (!(n >= 0 && n <= 1)) {
+    problems.push(`${name}=${show(name, value)}: must be a number from 0 to 1`)
+    return undefined
+  }
+  return n
 }
 
 /** LLM_PRICES as a table; unset → empty. A problem goes to `problems`. */

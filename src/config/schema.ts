@@ -10,6 +10,9 @@ import { type Static, type TOptional, type TString, Type } from 'typebox'
 // The range is checked by the loader once the string is a number.
 const Int = (description: string) => Type.String({ pattern: '^\\d+$', description })
 
+// A decimal such as 0.35 or .5; the loader checks it is from 0 to 1.
+const Fraction = (description: string) => Type.Optional(Type.String({ pattern: '^(\\d+(\\.\\d+)?|\\.\\d+)$', description }))
+
 const Url = (schemes: string[], description: string) =>
   Type.Optional(Type.String({ pattern: `^(${schemes.join('|')})://\\S+$`, description }))
 
@@ -75,6 +78,8 @@ export const EnvSchema = Type.Object({
   QDRANT_URL: Url(['http', 'https'], 'Qdrant instead of pgvector'),
   LOG_LEVEL: Type.Optional(Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)))),
   REFLEX_BLOCK_LEVEL: Type.Optional(Type.Union(BLOCK_LEVELS.map((l) => Type.Literal(l)))),
+  REFLEX_INJECTION_THRESHOLD: Fraction('injection score (0..1) at which a check is blocked, instead of REFLEX_BLOCK_LEVEL'),
+  REFLEX_PII_THRESHOLD: Fraction('least confidence (0..1) of personal data reported and redacted'),
   TRUST_PROXY: Type.Optional(Type.Union(['true', 'false', '1', '0'].map((l) => Type.Literal(l)))),
   LLM_PROVIDER: Type.Optional(Type.Union(LLM_PROVIDERS.map((l) => Type.Literal(l)))),
   LLM_BASE_URL: Url(['http', 'https'], 'OpenAI-compatible or Anthropic endpoint'),

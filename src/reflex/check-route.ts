@@ -4,7 +4,8 @@
  * caller. The HTTP layer has already taken the request's rate-limit token.
  *
  * One fast path: when the composition root made a `CheckEndpoint` (the cache tier is in this
- * process alone), the usual body (`text`, and optionally `user_id` and the boolean flags) is
+ * process alone), the usual body (`text`, and optionally `user_id`, the boolean flags and the
+ * thresholds) is
  * answered from its bytes in one native call: the same check, lookup and reply as below at about
  * a third of the cost (docs/performance.md). Any other body, and every body when Redis is
  * configured, goes the usual way.
@@ -33,7 +34,13 @@ export type CheckReply = ReturnType<typeof replyBody>
  */
 export async function runCheck(deps: ReflexDeps, ctx: Ctx, input: CheckInput, started: number): Promise<CheckReply> {
   const options = { checkPii: input.check_pii ?? true, checkInjection: input.check_injection ?? true }
-  const result = deps.detector.check(input.text, options)
+  // The thresholds judge this check alone; the stored answer to the text is the same under any.
+  const judged = {
+    ...options,
+    ...(input.injection_threshold !== undefined && { injectionThreshold: input.injection_threshold }),
+    ...(input.pii_threshold !== undefined && { piiThreshold: input.pii_threshold }),
+  }
+  const result = deps.detector.check(input.text, judged)
   const entry = input.use_cache === false ? undefined : await deps.cache.get(deps.answerKeys.key(ctx.principal.tenant, input.text, options))
   return replyBody(ctx.requestId, result, entry, started)
 }

@@ -17,7 +17,12 @@ export function filterPiiRoute(deps: ReflexDeps) {
   return async (ctx: Ctx): Promise<Reply> => {
     const req = parseFilter(ctx.body)
     const mode = req.mode ?? 'placeholder'
-    const out = deps.detector.redact(req.text, { mode, keepLast: req.keep_last, salt: deps.hashSalt })
+    const out = deps.detector.redact(req.text, {
+      mode,
+      keepLast: req.keep_last,
+      salt: deps.hashSalt,
+      ...(req.pii_threshold !== undefined && { piiThreshold: req.pii_threshold }),
+    })
     return { status: 200, body: { request_id: ctx.requestId, mode, ...out } }
   }
 }

@@ -33,6 +33,8 @@ t.test('uses the defaults for an empty environment', async (t) => {
     streamsTotal: 2000,
     bodyLimitBytes: 1048576,
     reflexBlockLevel: 'high',
+    reflexInjectionThreshold: undefined,
+    reflexPiiThreshold: 0.4,
     cacheMaxEntries: 100000,
     cacheMaxBytes: 268435456,
     trustProxy: false,

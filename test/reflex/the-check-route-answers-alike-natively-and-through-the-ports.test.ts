@@ -8,13 +8,16 @@ const TEXTS = [
   '東京 😀 "quoted" \\ back\nslash',
   'x',
 ]
-type Flags = { check_pii?: boolean; check_injection?: boolean; use_cache?: boolean }
+type Flags = { check_pii?: boolean; check_injection?: boolean; use_cache?: boolean; injection_threshold?: number; pii_threshold?: number }
 const FLAGS: Flags[] = [
   {},
   { check_pii: false },
   { check_injection: false },
   { use_cache: false },
   { check_pii: false, check_injection: false },
+  { injection_threshold: 1, pii_threshold: 1 },
+  { injection_threshold: 0.01, pii_threshold: 0 },
+  { injection_threshold: 0, check_injection: false },
 ]
 
 /** Both routes, each with the same stored answer for `text` checked with `flags` when `hit`. */

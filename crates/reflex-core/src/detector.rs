@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::injection::{self, Family};
-use crate::memo::{Detected, Memo};
+use crate::memo::{Detected, Judging, Memo};
 use crate::normalize;
 use crate::pii::{self, PiiKind, PiiMatch, RedactMode};
 use crate::routing::{self, Routing};
@@ -30,8 +30,15 @@ use crate::utf16::Utf16Map;
 /// Thresholds and sizes fixed at construction.
 #[derive(Clone, Debug)]
 pub struct DetectorConfig {
-    /// A check whose injection severity reaches this level is blocked.
+    /// A check whose injection severity reaches this level is blocked (unless a threshold is set).
     pub block_level: Severity,
+    /// When set, a check is blocked when its `injection_score` reaches this (0..=1, compared in
+    /// [`thousandths`]) instead of by `block_level`. A check's own
+    /// [`CheckOptions::injection_threshold`] overrides it.
+    pub injection_threshold: Option<f32>,
+    /// Personal data is reported and redacted only at this confidence or above (0..=1, compared in
+    /// [`thousandths`]). A check's own [`CheckOptions::pii_threshold`] overrides it.
+    pub pii_threshold: f32,
     /// Results kept for texts the caller expects again (0: none); see [`crate::memo`].
     pub memo_max_entries: usize,
     pub memo_max_bytes: usize,
@@ -41,27 +48,57 @@ impl Default for DetectorConfig {
     fn default() -> Self {
         DetectorConfig {
             block_level: Severity::High,
+            injection_threshold: None,
+            pii_threshold: DEFAULT_PII_THRESHOLD,
             memo_max_entries: 4_096,
             memo_max_bytes: 32 * 1024 * 1024, // 32 MiB
         }
     }
 }
 
-/// Which detectors a check runs.
+/// `x` (0..=1) in thousandths, the precision a reply shows scores and confidences in
+/// ([`crate::json::score`]). Thresholds compare a score or a confidence with a threshold in
+/// thousandths, so a score shown as 0.723 is blocked at a threshold of 0.723 and one shown as
+/// 0.722 is not, whatever digits lie beyond. Past 1 counts as 1; below 0, and NaN, as 0 (a
+/// threshold that means nothing blocks and reports everything rather than nothing).
+#[must_use]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // 0 ..= 1000 by the guard
+pub fn thousandths(x: f32) -> u16 {
+    let t = (f64::from(x) * 1000.0).round();
+    if t >= 1000.0 {
+        1000
+    } else if t >= 0.0 {
+        t as u16
+    } else {
+        0
+    }
+}
+
+/// The least confidence of personal data reported by default: matches scored below it are
+/// context-poor guesses (a checksum-valid number with nothing around it saying what it is).
+pub const DEFAULT_PII_THRESHOLD: f32 = 0.4;
+
+/// Which detectors a check runs, and the thresholds it is judged by when not the detector's.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
     pub check_pii: bool,
     pub check_injection: bool,
+    /// Overrides [`DetectorConfig::injection_threshold`] for this check (0..=1).
+    pub injection_threshold: Option<f32>,
+    /// Overrides [`DetectorConfig::pii_threshold`] for this check (0..=1).
+    pub pii_threshold: Option<f32>,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { check_pii: true, check_injection: true }
+        CheckOptions { check_pii: true, check_injection: true, injection_threshold: None, pii_threshold: None }
     }
 }
 
 impl CheckOptions {
     /// The bit set mixed into the cache key, so differently-flagged checks never share an entry.
+    /// The thresholds are not in it: the key names the text asked about (a tenant's stored answer
+    /// to it), not the verdict, which every check judges afresh (see [`Detector::check`]).
     #[must_use]
     pub fn key_flags(self) -> u8 {
         u8::from(self.check_pii) | u8::from(self.check_injection) << 1
@@ -198,16 +235,32 @@ impl Detector {
         normalize::cache_key(text, options.key_flags())
     }
 
+    /// The flags and the thresholds a check with `options` is judged by: its own thresholds where
+    /// it gives them, else the detector's.
+    fn judging(&self, options: CheckOptions) -> Judging {
+        Judging::new(
+            options.key_flags(),
+            options.injection_threshold.or(self.config.injection_threshold),
+            options.pii_threshold.unwrap_or(self.config.pii_threshold),
+        )
+    }
+
     /// Checks `text`: personal data, injection, routing and the cache key. A text remembered
-    /// earlier (see [`Detector::remember`]) reuses its result.
+    /// earlier (see [`Detector::remember`]) with the same flags and thresholds reuses its result.
+    ///
+    /// The memo is keyed by the thresholds in force as well as the flags, rather than keeping
+    /// unjudged findings and applying the thresholds on each hit: the thresholds decide
+    /// `blocked`, the routing, which matches are reported and the redacted text, so applying
+    /// them afterwards would redo most of a check and throw away the reply form the memo keeps.
     pub fn check(&self, text: &str, options: CheckOptions) -> Checked {
+        let judging = self.judging(options);
         // A remembered text brings its key too, so it is neither normalised nor hashed again.
-        let memoised = lock(&self.memo).get(text, options.key_flags()).map(|d| (String::from(&*d.cache_key), Arc::clone(&d.found)));
+        let memoised = lock(&self.memo).get(text, judging).map(|d| (String::from(&*d.cache_key), Arc::clone(&d.found)));
         if let Some((cache_key, found)) = memoised {
             self.count(&found);
             return Checked { cache_key, found, memoised: true };
         }
-        let found = Arc::new(self.detect(text, options));
+        let found = Arc::new(self.detect(text, options, judging));
         self.count(&found);
         Checked { cache_key: Self::cache_key(text, options), found, memoised: false }
     }
@@ -222,19 +275,19 @@ impl Detector {
         // Copied before the lock is taken: other checks on the libuv pool wait on it.
         let detected = Detected {
             text: text.into(),
-            flags: options.key_flags(),
+            judging: self.judging(options),
             cache_key: checked.cache_key.as_str().into(),
             found: Arc::clone(&checked.found),
         };
         lock(&self.memo).insert(detected);
     }
 
-    /// Runs the detectors and routing.
-    fn detect(&self, text: &str, options: CheckOptions) -> Findings {
+    /// Runs the detectors and routing, judged by `judging`'s thresholds.
+    fn detect(&self, text: &str, options: CheckOptions, judging: Judging) -> Findings {
         let map = Utf16Map::new(text);
 
         let (pii, redacted_text) = if options.check_pii {
-            with_matches(text, |found| (pii_findings(text, &map, found), pii::redact(text, found, &RedactMode::Placeholder)))
+            with_matches(text, judging.pii_threshold(), |found| (pii_findings(text, &map, found), pii::redact(text, found, &RedactMode::Placeholder)))
         } else {
             (Vec::new(), text.to_string())
         };
@@ -258,7 +311,11 @@ impl Detector {
             (Vec::new(), 0.0, Severity::None)
         };
 
-        let blocked = injection_severity >= self.config.block_level && injection_severity > Severity::None;
+        let blocked = options.check_injection
+            && match judging.injection_threshold() {
+                Some(threshold) => thousandths(injection_score) >= threshold,
+                None => injection_severity >= self.config.block_level && injection_severity > Severity::None,
+            };
         let routing = routing::route(text, false, blocked, !pii.is_empty());
         Findings { pii, redacted_text, injection_score, injection_severity, injection, blocked, routing, rendered: Rendered::default() }
     }
@@ -281,10 +338,13 @@ impl Detector {
         }
     }
 
-    /// Finds personal data and redacts it with `mode`.
+    /// Finds personal data at `pii_threshold` confidence or above (the detector's when None) and
+    /// redacts it with `mode`.
     #[must_use]
-    pub fn redact(&self, text: &str, mode: &RedactMode) -> (String, Vec<PiiFinding>) {
-        let found = pii::detect(text);
+    pub fn redact(&self, text: &str, mode: &RedactMode, pii_threshold: Option<f32>) -> (String, Vec<PiiFinding>) {
+        let threshold = thousandths(pii_threshold.unwrap_or(self.config.pii_threshold));
+        let mut found = pii::detect(text);
+        found.retain(|m| thousandths(m.confidence) >= threshold);
         let redacted = pii::redact(text, &found, mode);
         (redacted, pii_findings(text, &Utf16Map::new(text), &found))
     }
@@ -309,11 +369,15 @@ thread_local! {
 /// A vector that grew past this many matches (a long text full of numbers) is not kept.
 const MATCHES_KEPT: usize = 64;
 
-/// Calls `use_them` with the personal data found in `text`.
-fn with_matches<R>(text: &str, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
+/// Calls `use_them` with the personal data found in `text` at `threshold` (thousandths)
+/// confidence or above. The threshold applies after overlaps are resolved: a span whose most
+/// specific reading is too unsure is left as it is, not handed to a less specific reading (a
+/// card number with nothing saying it is one is not then redacted as a phone).
+fn with_matches<R>(text: &str, threshold: u16, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
     MATCHES.with(|kept| match kept.try_borrow_mut() {
         Ok(mut found) => {
             pii::detect_into(text, &mut found);
+            found.retain(|m| thousandths(m.confidence) >= threshold);
             let result = use_them(&found);
             if found.capacity() > MATCHES_KEPT {
                 *found = Vec::new();
@@ -321,7 +385,7 @@ fn with_matches<R>(text: &str, use_them: impl FnOnce(&[PiiMatch]) -> R) -> R {
             result
         }
         // Not reached (nothing here checks text from inside a check); a vector of its own then.
-        Err(_) => use_them(&pii::detect(text)),
+        Err(_) => use_them(&pii::detect(text).into_iter().filter(|m| thousandths(m.confidence) >= threshold).collect::<Vec<_>>()),
     })
 }
 

@@ -36,8 +36,8 @@ use crate::detector::{CheckOptions, Detector};
 use crate::json::{self, Reader};
 use crate::reply;
 
-/// The body the endpoint takes: a JSON object with `text`, and optionally `user_id` and any of
-/// the three boolean flags, each once, nothing else. Any other body is left to the caller's own
+/// The body the endpoint takes: a JSON object with `text`, and optionally `user_id`, any of the
+/// three boolean flags and the two thresholds (numbers from 0 to 1), each once, nothing else. Any other body is left to the caller's own
 /// parsing and validation, so its errors are the caller's: this only has to agree with
 /// `JSON.parse` and the caller's schema on the bodies it takes. (`user_id` is read and checked, but
 /// it selects nothing: who is asking comes from the request's credential.)
@@ -61,6 +61,7 @@ impl<'a> CheckRequest<'a> {
         let mut r = Reader::new(bytes);
         let (mut text, mut user_id) = (None, None);
         let mut flags = [None; 3];
+        let mut thresholds = [None; 2];
         r.expect(b'{')?;
         loop {
             r.expect(b'"')?;
@@ -75,6 +76,13 @@ impl<'a> CheckRequest<'a> {
                         return None;
                     }
                     *flag = Some(r.boolean()?);
+                }
+                b"injection_threshold" | b"pii_threshold" => {
+                    let threshold = &mut thresholds[usize::from(key == b"pii_threshold")];
+                    if threshold.is_some() {
+                        return None;
+                    }
+                    *threshold = Some(fraction(r.float()?)?);
                 }
                 _ => return None,
             }
@@ -95,8 +103,17 @@ impl<'a> CheckRequest<'a> {
             return None;
         }
         let [pii, injection, cache] = flags.map(|f| f.unwrap_or(true));
-        Some(CheckRequest { text, user_id, options: CheckOptions { check_pii: pii, check_injection: injection }, use_cache: cache })
+        let [injection_threshold, pii_threshold] = thresholds;
+        let options = CheckOptions { check_pii: pii, check_injection: injection, injection_threshold, pii_threshold };
+        Some(CheckRequest { text, user_id, options, use_cache: cache })
     }
+}
+
+/// A threshold as the schema takes it, a number from 0 to 1; None for any other (its 400 is the
+/// caller's).
+#[allow(clippy::cast_possible_truncation)] // 0 ..= 1: an f32 holds it to well past the thousandth compared
+fn fraction(n: f64) -> Option<f32> {
+    (0.0..=1.0).contains(&n).then_some(n as f32)
 }
 
 /// What [`CheckEndpoint::answer`] did.

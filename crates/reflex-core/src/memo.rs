@@ -1,10 +1,10 @@
-//! The detection results of recent cache hits, by exact text and check flags.
+//! The detection results of recent cache hits, by exact text, check flags and thresholds.
 //!
 //! A cache hit still answers with the detection fields of *its own* text (docs/decisions.md:
 //! texts that share a normalised key can differ in offsets and findings), so a hit used to run
-//! both detectors again. Detection is a pure function of the text and the flags, so the result
-//! of the exact same text can be reused: the memo is keyed by a hash of the text and the flags
-//! and keeps the text itself, compared in full before a result is reused. It keeps the text's
+//! both detectors again. Detection is a pure function of the text, the flags and the thresholds
+//! the check is judged by ([`Judging`]), so the result of the exact same text can be reused: the
+//! memo is keyed by a hash of the text and the judging and keeps the text itself, compared in full before a result is reused. It keeps the text's
 //! cache key too, so a repeated hit is recognised before its key is computed: normalising and
 //! hashing the text was a larger share of a hit than reading the memo.
 //!
@@ -16,7 +16,7 @@
 //!
 //! Most lookups are misses (a miss of the cache never finds its text here), and hashing the
 //! whole text for the map cost a miss ~1k instructions. So the memo also counts its texts by a
-//! sample (length, flags and three words of the text) in a table of counters: a text whose
+//! sample (length, judging and three words of the text) in a table of counters: a text whose
 //! sample's counter is zero is not here, found without reading the text. A sample that matches
 //! only means the map is asked as before, so texts made to share samples cost no more than
 //! before either.
@@ -26,18 +26,58 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use crate::detector::Findings;
+use crate::detector::{thousandths, Findings};
 
 /// Longer texts are not memoised: their detection is costlier, but each would take a large
 /// share of the byte budget.
 pub const MAX_TEXT: usize = 16 * 1024;
 
-/// The findings of one text checked with one set of flags, with the text they belong to and its
-/// cache key (`Detector::cache_key` of the two).
+/// What a check's findings depend on besides its text: the detectors it ran (the cache key's
+/// flags) and the thresholds in force, the check's own or else the detector's, in the thousandths
+/// they are compared in (see [`thousandths`]). Two checks of one text share a memoised result
+/// only when their judging is equal, which is exactly when they would judge it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judging {
+    flags: u8,
+    /// The injection threshold; [`NO_THRESHOLD`] when the block level decides.
+    injection: u16,
+    /// The least confidence of personal data reported.
+    pii: u16,
+}
+
+/// No injection threshold (thresholds run from 0 to 1000 thousandths).
+const NO_THRESHOLD: u16 = u16::MAX;
+
+impl Judging {
+    #[must_use]
+    pub fn new(flags: u8, injection_threshold: Option<f32>, pii_threshold: f32) -> Self {
+        Judging { flags, injection: injection_threshold.map_or(NO_THRESHOLD, thousandths), pii: thousandths(pii_threshold) }
+    }
+
+    /// The injection threshold in thousandths, when there is one.
+    #[must_use]
+    pub fn injection_threshold(self) -> Option<u16> {
+        (self.injection != NO_THRESHOLD).then_some(self.injection)
+    }
+
+    /// The least confidence of personal data reported, in thousandths.
+    #[must_use]
+    pub fn pii_threshold(self) -> u16 {
+        self.pii
+    }
+
+    /// All of it in one word, for hashing: distinct judgings, distinct seeds.
+    fn seed(self) -> u64 {
+        u64::from(self.flags) | u64::from(self.injection) << 8 | u64::from(self.pii) << 24
+    }
+}
+
+/// The findings of one text checked with one judging, with the text they belong to and its
+/// cache key (`Detector::cache_key` of the text and the judging's flags).
 #[derive(Clone, Debug)]
 pub struct Detected {
     pub text: Box<str>,
-    pub flags: u8,
+    pub judging: Judging,
     pub cache_key: Box<str>,
     pub found: Arc<Findings>,
 }
@@ -67,8 +107,8 @@ pub struct Memo {
     max_bytes: usize,
 }
 
-fn key(text: &str, flags: u8) -> u128 {
-    xxh3_128_with_seed(text.as_bytes(), u64::from(flags))
+fn key(text: &str, judging: Judging) -> u128 {
+    xxh3_128_with_seed(text.as_bytes(), judging.seed())
 }
 
 /// The counters a memo of `max_entries` keeps (see `Memo::samples`); a slot count past the
@@ -90,13 +130,13 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// `text`'s counter in a table of `slots` (a power of two): its length, `flags` and the words at
-/// its start, middle and end, mixed. Not keyed: a collision only costs the map lookup.
-fn sample(text: &str, flags: u8, slots: usize) -> usize {
+/// `text`'s counter in a table of `slots` (a power of two): its length, `judging` and the words
+/// at its start, middle and end, mixed. Not keyed: a collision only costs the map lookup.
+fn sample(text: &str, judging: Judging, slots: usize) -> usize {
     const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
     let b = text.as_bytes();
     let n = b.len();
-    let mut h = (n as u64) << 8 | u64::from(flags);
+    let mut h = ((n as u64) << 8 ^ judging.seed()).wrapping_mul(MIX);
     for w in [word(b, 0), word(b, n / 2), word(b, n.saturating_sub(8))] {
         h = (h ^ w).wrapping_mul(MIX).rotate_left(31);
     }
@@ -111,18 +151,18 @@ impl Memo {
         Memo { map: HashMap::new(), samples, order: VecDeque::new(), bytes: 0, max_entries, max_bytes }
     }
 
-    /// The memoised result for exactly `text` checked with `flags`.
+    /// The memoised result for exactly `text` judged by `judging`.
     #[must_use]
-    pub fn get(&self, text: &str, flags: u8) -> Option<&Detected> {
-        if text.len() > MAX_TEXT || self.max_entries == 0 || self.samples[sample(text, flags, self.samples.len())] == 0 {
+    pub fn get(&self, text: &str, judging: Judging) -> Option<&Detected> {
+        if text.len() > MAX_TEXT || self.max_entries == 0 || self.samples[sample(text, judging, self.samples.len())] == 0 {
             return None;
         }
-        self.map.get(&key(text, flags)).filter(|d| *d.text == *text && d.flags == flags)
+        self.map.get(&key(text, judging)).filter(|d| *d.text == *text && d.judging == judging)
     }
 
     /// Counts `d` in (`add`) or out of its sample's counter.
     fn count(&mut self, d: &Detected, add: bool) {
-        let slot = sample(&d.text, d.flags, self.samples.len());
+        let slot = sample(&d.text, d.judging, self.samples.len());
         let c = &mut self.samples[slot];
         *c = if add { *c + 1 } else { *c - 1 };
     }
@@ -132,7 +172,7 @@ impl Memo {
         if detected.text.len() > MAX_TEXT || self.max_entries == 0 || size > self.max_bytes {
             return;
         }
-        let k = key(&detected.text, detected.flags);
+        let k = key(&detected.text, detected.judging);
         self.count(&detected, true);
         if let Some(old) = self.map.insert(k, detected) {
             // A hash collision or a re-insert: the newer result replaces the older in place.
@@ -166,7 +206,7 @@ impl Memo {
 mod tests {
     use std::sync::Arc;
 
-    use super::{Detected, Memo};
+    use super::{Detected, Judging, Memo};
     use crate::detector::{Findings, Rendered};
     use crate::routing::route;
     use crate::severity::Severity;
@@ -182,16 +222,40 @@ mod tests {
             routing: route(text, true, false, false),
             rendered: Rendered::default(),
         };
-        Detected { text: text.into(), flags, cache_key: "k".into(), found: Arc::new(found) }
+        Detected { text: text.into(), judging: j(flags), cache_key: "k".into(), found: Arc::new(found) }
+    }
+
+    fn j(flags: u8) -> Judging {
+        Judging::new(flags, None, 0.4)
     }
 
     #[test]
     fn exact_text_and_flags_only() {
         let mut memo = Memo::new(8, 1 << 20);
         memo.insert(detected("Hello there", 3));
-        assert!(memo.get("Hello there", 3).is_some());
-        assert!(memo.get("hello there", 3).is_none(), "same cache key, different text");
-        assert!(memo.get("Hello there", 1).is_none(), "different flags");
+        assert!(memo.get("Hello there", j(3)).is_some());
+        assert!(memo.get("hello there", j(3)).is_none(), "same cache key, different text");
+        assert!(memo.get("Hello there", j(1)).is_none(), "different flags");
+    }
+
+    #[test]
+    fn each_threshold_has_its_own_result() {
+        let mut memo = Memo::new(8, 1 << 20);
+        let mut strict = detected("Hello there", 3);
+        strict.judging = Judging::new(3, Some(0.5), 0.4);
+        memo.insert(strict);
+        assert!(memo.get("Hello there", Judging::new(3, Some(0.5), 0.4)).is_some());
+        for other in [Judging::new(3, None, 0.4), Judging::new(3, Some(0.6), 0.4), Judging::new(3, Some(0.5), 0.9)] {
+            assert!(memo.get("Hello there", other).is_none(), "{other:?}");
+        }
+        memo.insert(detected("Hello there", 3));
+        assert_eq!(memo.len(), 2, "the same text judged two ways is two entries");
+        assert_eq!(Judging::new(3, Some(0.5), 0.25).injection_threshold(), Some(500));
+        assert_eq!(Judging::new(3, None, 0.25).injection_threshold(), None);
+        assert_eq!(Judging::new(3, None, 0.25).pii_threshold(), 250);
+        // Thresholds that judge alike are one judging.
+        assert_eq!(Judging::new(3, Some(0.5), 0.4), Judging::new(3, Some(0.500_01), 0.4));
+        assert_ne!(Judging::new(3, Some(0.5), 0.4), Judging::new(3, Some(0.501), 0.4));
     }
 
     #[test]
@@ -200,12 +264,12 @@ mod tests {
         let a = format!("{}{}{}{}{}", "s".repeat(8), "a".repeat(20), "m".repeat(8), "b".repeat(20), "e".repeat(8));
         let b = a.replacen("aaaa", "zzzz", 1);
         let slots = super::sample_slots(8);
-        assert_eq!(super::sample(&a, 3, slots), super::sample(&b, 3, slots));
+        assert_eq!(super::sample(&a, j(3), slots), super::sample(&b, j(3), slots));
         let mut memo = Memo::new(8, 1 << 20);
         memo.insert(detected(&a, 3));
-        assert!(memo.get(&a, 3).is_some() && memo.get(&b, 3).is_none());
+        assert!(memo.get(&a, j(3)).is_some() && memo.get(&b, j(3)).is_none());
         memo.insert(detected(&b, 3));
-        assert_eq!(memo.get(&b, 3).map(|d| &*d.text), Some(b.as_str()));
+        assert_eq!(memo.get(&b, j(3)).map(|d| &*d.text), Some(b.as_str()));
     }
 
     #[test]
@@ -218,10 +282,10 @@ mod tests {
         assert_eq!(memo.len(), 4);
         assert_eq!(memo.samples.iter().map(|&c| c as usize).sum::<usize>(), 4);
         for i in 36..40 {
-            assert!(memo.get(&format!("text number {i}"), 3).is_some());
+            assert!(memo.get(&format!("text number {i}"), j(3)).is_some());
         }
         for t in ["", "a", "short", "text number 1"] {
-            assert!(memo.get(t, 3).is_none(), "{t}");
+            assert!(memo.get(t, j(3)).is_none(), "{t}");
         }
     }
 
@@ -232,7 +296,7 @@ mod tests {
             memo.insert(detected(t, 3));
         }
         assert_eq!(memo.len(), 2);
-        assert!(memo.get("a", 3).is_none() && memo.get("c", 3).is_some());
+        assert!(memo.get("a", j(3)).is_none() && memo.get("c", j(3)).is_some());
         let mut small = Memo::new(100, 2_000);
         for i in 0..10 {
             small.insert(detected(&format!("{i}{}", "x".repeat(300)), 3));
@@ -240,6 +304,6 @@ mod tests {
         assert!(small.len() < 10 && !small.is_empty());
         let mut off = Memo::new(0, 1 << 20);
         off.insert(detected("a", 3));
-        assert!(off.get("a", 3).is_none());
+        assert!(off.get("a", j(3)).is_none());
     }
 }

@@ -20,7 +20,11 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class AnswerKeys {
   /** Keys keyed by `secret`, a server secret of at least 16 bytes. */
   constructor(secret: Buffer)
-  /** The key of `tenant`'s answer to `text` checked with `flags`: `ans:` and 32 hex characters. */
+  /**
+   * The key of `tenant`'s answer to `text` checked with `flags`: `ans:` and 32 hex characters.
+   * The thresholds judge a check and are not part of it: the answer to a text is the same
+   * under any of them.
+   */
   key(tenant: string, text: string, flags?: CheckFlags | undefined | null): string
 }
 
@@ -42,22 +46,35 @@ export declare class CacheTier {
 }
 
 export declare class Detector {
-  /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level. */
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level or a threshold outside 0..1. */
   constructor(options?: DetectorOptions | undefined | null)
   /** The block level: low, medium, high or critical. */
   get blockLevel(): string
-  /** The check of `text` as JSON: the `/api/v1/check` reply's fields less the cache's. */
+  /**
+   * The injection threshold, when one is set (a check is then blocked by score), to the
+   * thousandth it is compared in.
+   */
+  get injectionThreshold(): number | null
+  /** The least confidence of personal data reported, to the thousandth it is compared in. */
+  get piiThreshold(): number
+  /**
+   * The check of `text` as JSON: the `/api/v1/check` reply's fields less the cache's.
+   * Throws `REFLEX_ERR_INVALID_OPTION` for a threshold outside 0..1.
+   */
   check(text: string, flags?: CheckFlags | undefined | null): string
   /** `check` on the libuv pool. */
   checkAsync(text: string, flags?: CheckFlags | undefined | null): Promise<string>
   /**
    * The personal data in `text` and the text redacted, as JSON (the `/filter/pii` reply).
-   * Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode.
+   * Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode or a threshold outside 0..1.
    */
   redact(text: string, options?: RedactOptions | undefined | null): string
   /** `redact` on the libuv pool. */
   redactAsync(text: string, options?: RedactOptions | undefined | null): Promise<string>
-  /** The cache key a check of `text` with `flags` has (32 hex characters). */
+  /**
+   * The cache key a check of `text` with `flags` has (32 hex characters; the thresholds judge
+   * a check, not the text it is about, and are not part of it).
+   */
   cacheKey(text: string, flags?: CheckFlags | undefined | null): string
   /** Counters of the checks since the detector was made. */
   stats(): DetectorStats
@@ -142,16 +159,30 @@ export interface CacheTierStats {
 /** An endpoint answering with `detector` from `cache`, answers keyed by `keys`. */
 export declare function checkEndpoint(detector: Detector, cache: CacheTier, keys: AnswerKeys): ExternalObject<'CheckEndpoint'>
 
-/** Which detectors a check runs; each defaults to true. */
+/**
+ * Which detectors a check runs (each defaults to true), and thresholds of its own (0..1; the
+ * detector's when absent).
+ */
 export interface CheckFlags {
   checkPii?: boolean
   checkInjection?: boolean
+  /** Blocks when the injection score reaches it, instead of the detector's threshold or level. */
+  injectionThreshold?: number
+  /** Least confidence of personal data reported and redacted. */
+  piiThreshold?: number
 }
 
 /** How a detector judges and remembers; every field is optional. */
 export interface DetectorOptions {
   /** Injection severity at which a check is blocked: low, medium, high (default) or critical. */
   blockLevel?: string
+  /**
+   * When given (0..1), a check is blocked when its injection score reaches it, instead of by
+   * the block level.
+   */
+  injectionThreshold?: number
+  /** Least confidence (0..1) of personal data reported and redacted (default 0.4). */
+  piiThreshold?: number
   /** Results kept for texts checked again (default 4096; 0 keeps none). */
   memoMaxEntries?: number
   /** Most bytes those results hold (default 32 MiB). */
@@ -208,6 +239,8 @@ export interface RedactOptions {
   keepLast?: number
   /** With hash: the salt mixed into each digest (default empty). */
   salt?: string
+  /** Least confidence (0..1) of personal data redacted (default the detector's). */
+  piiThreshold?: number
 }
 
 /** The seccomp programs of the shell sandbox, in the order bubblewrap is given them. */

@@ -11,7 +11,7 @@
  * ```
  */
 import { AnswerKeys as NativeAnswerKeys } from '../bindings/index.js'
-import { assertOptions, assertString, coded, REFLEX_ERRORS, ReflexError } from './errors.js'
+import { assertOptions, assertString, assertThresholds, coded, REFLEX_ERRORS, ReflexError } from './errors.js'
 import type { CheckOptions } from './types.js'
 
 const natives = new WeakMap<AnswerKeys, NativeAnswerKeys>()
@@ -33,6 +33,7 @@ export class AnswerKeys {
     assertString('tenant', tenant)
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     return coded(() => this.#native.key(tenant, text, options))
   }
 }

@@ -12,8 +12,9 @@
  * ```
  *
  * It takes the usual body: a JSON object of `text` (1..100,000 characters), and optionally
- * `user_id` (1..256, read but selecting nothing) and any of `check_pii`, `check_injection` and
- * `use_cache` as booleans, each once, nothing else. Any other body is declined (`undefined`), so
+ * `user_id` (1..256, read but selecting nothing), any of `check_pii`, `check_injection` and
+ * `use_cache` as booleans and `injection_threshold` and `pii_threshold` as numbers from 0 to 1,
+ * each once, nothing else. Any other body is declined (`undefined`), so
  * its errors are the caller's validator's. The reply is the check's JSON with `request_id` first,
  * `cache_hit`, `cache_key` and (on a hit of `tenant`'s stored answer to the exact text, see
  * `AnswerKeys`) `cached_value`, and `processing_time_ms` last; a hit's text is remembered by the

@@ -12,7 +12,7 @@
  * texts of many KB. Both are safe to call from many requests at once.
  */
 import { Detector as NativeDetector } from '../bindings/index.js'
-import { assertOptions, assertString, coded, fromNative } from './errors.js'
+import { assertOptions, assertString, assertThresholds, coded, fromNative } from './errors.js'
 import type { BlockLevel, CheckOptions, CheckResult, DetectorOptions, DetectorStats, RedactOptions, RedactResult } from './types.js'
 
 /** Each detector's addon object, for the package's own `CheckEndpoint`. */
@@ -21,22 +21,34 @@ const natives = new WeakMap<Detector, NativeDetector>()
 export class Detector {
   readonly #native: NativeDetector
 
-  /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level. */
+  /** Throws `REFLEX_ERR_INVALID_OPTION` for an unknown block level or a threshold that is not a number from 0 to 1. */
   constructor(options: DetectorOptions = {}) {
     assertOptions('options', options)
+    assertThresholds(options)
     this.#native = coded(() => new NativeDetector(options))
     natives.set(this, this.#native)
   }
 
-  /** The severity at which a check is blocked. */
+  /** The severity at which a check is blocked, when no injection threshold is set. */
   get blockLevel(): BlockLevel {
     return this.#native.blockLevel as BlockLevel
+  }
+
+  /** The injection score at which a check is blocked; undefined when the block level decides. */
+  get injectionThreshold(): number | undefined {
+    return this.#native.injectionThreshold ?? undefined
+  }
+
+  /** The least confidence of personal data reported and redacted. */
+  get piiThreshold(): number {
+    return this.#native.piiThreshold
   }
 
   /** Checks `text` for personal data and injection, with routing hints and its cache key. */
   check(text: string, options?: CheckOptions): CheckResult {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     return JSON.parse(coded(() => this.#native.check(text, options))) as CheckResult
   }
 
@@ -47,6 +59,7 @@ export class Detector {
   checkJson(text: string, options?: CheckOptions): string {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     return coded(() => this.#native.check(text, options))
   }
 
@@ -54,6 +67,7 @@ export class Detector {
   async checkAsync(text: string, options?: CheckOptions): Promise<CheckResult> {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     try {
       return JSON.parse(await this.#native.checkAsync(text, options)) as CheckResult
     } catch (err) {
@@ -61,10 +75,11 @@ export class Detector {
     }
   }
 
-  /** The personal data in `text`, and `text` with it replaced. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode. */
+  /** The personal data in `text`, and `text` with it replaced. Throws `REFLEX_ERR_INVALID_OPTION` for an unknown mode or a threshold that is not a number from 0 to 1. */
   redact(text: string, options?: RedactOptions): RedactResult {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     return JSON.parse(coded(() => this.#native.redact(text, options))) as RedactResult
   }
 
@@ -72,6 +87,7 @@ export class Detector {
   async redactAsync(text: string, options?: RedactOptions): Promise<RedactResult> {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     try {
       return JSON.parse(await this.#native.redactAsync(text, options)) as RedactResult
     } catch (err) {
@@ -83,6 +99,7 @@ export class Detector {
   cacheKey(text: string, options?: CheckOptions): string {
     assertString('text', text)
     assertOptions('options', options)
+    assertThresholds(options)
     return coded(() => this.#native.cacheKey(text, options))
   }
 

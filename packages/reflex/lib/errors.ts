@@ -15,7 +15,7 @@
 export const REFLEX_ERRORS = {
   /** An argument has the wrong type (a text that is not a string, a body that is not bytes). */
   invalidArgument: 'REFLEX_ERR_INVALID_ARGUMENT',
-  /** An option is outside its set: an unknown block level or redaction mode, a lifetime or window under 1 ms, a capacity under 1. */
+  /** An option is outside its set: an unknown block level or redaction mode, a threshold not a number from 0 to 1, a lifetime or window under 1 ms, a capacity under 1. */
   invalidOption: 'REFLEX_ERR_INVALID_OPTION',
   /** A cache value is not one JSON document. */
   invalidValue: 'REFLEX_ERR_INVALID_VALUE',
@@ -70,6 +70,18 @@ export function assertString(name: string, value: unknown): asserts value is str
 /** Throws `invalidArgument` unless `value` is a number. */
 export function assertNumber(name: string, value: unknown): asserts value is number {
   if (typeof value !== 'number') throw new ReflexError(REFLEX_ERRORS.invalidArgument, `${name} must be a number, not ${typeof value}`)
+}
+
+/** Throws `invalidOption` unless each threshold `options` gives is a number from 0 to 1. */
+export function assertThresholds(options: { injectionThreshold?: unknown; piiThreshold?: unknown } | undefined): void {
+  if (options === undefined) return
+  for (const [name, t] of [
+    ['injectionThreshold', options.injectionThreshold],
+    ['piiThreshold', options.piiThreshold],
+  ] as const) {
+    if (t !== undefined && !(typeof t === 'number' && t >= 0 && t <= 1))
+      throw new ReflexError(REFLEX_ERRORS.invalidOption, `${name} must be a finite number from 0 to 1, not ${String(t)}`)
+  }
 }
 
 /** Throws `invalidArgument` unless `value` is an options object (or absent, when `optional`). */

@@ -13,16 +13,35 @@ export type Severity = 'none' | BlockLevel
 export interface DetectorOptions {
   /** Injection severity at which a check is blocked (`status: 'blocked'`). Default `high`. */
   blockLevel?: BlockLevel
+  /**
+   * When given (0..1), a check is blocked when its `injection_score` reaches it, instead of by
+   * `blockLevel`: lower blocks more attacks and more harmless texts. Default: none (the level decides).
+   */
+  injectionThreshold?: number
+  /**
+   * Least `confidence` (0..1) of personal data reported and redacted. Default 0.4: lower redacts
+   * more, context-poor guesses too; higher redacts only the surest matches.
+   */
+  piiThreshold?: number
   /** Results kept for texts checked again, such as cache hits (default 4096; 0 keeps none). */
   memoMaxEntries?: number
   /** Most bytes those results hold (default 32 MiB). */
   memoMaxBytes?: number
 }
 
-/** Which detectors a check runs. Both default to true, and both are part of the cache key. */
+/**
+ * Which detectors a check runs, and thresholds of its own. Both flags default to true, and both are
+ * part of the cache key; the thresholds (0..1) default to the detector's and are not part of it:
+ * they judge a check, and a check under other thresholds is judged afresh, never reused. A
+ * threshold is compared in thousandths, as results show scores and confidences.
+ */
 export interface CheckOptions {
   checkPii?: boolean
   checkInjection?: boolean
+  /** This check's `DetectorOptions.injectionThreshold`. */
+  injectionThreshold?: number
+  /** This check's `DetectorOptions.piiThreshold`. */
+  piiThreshold?: number
 }
 
 /** Personal data found in a text. Offsets are UTF-16 code units: `text.slice(start, end) === matched_text`. */
@@ -59,7 +78,7 @@ export interface Routing {
 
 /** A check of one text: the `/api/v1/check` reply's fields less `request_id`, the cache's and the time. */
 export interface CheckResult {
-  /** `blocked` when the injection severity reaches the detector's block level. */
+  /** `blocked` when the injection score reaches the injection threshold, or without one, when the severity reaches the block level. */
   status: 'success' | 'blocked'
   allowed: boolean
   /** A hash of the normalised text and the check options (32 hex characters): texts differing only in case, spacing or look-alike characters share it. */
@@ -89,6 +108,8 @@ export interface RedactOptions {
   keepLast?: number
   /** With `hash`: the salt mixed into each digest (default empty). Keep it secret, or digests of short values can be reversed by trying them all. */
   salt?: string
+  /** Least `confidence` (0..1) of personal data redacted; default the detector's `piiThreshold`. */
+  piiThreshold?: number
 }
 
 /** A redaction: the `/filter/pii` reply. */

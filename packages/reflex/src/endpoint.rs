@@ -17,6 +17,7 @@ use reflex_core::endpoint::{Answer, AnswerKeys as CoreKeys, CheckEndpoint as Cor
 
 use crate::cache::CacheTier;
 use crate::detector::Detector;
+use crate::errors::CodedError;
 use crate::now_ms;
 use crate::options::{u32_count, CheckFlags};
 
@@ -51,9 +52,11 @@ impl AnswerKeys {
     }
 
     /// The key of `tenant`'s answer to `text` checked with `flags`: `ans:` and 32 hex characters.
+    /// The thresholds judge a check and are not part of it: the answer to a text is the same
+    /// under any of them.
     #[napi(catch_unwind)]
-    pub fn key(&self, tenant: String, text: String, flags: Option<CheckFlags>) -> String {
-        self.inner.key(&tenant, &text, flags.unwrap_or_default().into())
+    pub fn key(&self, tenant: String, text: String, flags: Option<CheckFlags>) -> std::result::Result<String, CodedError> {
+        Ok(self.inner.key(&tenant, &text, flags.unwrap_or_default().try_into()?))
     }
 }
 

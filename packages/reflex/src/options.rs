@@ -17,6 +17,11 @@ use crate::errors::{invalid_option, CodedError};
 pub struct DetectorOptions {
     /// Injection severity at which a check is blocked: low, medium, high (default) or critical.
     pub block_level: Option<String>,
+    /// When given (0..1), a check is blocked when its injection score reaches it, instead of by
+    /// the block level.
+    pub injection_threshold: Option<f64>,
+    /// Least confidence (0..1) of personal data reported and redacted (default 0.4).
+    pub pii_threshold: Option<f64>,
     /// Results kept for texts checked again (default 4096; 0 keeps none).
     pub memo_max_entries: Option<f64>,
     /// Most bytes those results hold (default 32 MiB).
@@ -37,23 +42,47 @@ impl TryFrom<DetectorOptions> for DetectorConfig {
         };
         Ok(DetectorConfig {
             block_level,
+            injection_threshold: threshold("injectionThreshold", o.injection_threshold)?,
+            pii_threshold: threshold("piiThreshold", o.pii_threshold)?.unwrap_or(defaults.pii_threshold),
             memo_max_entries: count("memoMaxEntries", o.memo_max_entries, defaults.memo_max_entries)?,
             memo_max_bytes: count("memoMaxBytes", o.memo_max_bytes, defaults.memo_max_bytes)?,
         })
     }
 }
 
-/// Which detectors a check runs; each defaults to true.
+/// Which detectors a check runs (each defaults to true), and thresholds of its own (0..1; the
+/// detector's when absent).
 #[napi(object)]
 #[derive(Default, Clone, Copy)]
 pub struct CheckFlags {
     pub check_pii: Option<bool>,
     pub check_injection: Option<bool>,
+    /// Blocks when the injection score reaches it, instead of the detector's threshold or level.
+    pub injection_threshold: Option<f64>,
+    /// Least confidence of personal data reported and redacted.
+    pub pii_threshold: Option<f64>,
 }
 
-impl From<CheckFlags> for CheckOptions {
-    fn from(f: CheckFlags) -> Self {
-        CheckOptions { check_pii: f.check_pii.unwrap_or(true), check_injection: f.check_injection.unwrap_or(true) }
+impl TryFrom<CheckFlags> for CheckOptions {
+    type Error = CodedError;
+
+    fn try_from(f: CheckFlags) -> Result<Self, Self::Error> {
+        Ok(CheckOptions {
+            check_pii: f.check_pii.unwrap_or(true),
+            check_injection: f.check_injection.unwrap_or(true),
+            injection_threshold: threshold("injectionThreshold", f.injection_threshold)?,
+            pii_threshold: threshold("piiThreshold", f.pii_threshold)?,
+        })
+    }
+}
+
+/// A threshold from a JavaScript number: finite, from 0 to 1.
+#[allow(clippy::cast_possible_truncation)] // checked: 0 ..= 1, where an f32 is as fine as a threshold needs
+pub fn threshold(name: &str, value: Option<f64>) -> Result<Option<f32>, CodedError> {
+    match value {
+        None => Ok(None),
+        Some(t) if (0.0..=1.0).contains(&t) => Ok(Some(t as f32)),
+        Some(t) => Err(invalid_option(format!("{name} must be a finite number from 0 to 1, not {t}"))),
     }
 }
 
@@ -67,6 +96,15 @@ pub struct RedactOptions {
     pub keep_last: Option<f64>,
     /// With hash: the salt mixed into each digest (default empty).
     pub salt: Option<String>,
+    /// Least confidence (0..1) of personal data redacted (default the detector's).
+    pub pii_threshold: Option<f64>,
+}
+
+impl RedactOptions {
+    /// The redaction's own threshold, if it gives one.
+    pub fn pii_threshold(&self) -> Result<Option<f32>, CodedError> {
+        threshold("piiThreshold", self.pii_threshold)
+    }
 }
 
 impl TryFrom<RedactOptions> for RedactMode {

@@ -97,3 +97,26 @@ t.test('a negative count is refused rather than read as a huge one', async (t) =
   t.throws(() => new RateLimiter({ maxKeys: -1 }), coded, 'maxKeys: -1')
   t.throws(() => new Detector({ memoMaxEntries: -1 }), coded, 'memoMaxEntries: -1')
 })
+
+t.test('a threshold that is not a number from 0 to 1 is refused, wherever it is given', async (t) => {
+  const detector = new Detector()
+  const keys = new AnswerKeys('x'.repeat(16))
+  for (const bad of [-0.01, 1.01, 2, -1, Number.NaN, Number.POSITIVE_INFINITY, '0.5', null, true]) {
+    for (const name of ['injectionThreshold', 'piiThreshold']) {
+      const options = { [name]: bad } as never
+      const what = `${name}: ${String(bad)}`
+      t.throws(() => new Detector(options), coded, `new Detector, ${what}`)
+      t.throws(() => detector.check('hello', options), coded, `check, ${what}`)
+      t.throws(() => detector.checkJson('hello', options), coded, `checkJson, ${what}`)
+      await t.rejects(detector.checkAsync('hello', options), coded, `checkAsync, ${what}`)
+      t.throws(() => detector.cacheKey('hello', options), coded, `cacheKey, ${what}`)
+      t.throws(() => keys.key('acme', 'hello', options), coded, `AnswerKeys.key, ${what}`)
+    }
+    t.throws(() => detector.redact('hello', { piiThreshold: bad } as never), coded, `redact, ${String(bad)}`)
+    await t.rejects(detector.redactAsync('hello', { piiThreshold: bad } as never), coded, `redactAsync, ${String(bad)}`)
+  }
+  for (const good of [0, 0.5, 1]) {
+    t.doesNotThrow(() => detector.check('hello', { injectionThreshold: good, piiThreshold: good }), `${good} is taken`)
+    t.doesNotThrow(() => new Detector({ injectionThreshold: good, piiThreshold: good }), `${good} is taken by a detector`)
+  }
+})

@@ -25,12 +25,17 @@ import { CheckBudget, CheckBudgetError, DEFAULT_CHECK_BUDGET_MS } from '../check
 import { ARM_TOOLS, type Arm, type ArmContext, ArmError, checkedInput, type ExecuteRequest } from '../contract.js'
 import { BLOCK_LEVELS, maxSeverity, type Severity, screenText, unique } from './injection-screen.js'
 import { parseOutputPolicy } from './output-policy.js'
-import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubMode } from './scrubber.js'
+import { MIN_DIGITS_TO_SCAN, Scrubber, type ScrubberOptions, type ScrubMode } from './scrubber.js'
 
 export interface GuardianDeps {
   detector: Detector
   /** Injection severity at which a tool or retrieval string is withheld; default the detector's own. */
   blockLevel?: BlockLevel
+  /**
+   * Injection score (0..1) at which a tool or retrieval string is withheld, instead of by the block
+   * level; default the detector's own (REFLEX_INJECTION_THRESHOLD), none when it has none.
+   */
+  injectionThreshold?: number
   /** Milliseconds the scans and the output policy of one call may take together (CHECK_BUDGET_MS). */
   checkBudgetMs?: number
 }
@@ -71,6 +76,10 @@ export type ScreenOutput = Type.Static<typeof ScreenOutput>
 export function createGuardianArm(deps: GuardianDeps): Arm {
   const blockLevel = deps.blockLevel ?? (deps.detector.blockLevel as BlockLevel)
   if (!BLOCK_LEVELS.includes(blockLevel)) throw new RangeError(`blockLevel must be one of ${BLOCK_LEVELS.join(', ')}`)
+  const injectionThreshold = deps.injectionThreshold ?? deps.detector.injectionThreshold
+  if (injectionThreshold !== undefined && !(injectionThreshold >= 0 && injectionThreshold <= 1))
+    throw new RangeError('injectionThreshold must be a number from 0 to 1')
+  const judging = { blockLevel, ...(injectionThreshold !== undefined && { injectionThreshold }) }
   return {
     name: 'guardian',
     capability: {
@@ -91,7 +100,7 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
     execute: async (request, ctx) => {
       const budget = new CheckBudget(deps.checkBudgetMs ?? DEFAULT_CHECK_BUDGET_MS)
       try {
-        if (request.tool === 'scrub') return await scrub(deps.detector, blockLevel, request, ctx, budget)
+        if (request.tool === 'scrub') return await scrub(deps.detector, judging, request, ctx, budget)
         if (request.tool === 'screen') return await screen(deps.detector, request, ctx, budget)
       } catch (err) {
         if (err instanceof CheckBudgetError) throw new ArmError('CHECK_BUDGET_EXCEEDED', `the guardian's ${request.tool}: ${err.message}`)
@@ -103,7 +112,13 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
       try {
         const probe = deps.detector.check('health probe: ada@example.com')
         const ok = probe.pii_matches.length === 1
-        return { status: ok ? 'healthy' : 'degraded', checks: { engine: { ok, addon: addonVersion, block_level: blockLevel } } }
+        const engine = {
+          ok,
+          addon: addonVersion,
+          block_level: blockLevel,
+          ...(injectionThreshold !== undefined && { injection_threshold: injectionThreshold }),
+        }
+        return { status: ok ? 'healthy' : 'degraded', checks: { engine } }
       } catch (err) {
         return { status: 'unhealthy', checks: { engine: { ok: false, error: (err as { code?: string }).code ?? 'ENGINE_ERROR' } } }
       }
@@ -113,7 +128,7 @@ export function createGuardianArm(deps: GuardianDeps): Arm {
 
 async function scrub(
   detector: Detector,
-  blockLevel: BlockLevel,
+  judging: Pick<ScrubberOptions, 'blockLevel' | 'injectionThreshold'>,
   request: ExecuteRequest,
   ctx: ArmContext,
   budget: CheckBudget,
@@ -121,7 +136,7 @@ async function scrub(
   const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
   const mode = (input.mode ?? 'placeholder') as ScrubMode
-  const scrubber = new Scrubber({ detector, mode, blockLevel, budget, ...(policy && { policy }) })
+  const scrubber = new Scrubber({ detector, mode, ...judging, budget, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput =
     input.text !== undefined
       ? { text: await scrubber.text(input.text), redactions: 0, pii_types: [] }

@@ -1,6 +1,7 @@
 /**
  * One scrub: redacts personal data and secrets in strings through the reflex detector, withholds
- * tool and retrieval strings that carry a prompt injection at or above the block level, applies
+ * tool and retrieval strings that carry a prompt injection at or above the block level (or, given
+ * an injection threshold, whose injection score reaches it), applies
  * the output policy, and counts what it did. Keys and structure are kept, so the result is the
  * same JSON shape as what came in.
  *
@@ -19,7 +20,7 @@
  */
 import type { BlockLevel, Detector, RedactOptions } from '@ganglion/reflex'
 import { type CheckBudget, RUN_LIMIT_MS } from '../check-budget.js'
-import { atLeast, type Severity, screenText, unique } from './injection-screen.js'
+import { atLeast, type Screened, type Severity, screenText, unique } from './injection-screen.js'
 import { applyPolicy, type CompiledPolicy } from './output-policy.js'
 
 export type ScrubMode = Extract<NonNullable<RedactOptions['mode']>, 'placeholder' | 'mask' | 'redact'>
@@ -28,6 +29,8 @@ export interface ScrubberOptions {
   detector: Detector
   mode: ScrubMode
   blockLevel: BlockLevel
+  /** When given, a string is withheld when its injection score reaches it, instead of by `blockLevel`. */
+  injectionThreshold?: number
   policy?: CompiledPolicy
   budget: CheckBudget
 }
@@ -88,8 +91,8 @@ export class Scrubber {
   }
 
   private async toolString(text: string, path: string): Promise<string> {
-    const screened = await this.opts.budget.countAsync(() => screenText(this.opts.detector, text))
-    if (screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)) {
+    const screened = await this.opts.budget.countAsync(() => screenText(this.opts.detector, text, false, this.opts.injectionThreshold))
+    if (this.withholds(screened)) {
       this.withheld.push({
         path: this.opts.detector.redact(path).redacted_text,
         severity: screened.severity,
@@ -98,6 +101,12 @@ export class Scrubber {
       return `[withheld: possible prompt injection (${screened.families.join(', ') || 'unknown'}, ${screened.severity})]`
     }
     return this.policy(await this.redact(text))
+  }
+
+  /** Given a threshold, the detector judged the string by it; else the arm's own block level decides. */
+  private withholds(screened: Screened): boolean {
+    if (this.opts.injectionThreshold !== undefined) return screened.blocked
+    return screened.severity !== 'none' && atLeast(screened.severity, this.opts.blockLevel)
   }
 
   private async redact(text: string): Promise<string> {

@@ -13,6 +13,7 @@ export interface GuardianCall {
   deps?: Record<string, unknown>
   constraints?: Record<string, unknown> | string[]
   blockLevel?: BlockLevel
+  injectionThreshold?: number
   /** The call's check budget in milliseconds; default the arm's own. */
   checkBudgetMs?: number
 }
@@ -22,6 +23,7 @@ export async function guard<T>(call: GuardianCall): Promise<{ output: T; events:
   const arm = createGuardianArm({
     detector,
     ...(call.blockLevel && { blockLevel: call.blockLevel }),
+    ...(call.injectionThreshold !== undefined && { injectionThreshold: call.injectionThreshold }),
     ...(call.checkBudgetMs !== undefined && { checkBudgetMs: call.checkBudgetMs }),
   })
   const request = executeRequest({

@@ -169,6 +169,15 @@ impl<'a> Reader<'a> {
         Some(value)
     }
 
+    /// A number, as JavaScript reads it.
+    pub fn float(&mut self) -> Option<f64> {
+        self.skip_ws();
+        let start = self.at;
+        self.number()?;
+        // The grammar was checked: the digits are ASCII, and Rust reads them as JavaScript does.
+        std::str::from_utf8(&self.s[start..self.at]).ok()?.parse().ok()
+    }
+
     /// Any value, as a tree, at nesting `depth`.
     pub fn value(&mut self, depth: usize) -> Option<Value> {
         self.skip_ws();
@@ -194,12 +203,7 @@ impl<'a> Reader<'a> {
             }
             b't' | b'f' => self.boolean().map(Value::Bool),
             b'n' => self.literal(b"null").map(|()| Value::Null),
-            _ => {
-                let start = self.at;
-                self.number()?;
-                // The grammar was checked: the digits are ASCII, and Rust reads them as JavaScript does.
-                std::str::from_utf8(&self.s[start..self.at]).ok()?.parse().ok().map(Value::Number)
-            }
+            _ => self.float().map(Value::Number),
         }
     }
 

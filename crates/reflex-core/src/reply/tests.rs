@@ -79,7 +79,7 @@ fn a_blocked_hit_still_routes_to_blocked() {
 #[test]
 fn the_redaction_result_is_the_filter_reply() {
     let detector = Detector::new(DetectorConfig::default());
-    let (redacted, found) = detector.redact("call 555-0100 or mail ada@example.com", &crate::pii::RedactMode::Redact);
+    let (redacted, found) = detector.redact("call 555-0100 or mail ada@example.com", &crate::pii::RedactMode::Redact, None);
     let v = parsed(&redact_result(&redacted, &found));
     assert_eq!(v.get("redacted_text").and_then(Value::as_str), Some(redacted.as_str()));
     assert_eq!(v.get("pii_detected"), Some(&Value::Bool(true)));
