@@ -1,7 +1,7 @@
 //! Which detectors run where the main scan stops: at a word (by its first byte and shape) and
 //! at a trigger byte (`@ = : - + (`).
 
-use super::{card, dob, email, iban, ip, mac, nhs, passport, password, phone, scan, secrets, ssn, wallet};
+use super::{card, dob, email, iban, ip, mac, national, nhs, passport, password, phone, scan, secrets, ssn, wallet};
 use super::{PiiKind, PiiMatch};
 
 /// The detectors for the word starting at `start`; returns where the word ends.
@@ -120,6 +120,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
             push(out, passport::find(b, i));
         }
+        if (2..=13).contains(&run) && next != b'_' && !(next == b'.' && after.is_ascii_digit()) {
+            national::digits(b, i, run, next, out);
+        }
         if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
             push(out, wallet::find(b, i));
         }
@@ -129,6 +132,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         push(out, wallet::find(b, i));
         push(out, dob::named(b, i));
         push(out, passport::find(b, i));
+        if !scan::inside_cluster(b, i) {
+            national::upper(b, i, out);
+        }
         if c <= b'F' && !scan::inside_cluster(b, i) {
             push(out, mac::find(b, i));
             push(out, ip::v6(b, i));

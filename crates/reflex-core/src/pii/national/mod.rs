@@ -1,0 +1,176 @@
+//! National identifiers beyond the US SSN: one file per country, each with its validator.
+//!
+//! Routing keeps them off the common path: a digit-led word reaches [`digits`] with the length of
+//! its leading digit run and the byte after it, and only the identifiers of that length are
+//! tried; a word starting with a capital reaches [`upper`] with its length. Every detector checks
+//! its shape and its checksum before it looks for a context word, and the context is looked up
+//! in a short window before the candidate only.
+//!
+//! Confidence: a checksum-validated number in a distinctive layout (letters around digits, a
+//! century sign, a dash after a birth date) is reported without context; a plain run of digits
+//! that passes a checksum is an ordinary number more often than not, so it is reported only
+//! next to a context word; identifiers with no checksum at all (NINO, PAN, ITIN, driving licence
+//! numbers) need a context word too.
+
+mod australia;
+mod finland;
+mod india;
+mod italy;
+mod korea;
+mod poland;
+mod singapore;
+mod spain;
+mod uk;
+mod us;
+
+use super::scan::{at, is_word, run_len, Keywords};
+use super::PiiMatch;
+
+/// Bytes before a candidate searched for an ASCII context word.
+const WINDOW: usize = 48;
+/// Bytes searched for a context word in another script (three bytes a character in Hangul or
+/// Devanagari).
+const NATIVE_WINDOW: usize = 64;
+
+/// Context words for one identifier: ASCII words (matched case-insensitively from a word start)
+/// and words in other scripts (matched as bytes).
+pub(super) struct Context {
+    words: Keywords,
+    native: &'static [&'static str],
+}
+
+impl Context {
+    pub(super) const fn new(words: &'static [&'static [u8]], native: &'static [&'static str]) -> Self {
+        Context { words: Keywords::new(words), native }
+    }
+
+    /// Whether a context word sits in the window before `pos`.
+    pub(super) fn before(&self, b: &[u8], pos: usize) -> bool {
+        if self.words.before(b, pos, WINDOW) {
+            return true;
+        }
+        let window = &b[pos.saturating_sub(NATIVE_WINDOW)..pos];
+        self.native.iter().any(|w| memchr::memmem::find(window, w.as_bytes()).is_some())
+    }
+}
+
+/// The identifiers that can start at a digit-led word: `run` leading digits, then `next`.
+pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut Vec<PiiMatch>) {
+    let sep = matches!(next, b' ' | b'-') && at(b, i + run + 1).is_ascii_digit();
+    match run {
+        2 if sep => push(out, australia::abn(b, i)),
+        3 if sep => {
+            push(out, australia::tfn(b, i));
+            push(out, australia::acn(b, i));
+            push(out, us::itin(b, i));
+        }
+        4 if sep => {
+            push(out, india::aadhaar(b, i));
+            push(out, australia::medicare(b, i));
+        }
+        6 => {
+            push(out, finland::personal_id(b, i));
+            if next == b'-' {
+                push(out, korea::rrn(b, i));
+            }
+        }
+        8 => {
+            push(out, spain::nif(b, i));
+            push(out, australia::tfn(b, i));
+        }
+        9 => {
+            push(out, australia::tfn(b, i));
+            push(out, australia::acn(b, i));
+            push(out, us::itin(b, i));
+        }
+        10 => push(out, australia::medicare(b, i)),
+        11 => {
+            push(out, australia::abn(b, i));
+            push(out, poland::pesel(b, i));
+            push(out, australia::medicare(b, i));
+        }
+        12 => push(out, india::aadhaar(b, i)),
+        13 => push(out, korea::rrn(b, i)),
+        _ => {}
+    }
+}
+
+/// The identifiers that can start at a word beginning with a capital letter.
+pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    let len = run_len(b, i, 17, is_word);
+    match len {
+        1 => push(out, spain::nie(b, i)),
+        2 => push(out, uk::nino(b, i)),
+        5 => push(out, uk::driving_licence(b, i)),
+        8 => {
+            push(out, uk::nino(b, i));
+            push(out, spain::nie(b, i));
+        }
+        9 => {
+            push(out, uk::nino(b, i));
+            push(out, singapore::nric(b, i));
+            push(out, spain::nie(b, i));
+        }
+        10 => push(out, india::pan(b, i)),
+        16 => {
+            push(out, italy::fiscal_code(b, i));
+            push(out, uk::driving_licence(b, i));
+        }
+        _ => {}
+    }
+}
+
+#[inline]
+fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
+    if let Some(m) = m {
+        out.push(m);
+    }
+}
+
+/// Whether every digit is the same (`00000000`, `11111111`): filler, not an identifier.
+pub(super) fn all_same(d: &[u8]) -> bool {
+    d.iter().all(|&x| x == d[0])
+}
+
+/// Whether `day`.`month`.`year` is a calendar date.
+pub(super) fn valid_date(year: u32, month: u32, day: u32) -> bool {
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// True when `end` is a clean right edge for a token: no word byte follows.
+pub(super) fn word_end(b: &[u8], end: usize) -> bool {
+    !is_word(at(b, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert!(valid_date(2000, 2, 29));
+        assert!(!valid_date(1900, 2, 29));
+        assert!(!valid_date(1999, 4, 31));
+        assert!(!valid_date(1999, 13, 1));
+        assert!(!valid_date(1999, 1, 0));
+    }
+
+    #[test]
+    fn context_in_other_scripts() {
+        const C: Context = Context::new(&[b"rrn"], &["주민등록번호"]);
+        let t = "주민등록번호: ".as_bytes();
+        assert!(C.before(t, t.len()));
+        let t = b"RRN ";
+        assert!(C.before(t, t.len()));
+        let t = b"number ";
+        assert!(!C.before(t, t.len()));
+    }
+}
