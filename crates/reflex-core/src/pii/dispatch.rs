@@ -123,6 +123,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if (2..=13).contains(&run) && next != b'_' && !(next == b'.' && after.is_ascii_digit()) {
             national::digits(b, i, run, next, out);
         }
+        if passport::may_start_mrz(b, i) {
+            push(out, passport::mrz(b, i));
+        }
         if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
             push(out, wallet::find(b, i));
         }
@@ -134,6 +137,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         push(out, passport::find(b, i));
         if !scan::inside_cluster(b, i) {
             national::upper(b, i, out);
+            if passport::may_start_mrz(b, i) {
+                push(out, passport::mrz(b, i));
+            }
         }
         if c <= b'F' && !scan::inside_cluster(b, i) {
             push(out, mac::find(b, i));

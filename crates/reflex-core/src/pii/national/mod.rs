@@ -17,6 +17,7 @@ mod finland;
 mod india;
 mod italy;
 mod korea;
+mod licence;
 mod poland;
 mod singapore;
 mod spain;
@@ -34,18 +35,18 @@ const NATIVE_WINDOW: usize = 64;
 
 /// Context words for one identifier: ASCII words (matched case-insensitively from a word start)
 /// and words in other scripts (matched as bytes).
-pub(super) struct Context {
+pub(in crate::pii) struct Context {
     words: Keywords,
     native: &'static [&'static str],
 }
 
 impl Context {
-    pub(super) const fn new(words: &'static [&'static [u8]], native: &'static [&'static str]) -> Self {
+    pub(in crate::pii) const fn new(words: &'static [&'static [u8]], native: &'static [&'static str]) -> Self {
         Context { words: Keywords::new(words), native }
     }
 
     /// Whether a context word sits in the window before `pos`.
-    pub(super) fn before(&self, b: &[u8], pos: usize) -> bool {
+    pub(in crate::pii) fn before(&self, b: &[u8], pos: usize) -> bool {
         if self.words.before(b, pos, WINDOW) {
             return true;
         }
@@ -93,6 +94,9 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
         13 => push(out, korea::rrn(b, i)),
         _ => {}
     }
+    if run >= 5 && !is_word(next) {
+        push(out, licence::find(b, i));
+    }
 }
 
 /// The identifiers that can start at a word beginning with a capital letter.
@@ -117,6 +121,9 @@ pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, uk::driving_licence(b, i));
         }
         _ => {}
+    }
+    if (len >= 2 && at(b, i + 1).is_ascii_digit()) || at(b, i + len) == b'-' {
+        push(out, licence::find(b, i));
     }
 }
 
