@@ -50,25 +50,29 @@ impl Context {
         if self.words.before(b, pos, WINDOW) {
             return true;
         }
+        // Every native word is outside ASCII: an ASCII window (most text) holds none of them.
         let window = &b[pos.saturating_sub(NATIVE_WINDOW)..pos];
-        self.native.iter().any(|w| memchr::memmem::find(window, w.as_bytes()).is_some())
+        !window.is_ascii() && self.native.iter().any(|w| memchr::memmem::find(window, w.as_bytes()).is_some())
     }
 }
 
 /// The identifiers that can start at a digit-led word: `run` leading digits, then `next`.
 pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut Vec<PiiMatch>) {
-    let sep = matches!(next, b' ' | b'-') && at(b, i + run + 1).is_ascii_digit();
-    match run {
-        2 if sep => push(out, australia::abn(b, i)),
-        3 if sep => {
+    // The length of the second group, when a space or dash starts one: dates, times and phone
+    // numbers reach none of the grouped layouts below.
+    let second = if matches!(next, b' ' | b'-') { run_len(b, i + run + 1, 6, |c| c.is_ascii_digit()) } else { 0 };
+    match (run, second) {
+        (2, 3) => push(out, australia::abn(b, i)),
+        (3, 3) => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
-            push(out, us::itin(b, i));
         }
-        4 if sep => {
-            push(out, india::aadhaar(b, i));
-            push(out, australia::medicare(b, i));
-        }
+        (3, 2) => push(out, us::itin(b, i)),
+        (4, 4) => push(out, india::aadhaar(b, i)),
+        (4, 5) => push(out, australia::medicare(b, i)),
+        _ => {}
+    }
+    match run {
         6 => {
             push(out, finland::personal_id(b, i));
             if next == b'-' {
