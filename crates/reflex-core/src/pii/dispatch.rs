@@ -63,7 +63,11 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
     }
 }
 
-/// Runs the detectors that can start at the word beginning at `i`.
+/// Runs the detectors that can start at the word beginning at `i`. Inlined into `word`, its one
+/// caller: left to itself the compiler calls it once the national identifiers are in, and the
+/// call per word costs 4 % on 1 KB of log lines.
+#[allow(clippy::inline_always)] // measured: see above
+#[inline(always)]
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
     if c.is_ascii_digit() {
@@ -120,7 +124,10 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
             push(out, passport::find(b, i));
         }
-        if (2..=13).contains(&run) && next != b'_' && !(next == b'.' && after.is_ascii_digit()) {
+        // National identifiers: a grouped number (`51 824…`, `2345 6789…`), or a run of the
+        // lengths they have, or five digits or more (licence numbers) not followed by a letter.
+        let decimal = next == b'.' && after.is_ascii_digit();
+        if next != b'_' && !decimal && ((run <= 4 && grouped) || matches!(run, 6 | 8..=13) || (run >= 5 && !letter)) {
             national::digits(b, i, run, next, out);
         }
         if passport::may_start_mrz(b, i) {

@@ -54,7 +54,7 @@ const MRZ_LEN: usize = 44;
 /// where a TD3 line has them. One load each, so any word can ask.
 #[inline]
 pub(super) fn may_start_mrz(b: &[u8], start: usize) -> bool {
-    [9, 19, 27, 43].iter().all(|&k| at(b, start + k).is_ascii_digit())
+    b.get(start..start + MRZ_LEN).is_some_and(|l| l[43].is_ascii_digit() && l[9].is_ascii_digit() && l[19].is_ascii_digit() && l[27].is_ascii_digit())
 }
 
 /// The second line of a TD3 machine-readable zone starting at `start`.
