@@ -175,6 +175,48 @@ mod tests {
     }
 
     #[test]
+    fn kinds_redact_to_their_names() {
+        use crate::pii::{detect, redact, RedactMode};
+        let text = "NRIC: S1234567D, TFN 123 456 782, codice fiscale RSSMRA85T10A562S";
+        assert_eq!(redact(text, &detect(text), &RedactMode::Placeholder), "NRIC: [SG_NRIC_1], TFN [AU_TFN_1], codice fiscale [IT_FISCAL_CODE_1]");
+    }
+
+    #[test]
+    fn same_digits_go_to_the_kind_their_context_names() {
+        use crate::pii::{detect, PiiKind};
+        let kinds = |t: &str| detect(t).into_iter().map(|m| m.kind).collect::<Vec<_>>();
+        // Ten digits valid both as an NHS number and as a Medicare number.
+        assert_eq!(kinds("NHS number 3832364056"), vec![PiiKind::UkNhs]);
+        assert_eq!(kinds("Medicare 3832364056"), vec![PiiKind::AuMedicare]);
+        // Nine digits valid as a TFN; as an ACN only with its own word.
+        assert_eq!(kinds("TFN 123456782"), vec![PiiKind::AuTfn]);
+        assert_eq!(kinds("ACN 004085616"), vec![PiiKind::AuAcn]);
+    }
+
+    /// Texts glued from identifier fragments, context words and separators: never a panic,
+    /// and the contract (sorted, non-overlapping, on char boundaries) holds.
+    #[test]
+    fn contract_holds_on_identifier_noise() {
+        #[rustfmt::skip]
+        const PARTS: &[&str] = &[
+            "4", "9", "0", "1", " ", "-", "+", "<", ".", "A", "S", "X", "Z", "M", "9", "TFN ", "ABN ", "NRIC ", "DNI ", "PESEL ",
+            "Aadhaar ", "주민등록번호 ", "henkilötunnus ", "driver's license ", "passport ", "NI number ", "RSSMRA85T10A562S",
+            "123 456 782", "S1234567D", "900101-1234568", "131052-308T", "MORGA753116SM9IJ", "X4827195<5GBR8507147F3103027<<<<<<<<<<<<<<<6",
+            "é", "\n",
+        ];
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..next() % 24 {
+                text.push_str(PARTS[(next() % PARTS.len() as u64) as usize]);
+            }
+            let found = crate::pii::detect(&text);
+            assert!(found.windows(2).all(|w| w[0].end <= w[1].start), "{text:?}");
+            assert!(found.iter().all(|m| text.is_char_boundary(m.start) && text.is_char_boundary(m.end) && m.start < m.end), "{text:?}");
+        }
+    }
+
+    #[test]
     fn context_in_other_scripts() {
         const C: Context = Context::new(&[b"rrn"], &["주민등록번호"]);
         let t = "주민등록번호: ".as_bytes();
