@@ -1,8 +1,8 @@
 //! South Korea: resident registration numbers, `YYMMDD-SBBBBNC`: the birth date, a digit for sex
 //! and century (1/2 1900s, 3/4 2000s, 9/0 1800s; 5–8 for foreign residents), then six more.
 //! Numbers issued before October 2020 end with a weighted mod-11 check digit; newer ones do
-//! not. Dashed, with a valid date and check digit, a number is reported on its own; without a
-//! valid check digit or dash it needs a context word ("주민등록번호", "RRN").
+//! not. Dashed, with a valid date, check digit and a sex digit from 1 to 8, a number is reported
+//! on its own; otherwise it needs a context word ("주민등록번호", "RRN").
 
 use super::{valid_date, Context};
 use crate::pii::scan::{clean_end, hit, read_digits};
@@ -33,7 +33,9 @@ pub(super) fn rrn(b: &[u8], start: usize) -> Option<PiiMatch> {
     let confidence = match (CONTEXT.before(b, start), checked) {
         (true, true) => 0.97,
         (true, false) => 0.8,
-        (false, true) if dashed => 0.85,
+        // 9 and 0 (born in the 1800s) are valid but, without context, far more often the
+        // serial of an order number that starts with a date.
+        (false, true) if dashed && (1..=8).contains(&n(6)) => 0.85,
         _ => return None,
     };
     Some(hit(PiiKind::KrRrn, start, d.end, confidence))
@@ -63,5 +65,8 @@ mod tests {
         assert!(found("ref 900101-1234567").is_empty());
         assert!(found("ref 9001011234568").is_empty());
         assert!(found("ref 900101-12345680").is_empty());
+        // A date-led order number whose seventh digit is 0, though its last digit checks out.
+        assert!(found("주문번호 240115-0012348").is_empty());
+        assert_eq!(found("주민등록번호 240115-0012348"), vec![("240115-0012348", 0.97)]);
     }
 }
