@@ -24,12 +24,12 @@
 //! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
 //! `MAC_ADDRESS` = the checksum-validated national identifiers (`IN_AADHAAR`, `AU_TFN`, `AU_ABN`,
 //! `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`,
-//! `FI_PERSONAL_ID`) > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers known by
-//! structure and context only (`UK_NINO`, `IN_PAN`, `US_ITIN`, `DRIVER_LICENSE`) > PASSWORD >
-//! PHONE. So a JWT, provider key,
-//! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
-//! domain is never also something else; an NHS number with its context beats the phone shape it
-//! also has; a PEM block swallows whatever key-like lines it contains.
+//! `FI_PERSONAL_ID`, `TH_TNIN`) > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers
+//! known by structure and context only (`UK_NINO`, `IN_PAN`, `US_ITIN`, `DRIVER_LICENSE`) >
+//! PASSWORD > PHONE. So a JWT, provider key, card or wallet assigned to `password=` is reported
+//! as that, not as `PASSWORD`; an e-mail's domain is never also something else; an NHS number
+//! with its context beats the phone shape it also has; a PEM block swallows whatever key-like
+//! lines it contains.
 
 mod card;
 mod dispatch;
@@ -83,10 +83,11 @@ pub enum PiiKind {
     UsItin,
     FiPersonalId,
     DriverLicense,
+    ThTnin,
 }
 
 impl PiiKind {
-    pub const ALL: [PiiKind; 30] = [
+    pub const ALL: [PiiKind; 31] = [
         PiiKind::Email,
         PiiKind::Phone,
         PiiKind::CreditCard,
@@ -117,6 +118,7 @@ impl PiiKind {
         PiiKind::UsItin,
         PiiKind::FiPersonalId,
         PiiKind::DriverLicense,
+        PiiKind::ThTnin,
     ];
 
     #[must_use]
@@ -152,6 +154,7 @@ impl PiiKind {
             PiiKind::UsItin => "US_ITIN",
             PiiKind::FiPersonalId => "FI_PERSONAL_ID",
             PiiKind::DriverLicense => "DRIVER_LICENSE",
+            PiiKind::ThTnin => "TH_TNIN",
         }
     }
 }
@@ -267,7 +270,8 @@ fn rank(kind: PiiKind) -> u8 {
         | PiiKind::PlPesel
         | PiiKind::SgNric
         | PiiKind::KrRrn
-        | PiiKind::FiPersonalId => 7,
+        | PiiKind::FiPersonalId
+        | PiiKind::ThTnin => 7,
         PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
         // Identifiers known by their structure and a context word only.
         PiiKind::Passport | PiiKind::UkNino | PiiKind::InPan | PiiKind::UsItin | PiiKind::DriverLicense => 5,

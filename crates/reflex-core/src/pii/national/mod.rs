@@ -21,6 +21,7 @@ mod licence;
 mod poland;
 mod singapore;
 mod spain;
+mod thailand;
 mod uk;
 mod us;
 
@@ -62,6 +63,7 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
     // numbers reach none of the grouped layouts below.
     let second = if matches!(next, b' ' | b'-') { run_len(b, i + run + 1, 6, |c| c.is_ascii_digit()) } else { 0 };
     match (run, second) {
+        (1, 4) => push(out, thailand::tnin(b, i)),
         (2, 3) => push(out, australia::abn(b, i)),
         (3, 3) => {
             push(out, australia::tfn(b, i));
@@ -95,7 +97,10 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
             push(out, australia::medicare(b, i));
         }
         12 => push(out, india::aadhaar(b, i)),
-        13 => push(out, korea::rrn(b, i)),
+        13 => {
+            push(out, korea::rrn(b, i));
+            push(out, thailand::tnin(b, i));
+        }
         _ => {}
     }
     if run >= 5 && !is_word(next) {
