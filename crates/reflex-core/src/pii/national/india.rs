@@ -3,7 +3,7 @@
 //! letter says who holds it). Aadhaar is a plain run of digits and PAN has no check character,
 //! so both are reported only after a context word.
 
-use super::{all_same, at, word_end, Context};
+use super::{all_same, at, groups, layout, word_end, Context};
 use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -17,7 +17,7 @@ pub(super) fn aadhaar(b: &[u8], start: usize) -> Option<PiiMatch> {
     if d.overflow || d.len != 12 || !clean_end(b, d.end) {
         return None;
     }
-    if !(d.ngroups == 1 || d.groups[..d.ngroups] == [4, 4, 4]) || d.digits[0] < 2 || all_same(&d.digits) || !verhoeff(&d.digits) {
+    if !(d.ngroups == 1 || layout(&d) == groups(&[4, 4, 4])) || d.digits[0] < 2 || all_same(&d.digits) || !verhoeff(&d.digits) {
         return None;
     }
     AADHAAR_CONTEXT.before(b, start).then(|| hit(PiiKind::InAadhaar, start, d.end, 0.95))

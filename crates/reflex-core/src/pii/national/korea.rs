@@ -4,7 +4,7 @@
 //! not. Dashed, with a valid date, check digit and a sex digit from 1 to 8, a number is reported
 //! on its own; otherwise it needs a context word ("주민등록번호", "RRN").
 
-use super::{valid_date, Context};
+use super::{groups, layout, valid_date, Context};
 use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -15,7 +15,7 @@ const CONTEXT: Context = Context::new(
 
 pub(super) fn rrn(b: &[u8], start: usize) -> Option<PiiMatch> {
     let d = read_digits::<13>(b, start, b"-");
-    let dashed = d.groups[..d.ngroups] == [6, 7];
+    let dashed = layout(&d) == groups(&[6, 7]);
     if d.overflow || d.len != 13 || !(dashed || d.ngroups == 1) || !clean_end(b, d.end) {
         return None;
     }

@@ -43,6 +43,9 @@ const CONTEXT: Context = Context::new(
 );
 
 pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if !follows_words(b, start) {
+        return None;
+    }
     let (mut len, mut digits, mut letters, mut dashes) = (0, 0, 0, 0);
     let mut i = start;
     loop {
@@ -66,6 +69,18 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         return None;
     }
     CONTEXT.before(b, start).then(|| hit(PiiKind::DriverLicense, start, i, 0.7))
+}
+
+/// Whether the token at `start` comes after words (a letter or another script before it, past
+/// spaces and label punctuation), as it does after a licence phrase: in tables, lists and CSV,
+/// where numbers follow numbers and commas, the context lookup is skipped.
+fn follows_words(b: &[u8], start: usize) -> bool {
+    let before = b[..start]
+        .iter()
+        .rev()
+        .take(8)
+        .find(|&&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b':' | b'#' | b'=' | b'.' | b'-' | b'(' | b'"' | b'\''));
+    before.is_some_and(|&c| c.is_ascii_alphabetic() || !c.is_ascii())
 }
 
 #[cfg(test)]
@@ -93,5 +108,7 @@ mod tests {
         assert!(found("driver's license 12345").is_empty());
         assert!(found("driver's license ABCDEF12").is_empty());
         assert!(found("driver's license valid until 12/2030").is_empty());
+        // A list of numbers after the phrase: only the first follows the words.
+        assert_eq!(found("Driver license numbers: 123456789, 987654321"), vec!["123456789"]);
     }
 }

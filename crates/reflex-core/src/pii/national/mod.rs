@@ -25,7 +25,7 @@ mod thailand;
 mod uk;
 mod us;
 
-use super::scan::{at, is_word, run_len, Keywords};
+use super::scan::{at, is_word, run_len, DigitRun, Keywords};
 use super::PiiMatch;
 
 /// Bytes before a candidate searched for an ASCII context word.
@@ -76,15 +76,14 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
     }
     match run {
         6 => {
-            push(out, finland::personal_id(b, i));
+            if matches!(next, b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y') {
+                push(out, finland::personal_id(b, i));
+            }
             if next == b'-' {
                 push(out, korea::rrn(b, i));
             }
         }
-        8 => {
-            push(out, spain::nif(b, i));
-            push(out, australia::tfn(b, i));
-        }
+        8 if next.is_ascii_uppercase() || (matches!(next, b'-' | b' ') && at(b, i + 9).is_ascii_uppercase()) => push(out, spain::nif(b, i)),
         9 => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
@@ -141,6 +140,23 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
     if let Some(m) = m {
         out.push(m);
     }
+}
+
+/// The group lengths of a digit run as one number (`[4, 4, 4]` is `0x04_04_04`), so that a
+/// layout check is an integer compare rather than a slice compare.
+pub(super) fn layout<const N: usize>(d: &DigitRun<N>) -> u64 {
+    groups(&d.groups[..d.ngroups])
+}
+
+/// [`layout`] of the group lengths `g`, for constants.
+pub(super) const fn groups(g: &[u8]) -> u64 {
+    let mut v = 0;
+    let mut k = 0;
+    while k < g.len() {
+        v = v << 8 | g[k] as u64;
+        k += 1;
+    }
+    v
 }
 
 /// Whether every digit is the same (`00000000`, `11111111`): filler, not an identifier.

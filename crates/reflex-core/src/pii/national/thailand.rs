@@ -2,7 +2,7 @@
 //! digits and a weighted mod-11 check digit. Printed `1-2345-67890-12-1`, that layout with a
 //! valid check digit is reported on its own; run together or spaced it needs a context word.
 
-use super::{all_same, Context};
+use super::{all_same, groups, layout, Context};
 use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -13,9 +13,8 @@ const CONTEXT: Context = Context::new(
 
 pub(super) fn tnin(b: &[u8], start: usize) -> Option<PiiMatch> {
     let d = read_digits::<13>(b, start, b"- ");
-    let groups = &d.groups[..d.ngroups];
-    let printed = groups == [1, 4, 5, 2, 1];
-    if d.overflow || d.len != 13 || !(printed || groups == [13]) || !clean_end(b, d.end) {
+    let printed = layout(&d) == groups(&[1, 4, 5, 2, 1]);
+    if d.overflow || d.len != 13 || !(printed || d.ngroups == 1) || !clean_end(b, d.end) {
         return None;
     }
     if !(1..=8).contains(&d.digits[0]) || all_same(&d.digits[1..12]) {

@@ -2,7 +2,7 @@
 //! public check digit, so both are reported only after a context word; their structure rules
 //! (allocated prefixes, an encoded birth date) keep look-alikes out.
 
-use super::{all_same, at, valid_date, word_end, Context};
+use super::{all_same, at, groups, layout, valid_date, word_end, Context};
 use crate::pii::scan::{hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -44,8 +44,7 @@ pub(super) fn nino(b: &[u8], start: usize) -> Option<PiiMatch> {
         j += 1;
     }
     let d = read_digits::<6>(b, j, b" ");
-    let groups = &d.groups[..d.ngroups];
-    if d.overflow || d.len != 6 || !(groups == [6] || (spaced && groups == [2, 2, 2])) || all_same(&d.digits) {
+    if d.overflow || d.len != 6 || !(d.ngroups == 1 || (spaced && layout(&d) == groups(&[2, 2, 2]))) || all_same(&d.digits) {
         return None;
     }
     let mut s = d.end;

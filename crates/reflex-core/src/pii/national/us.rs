@@ -1,7 +1,7 @@
 //! United States: Individual Taxpayer Identification Numbers, `9XX-GG-SSSS` with the group in
 //! 50–65, 70–88, 90–92 or 94–99. No check digit, so reported only after a context word.
 
-use super::Context;
+use super::{groups, layout, Context};
 use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -9,8 +9,7 @@ const CONTEXT: Context = Context::new(&[b"itin", b"individual taxpayer", b"taxpa
 
 pub(super) fn itin(b: &[u8], start: usize) -> Option<PiiMatch> {
     let d = read_digits::<9>(b, start, b"- ");
-    let groups = &d.groups[..d.ngroups];
-    if d.overflow || d.len != 9 || !(groups == [9] || groups == [3, 2, 4]) || !clean_end(b, d.end) || d.digits[0] != 9 {
+    if d.overflow || d.len != 9 || !(d.ngroups == 1 || layout(&d) == groups(&[3, 2, 4])) || !clean_end(b, d.end) || d.digits[0] != 9 {
         return None;
     }
     let group = d.digits[3] * 10 + d.digits[4];
