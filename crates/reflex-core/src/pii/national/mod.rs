@@ -110,27 +110,33 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
 /// The identifiers that can start at a word beginning with a capital letter.
 pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let len = run_len(b, i, 17, is_word);
+    let (c, second) = (b[i], at(b, i + 1));
+    // Each reader only where its first bytes fit: most capitalised words (`GET`, `JSON`, `ID`)
+    // reach none.
+    let nie = matches!(c, b'X' | b'Y' | b'Z');
+    let nino = second.is_ascii_uppercase() && (at(b, i + 2).is_ascii_digit() || (len == 2 && at(b, i + 3).is_ascii_digit()));
     match len {
-        1 => push(out, spain::nie(b, i)),
-        2 => push(out, uk::nino(b, i)),
-        5 => push(out, uk::driving_licence(b, i)),
-        8 => {
-            push(out, uk::nino(b, i));
-            push(out, spain::nie(b, i));
+        1 if nie => push(out, spain::nie(b, i)),
+        2 if nino => push(out, uk::nino(b, i)),
+        5 if at(b, i + 5) == b' ' => push(out, uk::driving_licence(b, i)),
+        8 | 9 => {
+            if nino {
+                push(out, uk::nino(b, i));
+            }
+            if nie {
+                push(out, spain::nie(b, i));
+            } else if len == 9 && second.is_ascii_digit() {
+                push(out, singapore::nric(b, i));
+            }
         }
-        9 => {
-            push(out, uk::nino(b, i));
-            push(out, singapore::nric(b, i));
-            push(out, spain::nie(b, i));
-        }
-        10 => push(out, india::pan(b, i)),
+        10 if at(b, i + 5).is_ascii_digit() => push(out, india::pan(b, i)),
         16 => {
             push(out, italy::fiscal_code(b, i));
             push(out, uk::driving_licence(b, i));
         }
         _ => {}
     }
-    if (len >= 2 && at(b, i + 1).is_ascii_digit()) || at(b, i + len) == b'-' {
+    if (len >= 2 && second.is_ascii_digit()) || at(b, i + len) == b'-' {
         push(out, licence::find(b, i));
     }
 }
