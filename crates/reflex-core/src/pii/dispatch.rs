@@ -1,7 +1,7 @@
 //! Which detectors run where the main scan stops: at a word (by its first byte and shape) and
 //! at a trigger byte (`@ = : - + (`).
 
-use super::{card, dob, email, iban, ip, mac, nhs, passport, password, phone, scan, secrets, ssn, wallet};
+use super::{card, dob, email, iban, ip, mac, national, nhs, passport, password, phone, scan, secrets, ssn, wallet};
 use super::{PiiKind, PiiMatch};
 
 /// The detectors for the word starting at `start`; returns where the word ends.
@@ -63,7 +63,11 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
     }
 }
 
-/// Runs the detectors that can start at the word beginning at `i`.
+/// Runs the detectors that can start at the word beginning at `i`. Inlined into `word`, its one
+/// caller: left to itself the compiler calls it once the national identifiers are in, and the
+/// call per word costs 4 % on 1 KB of log lines.
+#[allow(clippy::inline_always)] // measured: see above
+#[inline(always)]
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
     if c.is_ascii_digit() {
@@ -120,6 +124,15 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if (!letter && (6..=9).contains(&run)) || next.is_ascii_uppercase() {
             push(out, passport::find(b, i));
         }
+        // National identifiers: a grouped number (`51 824…`, `2345 6789…`), or a run of the
+        // lengths they have, or five digits or more (licence numbers) not followed by a letter.
+        let decimal = next == b'.' && after.is_ascii_digit();
+        if next != b'_' && !decimal && ((run <= 4 && grouped) || matches!(run, 6 | 8..=13) || (run >= 5 && !letter)) {
+            national::digits(b, i, run, next, out);
+        }
+        if passport::may_start_mrz(b, i) {
+            push(out, passport::mrz(b, i));
+        }
         if (c == b'0' && next == b'x') || ((c == b'1' || c == b'3') && letter) {
             push(out, wallet::find(b, i));
         }
@@ -129,6 +142,12 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         push(out, wallet::find(b, i));
         push(out, dob::named(b, i));
         push(out, passport::find(b, i));
+        if !scan::inside_cluster(b, i) {
+            national::upper(b, i, out);
+            if passport::may_start_mrz(b, i) {
+                push(out, passport::mrz(b, i));
+            }
+        }
         if c <= b'F' && !scan::inside_cluster(b, i) {
             push(out, mac::find(b, i));
             push(out, ip::v6(b, i));

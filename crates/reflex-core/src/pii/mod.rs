@@ -22,10 +22,14 @@
 //! Overlaps: every detector reports freely, then `resolve` keeps one match per span, preferring
 //! the more specific kind, then the longer match, then the earlier one. Rank, high to low:
 //! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
-//! `MAC_ADDRESS` > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT > PASSWORD > PHONE. So a JWT, provider key,
-//! card or wallet assigned to `password=` is reported as that, not as `PASSWORD`; an e-mail's
-//! domain is never also something else; an NHS number with its context beats the phone shape it
-//! also has; a PEM block swallows whatever key-like lines it contains.
+//! `MAC_ADDRESS` = the checksum-validated national identifiers (`IN_AADHAAR`, `AU_TFN`, `AU_ABN`,
+//! `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`,
+//! `FI_PERSONAL_ID`, `TH_TNIN`) > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers
+//! known by structure and context only (`UK_NINO`, `IN_PAN`, `US_ITIN`, `DRIVER_LICENSE`) >
+//! PASSWORD > PHONE. So a JWT, provider key, card or wallet assigned to `password=` is reported
+//! as that, not as `PASSWORD`; an e-mail's domain is never also something else; an NHS number
+//! with its context beats the phone shape it also has; a PEM block swallows whatever key-like
+//! lines it contains.
 
 mod card;
 mod dispatch;
@@ -34,6 +38,7 @@ mod email;
 mod iban;
 mod ip;
 mod mac;
+mod national;
 mod nhs;
 mod passport;
 mod password;
@@ -62,10 +67,27 @@ pub enum PiiKind {
     DateOfBirth,
     UkNhs,
     Passport,
+    UkNino,
+    InAadhaar,
+    InPan,
+    AuTfn,
+    AuAbn,
+    AuAcn,
+    AuMedicare,
+    EsNif,
+    EsNie,
+    ItFiscalCode,
+    PlPesel,
+    SgNric,
+    KrRrn,
+    UsItin,
+    FiPersonalId,
+    DriverLicense,
+    ThTnin,
 }
 
 impl PiiKind {
-    pub const ALL: [PiiKind; 14] = [
+    pub const ALL: [PiiKind; 31] = [
         PiiKind::Email,
         PiiKind::Phone,
         PiiKind::CreditCard,
@@ -80,6 +102,23 @@ impl PiiKind {
         PiiKind::DateOfBirth,
         PiiKind::UkNhs,
         PiiKind::Passport,
+        PiiKind::UkNino,
+        PiiKind::InAadhaar,
+        PiiKind::InPan,
+        PiiKind::AuTfn,
+        PiiKind::AuAbn,
+        PiiKind::AuAcn,
+        PiiKind::AuMedicare,
+        PiiKind::EsNif,
+        PiiKind::EsNie,
+        PiiKind::ItFiscalCode,
+        PiiKind::PlPesel,
+        PiiKind::SgNric,
+        PiiKind::KrRrn,
+        PiiKind::UsItin,
+        PiiKind::FiPersonalId,
+        PiiKind::DriverLicense,
+        PiiKind::ThTnin,
     ];
 
     #[must_use]
@@ -99,6 +138,23 @@ impl PiiKind {
             PiiKind::DateOfBirth => "DATE_OF_BIRTH",
             PiiKind::UkNhs => "UK_NHS",
             PiiKind::Passport => "PASSPORT",
+            PiiKind::UkNino => "UK_NINO",
+            PiiKind::InAadhaar => "IN_AADHAAR",
+            PiiKind::InPan => "IN_PAN",
+            PiiKind::AuTfn => "AU_TFN",
+            PiiKind::AuAbn => "AU_ABN",
+            PiiKind::AuAcn => "AU_ACN",
+            PiiKind::AuMedicare => "AU_MEDICARE",
+            PiiKind::EsNif => "ES_NIF",
+            PiiKind::EsNie => "ES_NIE",
+            PiiKind::ItFiscalCode => "IT_FISCAL_CODE",
+            PiiKind::PlPesel => "PL_PESEL",
+            PiiKind::SgNric => "SG_NRIC",
+            PiiKind::KrRrn => "KR_RRN",
+            PiiKind::UsItin => "US_ITIN",
+            PiiKind::FiPersonalId => "FI_PERSONAL_ID",
+            PiiKind::DriverLicense => "DRIVER_LICENSE",
+            PiiKind::ThTnin => "TH_TNIN",
         }
     }
 }
@@ -199,9 +255,26 @@ fn rank(kind: PiiKind) -> u8 {
         PiiKind::PrivateKey => 10,
         PiiKind::ApiKey | PiiKind::CryptoWallet => 9,
         PiiKind::CreditCard | PiiKind::Iban | PiiKind::Email => 8,
-        PiiKind::Ssn | PiiKind::UkNhs | PiiKind::MacAddress => 7,
+        // With the national identifiers validated by a checksum or a check character.
+        PiiKind::Ssn
+        | PiiKind::UkNhs
+        | PiiKind::MacAddress
+        | PiiKind::InAadhaar
+        | PiiKind::AuTfn
+        | PiiKind::AuAbn
+        | PiiKind::AuAcn
+        | PiiKind::AuMedicare
+        | PiiKind::EsNif
+        | PiiKind::EsNie
+        | PiiKind::ItFiscalCode
+        | PiiKind::PlPesel
+        | PiiKind::SgNric
+        | PiiKind::KrRrn
+        | PiiKind::FiPersonalId
+        | PiiKind::ThTnin => 7,
         PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
-        PiiKind::Passport => 5,
+        // Identifiers known by their structure and a context word only.
+        PiiKind::Passport | PiiKind::UkNino | PiiKind::InPan | PiiKind::UsItin | PiiKind::DriverLicense => 5,
         PiiKind::Password => 4,
         PiiKind::Phone => 3,
     }

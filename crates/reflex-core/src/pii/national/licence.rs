@@ -1,0 +1,123 @@
+//! Driving licence numbers outside the UK's structured format: every state and country has its
+//! own (`D1234567`, `123456789`, `D400-7836-0001`), none with a public check digit, so a token
+//! is reported only right after a driving-licence phrase in one of a dozen languages: six to
+//! seventeen capitals and digits, at least five digits and at most five letters, groups joined
+//! by dashes only when it starts with a letter (so dates and phone numbers stay out).
+
+use super::{at, Context};
+use crate::pii::scan::{hit, is_word};
+use crate::pii::{PiiKind, PiiMatch};
+
+const CONTEXT: Context = Context::new(
+    &[
+        b"driver's license",
+        b"driver's licence",
+        b"drivers license",
+        b"drivers licence",
+        b"driver license",
+        b"driver licence",
+        b"driving license",
+        b"driving licence",
+        b"dl no",
+        b"dl number",
+        b"dl#",
+        b"f\xc3\xbchrerschein",
+        b"fuhrerschein",
+        b"permis de conduire",
+        b"licencia de conducir",
+        b"licencia de manejo",
+        b"carnet de conducir",
+        b"permiso de conducir",
+        b"patente di guida",
+        b"patente n",
+        b"rijbewijs",
+        b"prawo jazdy",
+        b"carteira de motorista",
+        b"carta de condu",
+        b"k\xc3\xb6rkort",
+        b"ajokortti",
+        b"k\xc3\xb8rekort",
+        b"f\xc3\xb8rerkort",
+    ],
+    &["운전면허", "驾驶证", "駕駛執照", "運転免許", "водительское удостоверение", "водительские права", "ड्राइविंग लाइसेंस"],
+);
+
+/// Inlined, so that the many tokens that do not follow words cost no call.
+#[inline]
+pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if follows_words(b, start) {
+        token(b, start)
+    } else {
+        None
+    }
+}
+
+#[inline(never)]
+fn token(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let (mut len, mut digits, mut letters, mut dashes) = (0, 0, 0, 0);
+    let mut i = start;
+    loop {
+        match at(b, i) {
+            b'0'..=b'9' => digits += 1,
+            b'A'..=b'Z' => letters += 1,
+            b'-' if at(b, i + 1).is_ascii_alphanumeric() && i > start && at(b, i - 1) != b'-' => dashes += 1,
+            _ => break,
+        }
+        i += 1;
+        len += 1;
+        if len > 22 {
+            return None;
+        }
+    }
+    let chars = len - dashes;
+    if !(6..=17).contains(&chars) || digits < 5 || letters > 5 || is_word(at(b, i)) {
+        return None;
+    }
+    if dashes > 0 && !b[start].is_ascii_uppercase() {
+        return None;
+    }
+    CONTEXT.before(b, start).then(|| hit(PiiKind::DriverLicense, start, i, 0.7))
+}
+
+/// Whether the token at `start` comes after words (a letter or another script before it, past
+/// spaces and label punctuation), as it does after a licence phrase: in tables, lists and CSV,
+/// where numbers follow numbers and commas, the context lookup is skipped.
+#[inline]
+fn follows_words(b: &[u8], start: usize) -> bool {
+    let before = b[..start]
+        .iter()
+        .rev()
+        .take(8)
+        .find(|&&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b':' | b'#' | b'=' | b'.' | b'-' | b'(' | b'"' | b'\''));
+    before.is_some_and(|&c| c.is_ascii_alphabetic() || !c.is_ascii())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn found(text: &str) -> Vec<&str> {
+        detect(text).into_iter().filter(|m| m.kind == PiiKind::DriverLicense).map(|m| &text[m.start..m.end]).collect()
+    }
+
+    #[test]
+    fn finds_numbers_after_driving_licence_phrases() {
+        assert_eq!(found("California driver's license D1234567"), vec!["D1234567"]);
+        assert_eq!(found("Driver license #: 123456789."), vec!["123456789"]);
+        assert_eq!(found("Illinois driver's license D400-7836-0001"), vec!["D400-7836-0001"]);
+        assert_eq!(found("Führerschein-Nr. B072RRE2I55"), vec!["B072RRE2I55"]);
+        assert_eq!(found("numero patente di guida U1H45T389K"), vec!["U1H45T389K"]);
+        assert_eq!(found("運転免許証番号 123456789012"), vec!["123456789012"]);
+    }
+
+    #[test]
+    fn needs_context_and_shape() {
+        assert!(found("order D1234567 shipped").is_empty());
+        assert!(found("driver's license expires 2025-03-01").is_empty());
+        assert!(found("driver's license 12345").is_empty());
+        assert!(found("driver's license ABCDEF12").is_empty());
+        assert!(found("driver's license valid until 12/2030").is_empty());
+        // A list of numbers after the phrase: only the first follows the words.
+        assert_eq!(found("Driver license numbers: 123456789, 987654321"), vec!["123456789"]);
+    }
+}
