@@ -57,6 +57,10 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if p.len < 7 || looks_like_date(&p, g) || (p.seps & DOT != 0 && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
         return None;
     }
+    // The US SSN layout `AAA-GG-SSSS`: an SSN when its rules hold (ssn.rs), else nothing.
+    if !p.plus && !p.paren && g == [3, 2, 4] {
+        return None;
+    }
     let context = CONTEXT.before(b, start, 32);
     if !context {
         let mut buf = [0u8; 16];
