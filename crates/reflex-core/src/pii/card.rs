@@ -10,12 +10,13 @@
 use super::scan::{clean_end, hit, read_digits, Keywords};
 use super::{PiiKind, PiiMatch};
 
-/// Card words, in English and the main European languages; matched at a word start, as a prefix
-/// (`card` covers "cardholder", `cart` covers "carte", "cartão", "carta").
+/// Card words, in English and other languages written in Latin letters; matched at a word start,
+/// as a prefix (`card` covers "cardholder", `cart` covers "carte", "cartão", "carta", `kart`
+/// covers "Karte", "karta", "kart", `kort` covers "kort", "kortti").
 const CONTEXT: Keywords = Keywords::new(&[
     b"card", b"credit", b"debit", b"visa", b"mastercard", b"amex", b"maestro", b"dankort", b"rupay", b"cvv", b"cvc", b"expir",
     b"exp ", b"exp/", b"exp:", b"payment", b"pay ", b"paid", b"billing", b"charge", b"cart", b"tarjeta", b"pago", b"pagam",
-    b"paiement", b"karte", b"kredit", b"zahlung", b"kaart", b"karta", b"betaal", b"uatp",
+    b"paiement", b"kart", b"kort", b"kredit", b"zahlung", b"kaart", b"betaal", b"uatp",
 ]);
 
 /// Bytes looked at for a card word before the number, and after it (`… exp 12/27`).

@@ -69,7 +69,8 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     let context = CONTEXT.before(b, start, 32);
     if !context {
         let mut buf = [0u8; 16];
-        if NOT_PHONE.contains(&prev_word(b, start, &mut buf)) || (start > 0 && b[start - 1] == b'#') {
+        let prev = prev_word(b, start, &mut buf);
+        if (NOT_PHONE.contains(&prev) && !(prev == b"number" && possessive_before(b, start))) || (start > 0 && b[start - 1] == b'#') {
             return None;
         }
     }
@@ -183,6 +184,24 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
         return None;
     }
     Some(p)
+}
+
+/// Possessives that make "number" someone's phone number ("my number", "mera number", "mi número").
+const POSSESSIVES: &[&[u8]] = &[b"my", b"your", b"our", b"his", b"her", b"their", b"mera", b"meri", b"mi", b"mon", b"ma", b"mein", b"meine"];
+
+/// True when the word before the "number" that precedes `start` is a possessive.
+fn possessive_before(b: &[u8], start: usize) -> bool {
+    let mut j = start;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b':' | b'#' | b'=') {
+        j -= 1;
+    }
+    // Past "number" (six letters) and the spaces before it.
+    j = j.saturating_sub(6);
+    while j > 0 && b[j - 1] == b' ' {
+        j -= 1;
+    }
+    let mut buf = [0u8; 16];
+    POSSESSIVES.contains(&prev_word(b, j, &mut buf))
 }
 
 /// True when digits end just before `start` with one separator between (`+44 20 7946…` read
@@ -326,6 +345,14 @@ mod tests {
             assert!(phones(&format!("it is {n}.")).is_empty(), "{n}");
             assert_eq!(phones(&format!("mobile: {n}")), vec![n], "{n}");
         }
+    }
+
+    #[test]
+    fn my_number_is_a_phone_number() {
+        assert_eq!(phones("My number 415-555-2671"), vec!["415-555-2671"]);
+        assert_eq!(phones("Mera number 98765 43210 hai."), vec!["98765 43210"]);
+        assert!(phones("Ticket number 415-555-2671").is_empty());
+        assert!(phones("number 415-555-2671").is_empty());
     }
 
     #[test]
