@@ -184,10 +184,55 @@ pub(super) fn obfuscated(b: &[u8], open: usize, out: &mut Vec<PiiMatch>) {
     if s == end_local || (s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] >= 0x80)) {
         return;
     }
-    let Some(e) = domain(b, skip_spaces(b, after), true) else {
+    let host = skip_spaces(b, after);
+    let Some(e) = domain(b, host, true) else {
         return;
     };
+    if placeholder(&b[s..end_local], &b[host..e]) {
+        return;
+    }
     out.push(hit(PiiKind::Email, s, e, 0.9));
+}
+
+/// Local parts and first domain labels that describe the format rather than give an address
+/// ("name [at] domain [dot] com", "firstname.lastname (at) company (dot) org"), compared with
+/// their letters only.
+const PLACEHOLDER_LOCALS: &[&[u8]] = &[
+    b"name", b"user", b"username", b"yourname", b"firstname", b"lastname", b"firstlast", b"firstnamelastname", b"someone", b"email",
+    b"youremail", b"address",
+];
+const PLACEHOLDER_DOMAINS: &[&[u8]] = &[b"domain", b"yourdomain", b"mydomain", b"company", b"yourcompany", b"host"];
+
+fn placeholder(local: &[u8], domain: &[u8]) -> bool {
+    let letters = |part: &[u8], buf: &mut [u8; 32]| -> usize {
+        let mut n = 0;
+        for &c in part.iter().filter(|c| c.is_ascii_alphanumeric()) {
+            if n == buf.len() {
+                return 0;
+            }
+            buf[n] = c.to_ascii_lowercase();
+            n += 1;
+        }
+        n
+    };
+    // The local part without its written-out dots; the domain's first label.
+    let mut buf = [0u8; 32];
+    let mut local_letters = [0u8; 32];
+    let mut n = 0;
+    for word in local.split(|&c| c == b' ' || c == b'.') {
+        if matches!(word.first(), Some(b'[' | b'(' | b'{' | b'<')) {
+            continue;
+        }
+        let k = letters(word, &mut buf);
+        if n + k > local_letters.len() {
+            return false;
+        }
+        local_letters[n..n + k].copy_from_slice(&buf[..k]);
+        n += k;
+    }
+    let label_end = domain.iter().position(|c| !c.is_ascii_alphanumeric()).unwrap_or(domain.len());
+    let k = letters(&domain[..label_end], &mut buf);
+    PLACEHOLDER_LOCALS.contains(&&local_letters[..n]) || PLACEHOLDER_DOMAINS.contains(&&buf[..k])
 }
 
 /// `scheme://user:secret@host`: the `@` closes a URL's userinfo (no `/` between it and the
@@ -310,6 +355,9 @@ mod tests {
             "a[at]b[dot]c",
             "ada [at] example [dot]",
             "ada [at) example [dot] com",
+            "Email format: name [at] domain [dot] com",
+            "write to firstname [dot] lastname (at) company (dot) org",
+            "ada [at] yourdomain [dot] com",
         ] {
             assert!(emails(t).is_empty(), "{t}: {:?}", emails(t));
         }
