@@ -3,9 +3,10 @@
 //!
 //! A Luhn-valid number with a known issuer prefix is still one in ten of all numbers of that
 //! length (the 62nd Fibonacci number, 4052739537881, is a "Visa"): only a card word nearby
-//! ("card", "visa", "CVV", "expiry", "payment", "tarjeta", "Karte"…, before it or just after)
-//! makes it a card. Confidence: 0.97 grouped with context, 0.95 unbroken with context; without
-//! context 0.35 grouped and 0.2 unbroken, below the default reporting threshold (0.4).
+//! ("card", "visa", "CVV", "expiry", "payment", "tarjeta", "Karte", "карта", "信用卡"…, before it
+//! or just after) makes it a card. Confidence: 0.97 grouped with context, 0.95 unbroken with
+//! context; without context 0.35 grouped and 0.2 unbroken, below the default reporting
+//! threshold (0.4).
 
 use super::scan::{clean_end, hit, read_digits, Keywords};
 use super::{PiiKind, PiiMatch};
@@ -18,6 +19,11 @@ const CONTEXT: Keywords = Keywords::new(&[
     b"exp ", b"exp/", b"exp:", b"payment", b"pay ", b"paid", b"billing", b"charge", b"cart", b"tarjeta", b"pago", b"pagam",
     b"paiement", b"kart", b"kort", b"kredit", b"zahlung", b"kaart", b"betaal", b"uatp",
 ]);
+
+/// Card words in other scripts, found anywhere in the window (CJK has no spaces between words):
+/// Russian and Ukrainian "карт…", Chinese "卡" (信用卡, 银行卡, 卡号), Japanese "カード", Korean
+/// "카드", Arabic "بطاقة", Hebrew "כרטיס", Hindi "कार्ड", Greek "κάρτα".
+const SCRIPT_WORDS: [&str; 8] = ["карт", "卡", "カード", "카드", "بطاقة", "כרטיס", "कार्ड", "κάρτ"];
 
 /// Bytes looked at for a card word before the number, and after it (`… exp 12/27`).
 const BEFORE: usize = 48;
@@ -37,7 +43,7 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         return None;
     }
     let after = (d.end + AFTER).min(b.len());
-    let context = CONTEXT.before(b, start, BEFORE) || CONTEXT.before(b, after, after - d.end);
+    let context = CONTEXT.before(b, start, BEFORE) || CONTEXT.before(b, after, after - d.end) || script_word(b, start, d.end, after);
     let confidence = match (context, groups.len() > 1) {
         (true, true) => 0.97,
         (true, false) => 0.95,
@@ -45,6 +51,16 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         (false, false) => 0.2,
     };
     Some(hit(PiiKind::CreditCard, start, d.end, confidence))
+}
+
+/// A card word of another script within the window around the number (`start..end`).
+fn script_word(b: &[u8], start: usize, end: usize, after: usize) -> bool {
+    let before = &b[start.saturating_sub(BEFORE)..start];
+    let after = &b[end..after];
+    // Every word starts with a byte of 0xC0 or more: a window of ASCII only has none of them.
+    let non_ascii = |w: &[u8]| w.iter().any(|&c| c >= 0xC0);
+    (non_ascii(before) || non_ascii(after))
+        && SCRIPT_WORDS.iter().any(|w| memchr::memmem::find(before, w.as_bytes()).is_some() || memchr::memmem::find(after, w.as_bytes()).is_some())
 }
 
 /// Printed groupings: fours (the last may be shorter, 19-digit cards end with 3), Amex 4-6-5,
@@ -175,6 +191,11 @@ mod tests {
             "tarjeta de crédito 378282246310005",
             "4111 1111 1111 1111 exp 12/27",
             "4111111111111111, CVV 123",
+            "Номер карты: 4111 1111 1111 1111",
+            "信用卡号 4111111111111111",
+            "カード番号 4111-1111-1111-1111",
+            "카드 번호 5555 5555 5555 4444",
+            "رقم البطاقة 4111 1111 1111 1111",
         ] {
             assert!(confidence(text) >= 0.95, "{text}");
         }
@@ -183,6 +204,8 @@ mod tests {
             "the sum is 4111111111111111",
             "order total 4111 1111 1111 1111 units",
             "trace id 6011111111111117 in the log",
+            "订单号 4111111111111111",
+            "Номер заказа 4111 1111 1111 1111",
         ] {
             let c = confidence(text);
             assert!(c > 0.0 && c < 0.4, "{text}: {c}");

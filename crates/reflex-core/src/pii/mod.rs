@@ -31,7 +31,8 @@
 //! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |
 //!
 //! Card context is a card word ("card", "visa", "CVV", "expiry", "payment", "tarjeta", "Karte",
-//! "kort"…) within 48 bytes before the number or 24 after it: the 62nd Fibonacci number,
+//! "kort"…, and "карта", "信用卡", "カード", "카드", "بطاقة"… in other scripts) within 48 bytes
+//! before the number or 24 after it: the 62nd Fibonacci number,
 //! 4052739537881, passes Luhn with a Visa prefix and is reported at 0.2 without one.
 //!
 //! How it stays fast: one pass over the bytes, a block at a time (`stops`). Only the words some
