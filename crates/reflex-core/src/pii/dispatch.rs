@@ -130,6 +130,10 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, wallet::find(b, i));
         }
     } else if c.is_ascii_uppercase() {
+        // A capital ` AT ` between a local part and a domain (`ada AT example DOT com`).
+        if c == b'A' && scan::at(b, i + 1) == b'T' && scan::at(b, i + 2) == b' ' {
+            email::obfuscated(b, i, out);
+        }
         push(out, secrets::api_key(b, i));
         push(out, iban::find(b, i));
         push(out, wallet::find(b, i));

@@ -4,8 +4,9 @@
 //! `用户@例子.中国`), and punycode TLDs (`xn--fiqs8s`).
 //!
 //! Obfuscated addresses are found from an opening bracket: `ada [at] example [dot] com`,
-//! `ada(at)example(dot)com`, `ada {@} example.com`. A bare ` at ` / ` dot ` is left alone: in
-//! prose it is far more often a word than an address. Confidence 0.97 for an address, 0.9 for an
+//! `ada(at)example(dot)com`, `ada {@} example.com`, and in capitals `ada AT example DOT com`. A
+//! lower-case ` at ` / ` dot ` is left alone: in prose it is far more often a word than an
+//! address. Confidence 0.97 for an address, 0.9 for an
 //! obfuscated one.
 
 use super::scan::{at as byte_at, hit};
@@ -118,8 +119,15 @@ fn domain(b: &[u8], start: usize, obfuscated: bool) -> Option<usize> {
 /// the offset after it.
 fn written_dot(b: &[u8], i: usize) -> Option<usize> {
     let i = skip_spaces(b, i);
-    let end = bracketed(b, i, b"dot")?;
+    let end = bracketed(b, i, b"dot").or_else(|| shouted(b, i, b"DOT"))?;
     Some(skip_spaces(b, end))
+}
+
+/// `word` in capitals at `i` with a space on either side (`ada AT example DOT com`): its end.
+/// Only in capitals: a lower-case " at " in prose is a word far more often than an address.
+fn shouted(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    let end = i + word.len();
+    (i > 0 && b[i - 1] == b' ' && b.get(i..end) == Some(word) && byte_at(b, end) == b' ').then_some(end)
 }
 
 /// `open word close` at `i` with a matching pair of brackets, the word in any case: its end.
@@ -144,9 +152,10 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// An obfuscated address whose `[at]` (or `(at)`, `{@}`, `<at>`…) opens at `open`.
+/// An obfuscated address whose `[at]` (or `(at)`, `{@}`, `<at>`…, or a capital ` AT `) opens
+/// at `open`.
 pub(super) fn obfuscated(b: &[u8], open: usize, out: &mut Vec<PiiMatch>) {
-    let Some(after) = bracketed(b, open, b"at").or_else(|| bracketed(b, open, b"@")) else {
+    let Some(after) = bracketed(b, open, b"at").or_else(|| bracketed(b, open, b"@")).or_else(|| shouted(b, open, b"AT")) else {
         return;
     };
     // The local part before it: dot-atoms, joined by `.` or a written-out dot.
@@ -172,9 +181,16 @@ pub(super) fn obfuscated(b: &[u8], open: usize, out: &mut Vec<PiiMatch>) {
         while k > 0 && b[k - 1] == b' ' && s - k < 2 {
             k -= 1;
         }
-        if k >= 5 && matches!(b[k - 1], b']' | b')' | b'}' | b'>') && bracketed(b, k - 5, b"dot") == Some(k) {
-            s = k - 5;
-            while s > 0 && b[s - 1] == b' ' && k - 5 - s < 2 {
+        let dot = if k >= 5 && bracketed(b, k - 5, b"dot") == Some(k) {
+            Some(k - 5)
+        } else if k >= 3 && shouted(b, k - 3, b"DOT") == Some(k) {
+            Some(k - 3)
+        } else {
+            None
+        };
+        if let Some(dot) = dot {
+            s = dot;
+            while s > 0 && b[s - 1] == b' ' && dot - s < 2 {
                 s -= 1;
             }
             continue;
@@ -220,7 +236,7 @@ fn placeholder(local: &[u8], domain: &[u8]) -> bool {
     let mut local_letters = [0u8; 32];
     let mut n = 0;
     for word in local.split(|&c| c == b' ' || c == b'.') {
-        if matches!(word.first(), Some(b'[' | b'(' | b'{' | b'<')) {
+        if matches!(word.first(), Some(b'[' | b'(' | b'{' | b'<')) || word == b"DOT" {
             continue;
         }
         let k = letters(word, &mut buf);
@@ -337,6 +353,8 @@ mod tests {
             ("write to ada {at} example {dot} com", "ada {at} example {dot} com"),
             ("ada [@] example.com", "ada [@] example.com"),
             ("ada <at> example <dot> com", "ada <at> example <dot> com"),
+            ("write to ada.king AT example DOT org today", "ada.king AT example DOT org"),
+            ("JOHN DOT SMITH AT EXAMPLE DOT COM", "JOHN DOT SMITH AT EXAMPLE DOT COM"),
         ] {
             assert_eq!(emails(text), vec![want], "{text}");
         }
@@ -358,6 +376,12 @@ mod tests {
             "Email format: name [at] domain [dot] com",
             "write to firstname [dot] lastname (at) company (dot) org",
             "ada [at] yourdomain [dot] com",
+            "MEET AT NOON DOT",
+            "we meet AT the station DOT",
+            "STAY AT HOME",
+            "ada At example Dot com",
+            "ada AT example dot com",
+            "NAME AT DOMAIN DOT COM",
         ] {
             assert!(emails(t).is_empty(), "{t}: {:?}", emails(t));
         }
