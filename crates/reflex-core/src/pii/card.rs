@@ -12,11 +12,12 @@ use super::scan::{clean_end, hit, read_digits, Keywords};
 use super::{PiiKind, PiiMatch};
 
 /// Card words, in English and other languages written in Latin letters; matched at a word start,
-/// as a prefix (`card` covers "cardholder", `cart` covers "carte", "cartão", "carta", `kart`
-/// covers "Karte", "karta", "kart", `kort` covers "kort", "kortti").
+/// as a prefix (`card` covers "cardholder", `pay` "payment", `cc` "cc=", "ccn" and `cc_number`,
+/// `cart` covers "carte", "cartão", "carta", `kart` covers "Karte", "karta", "kart", `kort`
+/// covers "kort", "kortti").
 const CONTEXT: Keywords = Keywords::new(&[
     b"card", b"credit", b"debit", b"visa", b"mastercard", b"amex", b"maestro", b"dankort", b"rupay", b"cvv", b"cvc", b"expir",
-    b"exp ", b"exp/", b"exp:", b"payment", b"pay ", b"paid", b"billing", b"charge", b"cart", b"tarjeta", b"pago", b"pagam",
+    b"exp ", b"exp/", b"exp:", b"pay", b"paid", b"cc", b"billing", b"charge", b"cart", b"tarjeta", b"pago", b"pagam",
     b"paiement", b"kart", b"kort", b"kredit", b"zahlung", b"kaart", b"betaal", b"uatp",
 ]);
 
@@ -191,6 +192,8 @@ mod tests {
             "tarjeta de crédito 378282246310005",
             "4111 1111 1111 1111 exp 12/27",
             "4111111111111111, CVV 123",
+            "cc=5569-3719-5562-7994",
+            "ccn: 4111111111111111",
             "Номер карты: 4111 1111 1111 1111",
             "信用卡号 4111111111111111",
             "カード番号 4111-1111-1111-1111",
