@@ -64,8 +64,15 @@ fn corpus_is_sound_and_split_by_the_rule() {
 
 #[test]
 fn pii_values_pass_their_checksums_and_look_alikes_fail() {
-    let items: Vec<PiiItem> = corpus().pii.into_iter().map(|(_, i)| i).collect();
-    let errs = validate_pii_checksums(&items);
+    // In `pii-formats.jsonl` some hard negatives are checksum-valid on purpose: a Luhn-valid
+    // number with no card context (a computed number) or just outside an issuer's range. The
+    // other files' look-alikes fail their checks; that file's labelled values are still checked.
+    let (formats, others): (Vec<_>, Vec<_>) = corpus().pii.into_iter().partition(|(f, _)| f == "pii-formats.jsonl");
+    let items: Vec<PiiItem> = others.into_iter().map(|(_, i)| i).collect();
+    let mut errs = validate_pii_checksums(&items);
+    for (_, it) in formats {
+        errs.extend(validate_pii_checksums(std::slice::from_ref(&it)).into_iter().filter(|e| !e.contains("unlabelled")));
+    }
     assert!(
         errs.is_empty(),
         "PII checksum problems:\n{}",

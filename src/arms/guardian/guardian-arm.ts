@@ -50,6 +50,11 @@ export const ScrubInput = Type.Object(
     /** The text to redact; without it, every dependency output is scrubbed. */
     text: Type.Optional(Type.String({ maxLength: MAX_TEXT_CHARS })),
     mode: Type.Optional(Type.Enum(['placeholder', 'mask', 'redact'])),
+    /**
+     * Numbers the task computed itself, left in place where found: the runner sets it
+     * (src/orchestrator/runner/computed-values.ts), replacing whatever a plan wrote here.
+     */
+    keep: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 })),
   },
   { additionalProperties: false },
 )
@@ -136,7 +141,8 @@ async function scrub(
   const input = checkedInput(ScrubInput, request.input, 'input')
   const policy = parseOutputPolicy(request.context.constraints)
   const mode = (input.mode ?? 'placeholder') as ScrubMode
-  const scrubber = new Scrubber({ detector, mode, ...judging, budget, ...(policy && { policy }) })
+  const keep = new Set(input.keep ?? [])
+  const scrubber = new Scrubber({ detector, mode, ...judging, budget, keep, ...(policy && { policy }) })
   const output: ScrubTextOutput | ScrubDepsOutput =
     input.text !== undefined
       ? { text: await scrubber.text(input.text), redactions: 0, pii_types: [] }

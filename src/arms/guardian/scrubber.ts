@@ -33,6 +33,8 @@ export interface ScrubberOptions {
   injectionThreshold?: number
   policy?: CompiledPolicy
   budget: CheckBudget
+  /** Matched values left in place: the numbers the task computed itself (computed-values.ts). */
+  keep?: ReadonlySet<string>
 }
 
 export interface Withheld {
@@ -111,18 +113,26 @@ export class Scrubber {
 
   private async redact(text: string): Promise<string> {
     const result = await this.opts.budget.countAsync(() => this.opts.detector.redactAsync(text, { mode: this.opts.mode }))
-    if (result.pii_matches.length === 0) return text
-    this.redactions += result.pii_matches.length
-    for (const m of result.pii_matches) this.types.add(m.type)
-    if (this.opts.mode !== 'placeholder') return result.redacted_text
+    const keep = this.opts.keep
+    const matches = keep ? result.pii_matches.filter((m) => !keep.has(m.matched_text)) : result.pii_matches
+    if (matches.length === 0) return text
+    this.redactions += matches.length
+    for (const m of matches) this.types.add(m.type)
+    if (this.opts.mode !== 'placeholder' && matches.length === result.pii_matches.length) return result.redacted_text
     // rebuilt from the offsets (UTF-16, non-overlapping) so numbering spans the whole scrub
     let out = ''
     let at = 0
-    for (const m of [...result.pii_matches].sort((a, b) => a.start - b.start)) {
-      out += text.slice(at, m.start) + this.placeholder(m.type, m.matched_text)
+    for (const m of [...matches].sort((a, b) => a.start - b.start)) {
+      out += text.slice(at, m.start) + this.replacement(m.type, m.matched_text)
       at = m.end
     }
     return out + text.slice(at)
+  }
+
+  private replacement(type: string, matched: string): string {
+    if (this.opts.mode === 'redact') return '[REDACTED]'
+    if (this.opts.mode === 'mask') return mask(matched, MASK_KEEP_LAST)
+    return this.placeholder(type, matched)
   }
 
   private placeholder(type: string, matched: string): string {
@@ -145,6 +155,20 @@ export class Scrubber {
     if (applied.truncated) this.truncated++
     return applied.text
   }
+}
+
+/** The detector's mask (its default `keepLast`): every letter and digit but the last few becomes `*`. */
+const MASK_KEEP_LAST = 4
+
+function mask(value: string, keepLast: number): string {
+  const chars = [...value]
+  let left = keepLast
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (!/[\p{L}\p{N}]/u.test(chars[i] ?? '')) continue
+    if (left > 0) left--
+    else chars[i] = '*'
+  }
+  return chars.join('')
 }
 
 function join(at: string, key: string): string {

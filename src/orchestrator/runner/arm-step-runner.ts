@@ -9,6 +9,7 @@
  */
 import type { TaskStep } from '../../stores/task.js'
 import { type CallArmDeps, callArm, usesModel } from './call-arm.js'
+import { computedValues } from './computed-values.js'
 import type { StepInput, StepResult, StepRunner } from './step-runner.js'
 
 export class ArmStepRunner implements StepRunner {
@@ -22,13 +23,24 @@ export class ArmStepRunner implements StepRunner {
       tool: step.tool,
       action: step.action,
       goal: input.goal,
-      input: step.input,
+      input: guardianInput(this.deps, input, step),
       depOutputs: input.depOutputs,
       signal,
       share: modelShare(input.task.plan.steps, step),
     })
     return { output, provenance }
   }
+}
+
+/**
+ * A scrub of the dependency outputs is told which numbers the task computed itself
+ * (computed-values.ts), to leave in the answer. The list is always the runner's own: whatever a
+ * plan wrote under `keep` is replaced, and a scrub of a given text keeps nothing.
+ */
+function guardianInput(deps: CallArmDeps, input: StepInput, step: TaskStep): Record<string, unknown> {
+  if (step.arm !== 'guardian' || (step.tool ?? 'scrub') !== 'scrub') return step.input
+  const { keep: _planned, ...rest } = step.input
+  return { ...rest, keep: rest.text === undefined ? computedValues(deps.detector, input.task, step) : [] }
 }
 
 /**

@@ -34,7 +34,8 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
     i
 }
 
-/// The detectors that start at the trigger byte `b[i]` (`@ = : - + (`).
+/// The detectors that start at the trigger byte `b[i]` (`@ = : - + (`, and the brackets of an
+/// obfuscated `[at]`).
 pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     match b[i] {
         b'@' => email::find(b, i, out),
@@ -51,7 +52,12 @@ pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
                 push(out, password::cli_short(b, i));
             }
         }
-        b'+' | b'(' => push(out, phone::find(b, i)),
+        b'+' => push(out, phone::find(b, i)),
+        b'(' => {
+            push(out, phone::find(b, i));
+            email::obfuscated(b, i, out);
+        }
+        b'[' | b'{' | b'<' => email::obfuscated(b, i, out),
         _ => {}
     }
 }
@@ -100,7 +106,7 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             if run >= 12 || (run == 4 && grouped) {
                 push(out, card::find(b, i));
             }
-            if run == 9 || (run == 3 && grouped) {
+            if run == 9 || (run == 3 && (grouped || (next == b'.' && after.is_ascii_digit()))) {
                 push(out, ssn::find(b, i));
                 push(out, nhs::find(b, i));
             } else if run == 10 {
@@ -137,6 +143,10 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, wallet::find(b, i));
         }
     } else if c.is_ascii_uppercase() {
+        // A capital ` AT ` between a local part and a domain (`ada AT example DOT com`).
+        if c == b'A' && scan::at(b, i + 1) == b'T' && scan::at(b, i + 2) == b' ' {
+            email::obfuscated(b, i, out);
+        }
         push(out, secrets::api_key(b, i));
         push(out, iban::find(b, i));
         push(out, wallet::find(b, i));

@@ -47,6 +47,11 @@ fn parse_v4(b: &[u8], start: usize) -> Option<usize> {
 }
 
 pub(super) fn v6(b: &[u8], start: usize) -> Option<PiiMatch> {
+    // A start just after a `:` is the tail of a longer, malformed run (`1200::AB00:1234::2552`,
+    // `::1:2:3:4:5:6:7:8`): the run as a whole was no address, so no part of it is one.
+    if start > 0 && b[start] != b':' && b[start - 1] == b':' {
+        return None;
+    }
     let mut i = start;
     let mut groups = 0;
     let mut compressed = false;
@@ -163,5 +168,24 @@ mod tests {
         assert!(ips("dead::beef").is_empty());
         assert!(ips("1:2:3:4:5:6:7:8:9").is_empty());
         assert!(ips("2001:db8::1::2").is_empty());
+    }
+
+    #[test]
+    fn no_part_of_a_malformed_ipv6_is_reported() {
+        for t in [
+            "1200::AB00:1234::2552:7777:1313",
+            "::1:2:3:4:5:6:7:8",
+            "::2:3:4:5:6:7:8:9",
+            "2001::db8::",
+            "2001:db8:::1",
+            "2001:db8::12345",
+            "2001:db8:0:0:0:0:0:0:1",
+            "2001:db8:85a3::8a2e:370k:7334",
+            "::ffff:300.1.2.3",
+        ] {
+            assert!(ips(&format!("addr {t} up")).is_empty(), "{t}: {:?}", ips(t));
+        }
+        assert_eq!(ips("addr 1:2:3:4:5:6:7:: up"), vec!["1:2:3:4:5:6:7::"]);
+        assert_eq!(ips("route 2001:db8:a::123.45.67.89 ok"), vec!["2001:db8:a::123.45.67.89"]);
     }
 }

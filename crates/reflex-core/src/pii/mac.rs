@@ -1,5 +1,6 @@
 //! MAC addresses: six hex pairs joined by `:` or `-` (one separator throughout), or the Cisco
-//! dotted form `0011.2233.4455`.
+//! dotted form `0011.2233.4455`. The all-zero address and the broadcast address
+//! (`ff:ff:ff:ff:ff:ff`) name no device, so they are not personal data.
 
 use super::scan::{at, hit};
 use super::{PiiKind, PiiMatch};
@@ -32,6 +33,10 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if next.is_ascii_alphanumeric() || next == b'_' || ((next == sep || next == b'.') && hex(end + 1)) {
         return None;
     }
+    let hex_digits = || b[start..end].iter().filter(|c| c.is_ascii_hexdigit());
+    if hex_digits().all(|&c| c == b'0') || hex_digits().all(|&c| c | 0x20 == b'f') {
+        return None;
+    }
     Some(hit(PiiKind::MacAddress, start, end, 0.9))
 }
 
@@ -56,5 +61,15 @@ mod tests {
         assert!(macs("00:1A:2b:3C:4d:5E:6f").is_empty());
         assert!(macs("00:1A:2b:3C:4d").is_empty());
         assert!(macs("0g:1A:2b:3C:4d:5E").is_empty());
+    }
+
+    #[test]
+    fn all_zero_and_broadcast_are_no_device() {
+        for t in ["00:00:00:00:00:00", "ff:ff:ff:ff:ff:ff", "FF-FF-FF-FF-FF-FF", "0000.0000.0000", "ffff.ffff.ffff", "dst FF:FF:ff:FF:ff:FF src"] {
+            assert!(detect(t).is_empty(), "{t}");
+        }
+        // One byte off either is a device again.
+        assert_eq!(macs("ff:ff:ff:ff:ff:fe"), vec!["ff:ff:ff:ff:ff:fe"]);
+        assert_eq!(macs("00:00:00:00:00:01"), vec!["00:00:00:00:00:01"]);
     }
 }

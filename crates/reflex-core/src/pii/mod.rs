@@ -12,10 +12,34 @@
 //! assert_eq!(redact(text, &found, &RedactMode::Placeholder), "card [CREDIT_CARD_1], mail [EMAIL_1]");
 //! ```
 //!
+//! Confidence (`PiiMatch::confidence`, 0..1) says how sure a detector is; a caller reporting or
+//! redacting only from a threshold (0.4 by default) drops the rest. The rule: a validated
+//! checksum or a structure no ordinary text has is near 1; a shape without a checksum needs a
+//! context word nearby and scores lower; a number that passes a check by chance as often as
+//! ordinary numbers do scores below 0.4 without its context word.
+//!
+//! | kind | with context | without context |
+//! |---|---|---|
+//! | `CREDIT_CARD` (issuer prefix, length, Luhn) | 0.97 grouped, 0.95 unbroken | 0.6 grouped, 0.2 unbroken |
+//! | SSN (area, group and serial rules) | 0.97 dashed; 0.85 dotted, spaced or unbroken | 0.85 dashed; else not reported |
+//! | `UK_NHS` (mod-11 check digit) | 0.92 | not reported |
+//! | PHONE | 0.8–0.95 | 0.88 `+CC`; 0.8 North American; 0.78 CN/BR mobiles; 0.72 trunk-0 national; 0.7 IN; 0.6 MX; other shapes not reported |
+//! | EMAIL | 0.97; 0.9 obfuscated (`[at]`, `[dot]`) | the same |
+//! | IBAN (mod-97), keys and wallets (checksums, prefixes) | 0.85–0.97 | the same |
+//! | `IP_ADDRESS`, `MAC_ADDRESS` | 0.85–0.9 | the same |
+//! | `DATE_OF_BIRTH`, PASSPORT | 0.85, 0.75 | not reported |
+//! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |
+//!
+//! Card context is a card word ("card", "visa", "CVV", "expiry", "payment", "tarjeta", "Karte",
+//! "kort"…, and "карта", "信用卡", "カード", "카드", "بطاقة"… in other scripts) within 48 bytes
+//! before the number or 24 after it: the 62nd Fibonacci number,
+//! 4052739537881, passes Luhn with a Visa prefix and is reported at 0.2 without one.
+//!
 //! How it stays fast: one pass over the bytes, a block at a time (`stops`). Only the words some
 //! detector could start on (not plain lower-case prose) and a handful of trigger bytes
-//! (`@ = : - + (`) are looked at; each detector first checks a cheap shape (a digit, a known
-//! prefix, two letters and two digits…) and only then validates.
+//! (`@ = : - + (`, and the brackets of an obfuscated `[at]`) are looked at; each detector first
+//! checks a cheap shape (a digit, a known prefix, two letters and two digits…) and only then
+//! validates.
 //! Context words ("phone", "ssn", "born"…) are looked up in a small window before a candidate,
 //! never across the whole text. Clean text allocates nothing.
 //!

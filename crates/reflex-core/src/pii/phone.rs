@@ -4,7 +4,12 @@
 //! - North American `(415) 555-2671`, `415-555-2671`, `1 415 555 2671` with NXX rules (area
 //!   code and exchange start with 2–9);
 //! - national numbers with a trunk `0` in two or more groups (UK `020 7946 0958`, FR
-//!   `06 12 34 56 78`, DE `030 1234567`);
+//!   `06 12 34 56 78`, DE `030 1234567`, JP `090-1234-5678`, KR `010-1234-5678`, AU
+//!   `0412 345 678`, ZA `082 123 4567`, NG `0803 123 4567`, ID `0812-3456-7890`);
+//! - national mobiles without a trunk digit, in the layout each plan prints them: CN
+//!   `138 0013 8000` (1, then 3–9, 11 digits), IN `98765 43210` (6–9, 10 digits), BR
+//!   `(11) 91234-5678` and `11 91234-5678` (two-digit area code, mobile starting 9), MX
+//!   `55 1234 5678` (ten digits);
 //! - anything else (a bare run of digits, a 7-digit local number) only next to a context word.
 //!
 //! Not phones: dates (`2024-01-15`, `15/01/2024`, `15.01.2024`), dotted quads and versions,
@@ -57,10 +62,15 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if p.len < 7 || looks_like_date(&p, g) || (p.seps & DOT != 0 && g.len() == 4 && g.iter().all(|&x| x <= 3)) {
         return None;
     }
+    // The US SSN layout `AAA-GG-SSSS`: an SSN when its rules hold (ssn.rs), else nothing.
+    if !p.plus && !p.paren && g == [3, 2, 4] {
+        return None;
+    }
     let context = CONTEXT.before(b, start, 32);
     if !context {
         let mut buf = [0u8; 16];
-        if NOT_PHONE.contains(&prev_word(b, start, &mut buf)) || (start > 0 && b[start - 1] == b'#') {
+        let prev = prev_word(b, start, &mut buf);
+        if (NOT_PHONE.contains(&prev) && !(prev == b"number" && possessive_before(b, start))) || (start > 0 && b[start - 1] == b'#') {
             return None;
         }
     }
@@ -78,8 +88,10 @@ pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
         (0.88, 0.95)
     } else if (nanp(d) && (p.paren || g == [3, 3, 4])) || (p.len == 11 && d[0] == 1 && g == [1, 3, 3, 4] && nanp(&d[1..])) {
         (0.8, 0.9)
-    } else if d[0] == 0 && d[1] != 0 && (9..=11).contains(&p.len) && g.len() >= 2 && !p.paren {
+    } else if d[0] == 0 && d[1] != 0 && (9..=12).contains(&p.len) && g.len() >= 2 && !p.paren && !tail_of_longer(b, start) {
         (0.72, 0.85)
+    } else if let Some(plain) = national_mobile(d, g, p.paren).filter(|_| !tail_of_longer(b, start)) {
+        (plain, 0.9)
     } else if context && (g.len() >= 2 || (10..=11).contains(&p.len) || d[0] == 0) {
         (0.8, 0.8)
     } else {
@@ -174,6 +186,52 @@ fn parse(b: &[u8], start: usize) -> Option<Parsed> {
     Some(p)
 }
 
+/// Possessives that make "number" someone's phone number ("my number", "mera number", "mi número").
+const POSSESSIVES: &[&[u8]] = &[b"my", b"your", b"our", b"his", b"her", b"their", b"mera", b"meri", b"mi", b"mon", b"ma", b"mein", b"meine"];
+
+/// True when the word before the "number" that precedes `start` is a possessive.
+fn possessive_before(b: &[u8], start: usize) -> bool {
+    let mut j = start;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t' | b':' | b'#' | b'=') {
+        j -= 1;
+    }
+    // Past "number" (six letters) and the spaces before it.
+    j = j.saturating_sub(6);
+    while j > 0 && b[j - 1] == b' ' {
+        j -= 1;
+    }
+    let mut buf = [0u8; 16];
+    POSSESSIVES.contains(&prev_word(b, j, &mut buf))
+}
+
+/// True when digits end just before `start` with one separator between (`+44 20 7946…` read
+/// from `20`): the candidate is the tail of a longer number.
+fn tail_of_longer(b: &[u8], start: usize) -> bool {
+    start >= 2 && matches!(b[start - 1], b' ' | b'-' | b'.') && b[start - 2].is_ascii_digit()
+}
+
+/// Mobile numbers of plans without a trunk digit, in their printed layouts; the confidence
+/// without a context word.
+fn national_mobile(d: &[u8], g: &[u8], paren: bool) -> Option<f32> {
+    let china = d.len() == 11 && d[0] == 1 && d[1] >= 3 && g == [3, 4, 4];
+    let india = d.len() == 10 && d[0] >= 6 && g == [5, 5];
+    // Brazil: DDD area codes are 11–99 without a 0 digit; mobiles have nine digits starting 9.
+    let ddd = d.len() >= 10 && d[0] != 0 && d[1] != 0 && g[0] == 2;
+    let brazil_mobile = ddd && d[2] == 9 && g[1..] == [5, 4];
+    let brazil = brazil_mobile || (paren && ddd && g[1..] == [4, 4]);
+    // Mexico: the three metropolitan areas with two-digit codes (55, 33, 81).
+    let mexico = !paren && d.len() == 10 && matches!((d[0], d[1]), (5, 5) | (3, 3) | (8, 1)) && g == [2, 4, 4];
+    if china || brazil {
+        Some(0.78)
+    } else if india {
+        Some(0.7)
+    } else if mexico {
+        Some(0.6)
+    } else {
+        None
+    }
+}
+
 /// `2024-01-15`, `15/01/2024` (the `/` stops the parser), `15.01.2024`, `2024 01 15`, also
 /// when a time follows (`2024-01-15 10:30` parses as groups 4-2-2-2).
 fn looks_like_date(p: &Parsed, g: &[u8]) -> bool {
@@ -247,6 +305,67 @@ mod tests {
             "2024-01-15 10:30:45 INFO",
             "on 15.01.2024 12:00",
             "x+44 20 7946 0958",
+        ] {
+            assert!(phones(t).is_empty(), "{t}: {:?}", phones(t));
+        }
+    }
+
+    #[test]
+    fn finds_national_mobiles_beyond_europe_and_north_america() {
+        for n in [
+            "138 0013 8000",
+            "138-0013-8000",
+            "+86 138 0013 8000",
+            "+86 13800138000",
+            "98765 43210",
+            "+91 98765 43210",
+            "090-1234-5678",
+            "+81 90-1234-5678",
+            "010-1234-5678",
+            "+82 10-1234-5678",
+            "(11) 91234-5678",
+            "11 91234-5678",
+            "(21) 3456-7890",
+            "+55 11 91234-5678",
+            "0412 345 678",
+            "+61 412 345 678",
+            "+65 9123 4567",
+            "082 123 4567",
+            "+27 82 123 4567",
+            "0803 123 4567",
+            "+234 803 123 4567",
+            "55 1234 5678",
+            "+52 55 1234 5678",
+            "0812-3456-7890",
+        ] {
+            assert_eq!(phones(&format!("it is {n}.")), vec![n], "{n}");
+        }
+        // Unbroken, or in a layout shared with ordinary numbers: only with a context word.
+        for n in ["13800138000", "9876543210", "9123 4567", "09876543210"] {
+            assert!(phones(&format!("it is {n}.")).is_empty(), "{n}");
+            assert_eq!(phones(&format!("mobile: {n}")), vec![n], "{n}");
+        }
+    }
+
+    #[test]
+    fn my_number_is_a_phone_number() {
+        assert_eq!(phones("My number 415-555-2671"), vec!["415-555-2671"]);
+        assert_eq!(phones("Mera number 98765 43210 hai."), vec!["98765 43210"]);
+        assert!(phones("Ticket number 415-555-2671").is_empty());
+        assert!(phones("number 415-555-2671").is_empty());
+    }
+
+    #[test]
+    fn national_layouts_with_the_wrong_prefix_are_not_mobiles() {
+        for t in [
+            "it is 128 0013 8000.", // CN mobiles start 13–19
+            "it is 198 0013 80001.",
+            "it is 58765 43210.", // IN mobiles start 6–9
+            "it is 11 81234-5678.", // BR mobiles start 9
+            "it is (01) 91234-5678.",
+            "it is 20 7946 0958.", // MX two-digit area codes are 55, 33 and 81
+            "it is 12 34 5678.",
+            "order 138 0013 8000",
         ] {
             assert!(phones(t).is_empty(), "{t}: {:?}", phones(t));
         }

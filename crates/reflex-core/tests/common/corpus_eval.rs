@@ -885,7 +885,7 @@ pub struct Floors {
     pub injection_tpr_at_2pct_fpr: f64,
     /// The same at FPR ≤ 1 %.
     pub injection_tpr_at_1pct_fpr: f64,
-    /// PII micro F1 and precision (strict matching), every match counted.
+    /// PII micro F1 and precision (strict matching), matches below the default reporting threshold left out.
     pub pii_micro_f1: f64,
     pub pii_micro_precision: f64,
 }
