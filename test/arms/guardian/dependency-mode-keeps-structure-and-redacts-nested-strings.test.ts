@@ -1,7 +1,7 @@
 import t from 'tap'
 
 import type { ScrubDepsOutput } from '../../../src/arms/guardian/guardian-arm.js'
-import { API_KEY, CARD, EMAIL, guard } from './guardian-fixture.js'
+import { API_KEY, CARD, EMAIL, guard, strictDetector } from './guardian-fixture.js'
 
 const deps = {
   s1: { exit_code: 0, stdout: `owner: ${EMAIL}\n`, stderr: '', truncated: false, duration_ms: 9 },
@@ -10,8 +10,11 @@ const deps = {
   s4: { result: 4111111111111111, console: [], duration_ms: 1 },
 }
 
+// A bare run of digits is below the default reporting threshold; the strict detector reports it,
+// so the JSON number's redaction is shown too.
+
 t.test('every key, array, number, boolean and null stays; only the personal data changes', async (t) => {
-  const { output, events } = await guard<ScrubDepsOutput>({ tool: 'scrub', deps })
+  const { output, events } = await guard<ScrubDepsOutput>({ tool: 'scrub', deps, detector: strictDetector })
   t.same(output.scrubbed, {
     s1: { exit_code: 0, stdout: 'owner: [EMAIL_1]\n', stderr: '', truncated: false, duration_ms: 9 },
     s2: {

@@ -6,9 +6,13 @@ import { createGuardianArm } from '../../../src/arms/guardian/guardian-arm.js'
 import { armContext, armErrorOf, executeRequest } from '../arm-context-fixture.js'
 
 export const detector = new Detector()
+/** Reports every match whatever its confidence: what a scrub decides when the threshold is out of the way. */
+export const strictDetector = new Detector({ piiThreshold: 0 })
 
 export interface GuardianCall {
   tool: 'scrub' | 'screen'
+  /** The detector the arm uses; default `detector`. */
+  detector?: Detector
   input?: Record<string, unknown>
   deps?: Record<string, unknown>
   constraints?: Record<string, unknown> | string[]
@@ -21,7 +25,7 @@ export interface GuardianCall {
 export async function guard<T>(call: GuardianCall): Promise<{ output: T; events: ArmEvent[] }> {
   const { ctx, events } = armContext({ arm: 'guardian', tool: call.tool })
   const arm = createGuardianArm({
-    detector,
+    detector: call.detector ?? detector,
     ...(call.blockLevel && { blockLevel: call.blockLevel }),
     ...(call.injectionThreshold !== undefined && { injectionThreshold: call.injectionThreshold }),
     ...(call.checkBudgetMs !== undefined && { checkBudgetMs: call.checkBudgetMs }),
