@@ -1,7 +1,7 @@
 //! Which detectors run where the main scan stops: at a word (by its first byte and shape) and
 //! at a trigger byte (`@ = : - + (`).
 
-use super::{card, dob, email, iban, ip, mac, nhs, passport, password, phone, scan, secrets, ssn, wallet};
+use super::{card, dob, email, iban, ip, mac, nhs, passport, password, phone, scan, secret_shapes, secrets, ssn, wallet};
 use super::{PiiKind, PiiMatch};
 
 /// The detectors for the word starting at `start`; returns where the word ends.
@@ -38,8 +38,16 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
 pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     match b[i] {
         b'@' => email::find(b, i, out),
-        b'=' => password::find(b, i, out),
+        b'=' => {
+            if i > 0 && matches!(b[i - 1] | 0x20, b'y' | b'g') {
+                push(out, secret_shapes::azure(b, i));
+            }
+            password::find(b, i, out);
+        }
         b':' => {
+            if scan::at(b, i + 1) == b'/' {
+                push(out, secret_shapes::webhook(b, i));
+            }
             password::find(b, i, out);
             if scan::at(b, i + 1) == b':' {
                 push(out, ip::v6(b, i));
@@ -47,10 +55,15 @@ pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         }
         b'-' => {
             push(out, secrets::private_key(b, i));
-            if scan::at(b, i + 1) == b'p' {
-                push(out, password::cli_short(b, i));
+            match scan::at(b, i + 1) {
+                b'p' => push(out, password::cli_short(b, i)),
+                b'u' => push(out, secret_shapes::mailchimp(b, i)),
+                _ => {}
             }
         }
+        // Tokens with a dot in their prefix (`dp.pt.`, `hvs.`), never a sentence's full stop.
+        b'.' if i > 0 && scan::is_word(scan::at(b, i + 1)) => push(out, secret_shapes::dotted(b, i)),
+        b'~' => push(out, secret_shapes::azure_client_secret(b, i)),
         b'+' | b'(' => push(out, phone::find(b, i)),
         _ => {}
     }
@@ -66,6 +79,10 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
 /// Runs the detectors that can start at the word beginning at `i`.
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
+    // An AWS secret access key is 40 bytes long: two byte tests rule out nearly every word.
+    if secret_shapes::aws_secret_byte(scan::at(b, i + 39)) && !secret_shapes::aws_secret_byte(scan::at(b, i + 40)) {
+        push(out, secret_shapes::aws_secret(b, i));
+    }
     if c.is_ascii_digit() {
         // Inside a longer token, or inside a number already reported (the `1111` groups of a
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
@@ -83,6 +100,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
         let after = scan::at(b, i + run + 1);
         let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
+        if next == b':' && after == b'A' {
+            push(out, secret_shapes::telegram(b, i, run));
+        }
         if run <= 3 && next == b'.' && after.is_ascii_digit() {
             push(out, ip::v4(b, i));
         }
