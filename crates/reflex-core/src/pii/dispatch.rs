@@ -64,8 +64,21 @@ pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // Tokens with a dot in their prefix (`dp.pt.`, `hvs.`), never a sentence's full stop.
         b'.' if i > 0 && scan::is_word(scan::at(b, i + 1)) => push(out, secret_shapes::dotted(b, i)),
         b'~' => push(out, secret_shapes::azure_client_secret(b, i)),
-        b'+' | b'(' => push(out, phone::find(b, i)),
+        b'+' | b'(' => {
+            if b[i] == b'+' {
+                aws_secret_from_symbol(b, i, out);
+            }
+            push(out, phone::find(b, i));
+        }
+        b'/' => aws_secret_from_symbol(b, i, out),
         _ => {}
+    }
+}
+
+/// An AWS secret access key may start with `+` or `/`, which start no word.
+fn aws_secret_from_symbol(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    if secret_shapes::aws_secret_byte(scan::at(b, i + 39)) && !secret_shapes::aws_secret_byte(scan::at(b, i + 40)) {
+        push(out, secret_shapes::aws_secret(b, i));
     }
 }
 
