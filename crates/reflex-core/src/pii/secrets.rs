@@ -1,6 +1,12 @@
-//! Provider API keys and tokens (recognised by their documented prefixes and alphabets), JWTs
-//! (three base64url segments whose header decodes to JSON naming an `alg`) and PEM private-key
-//! blocks (the whole block, BEGIN line through END line).
+//! Provider API keys and tokens, JWTs and PEM private-key blocks.
+//!
+//! Provider tokens are recognised by their documented prefixes and alphabets: the word's first
+//! byte selects the few prefixes that start with it (`secret_rules`), then the body's alphabet,
+//! length and, where the format has one, its group layout or checksum are checked. Secrets
+//! announced by a byte other than their first (webhook URLs, dotted tokens, Azure keys, bot
+//! tokens, AWS secret keys) are in `secret_shapes`. JWTs: base64url segments whose header
+//! decodes to JSON naming an `alg`, signed or not. PEM private-key blocks: the whole block,
+//! BEGIN line through END line.
 
 use memchr::memmem;
 
