@@ -61,22 +61,27 @@ pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
                 _ => {}
             }
         }
-        // Tokens with a dot in their prefix (`dp.pt.`, `hvs.`), never a sentence's full stop.
-        b'.' if i > 0 && scan::is_word(scan::at(b, i + 1)) => push(out, secret_shapes::dotted(b, i)),
+        // Tokens with a dot in their prefix (`dp.pt.`, `hvs.`, `hvb.`, `….atlasv1.`), never a
+        // sentence's full stop nor the dot of a number.
+        b'.' if i > 0 && (matches!(b[i - 1], b'p' | b's' | b'b') || scan::at(b, i + 1) == b'a') && scan::is_word(scan::at(b, i + 1)) => {
+            push(out, secret_shapes::dotted(b, i));
+        }
         b'~' => push(out, secret_shapes::azure_client_secret(b, i)),
         b'+' | b'(' => {
             if b[i] == b'+' {
-                aws_secret_from_symbol(b, i, out);
+                aws_secret(b, i, out);
             }
             push(out, phone::find(b, i));
         }
-        b'/' => aws_secret_from_symbol(b, i, out),
+        b'/' => aws_secret(b, i, out),
         _ => {}
     }
 }
 
-/// An AWS secret access key may start with `+` or `/`, which start no word.
-fn aws_secret_from_symbol(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+/// An AWS secret access key starting at `b[i]` (a word, or a `+` or `/`, which start no word):
+/// it is 40 bytes long, so two byte tests rule out nearly every candidate.
+#[inline]
+fn aws_secret(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     if secret_shapes::aws_secret_byte(scan::at(b, i + 39)) && !secret_shapes::aws_secret_byte(scan::at(b, i + 40)) {
         push(out, secret_shapes::aws_secret(b, i));
     }
@@ -92,10 +97,6 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
 /// Runs the detectors that can start at the word beginning at `i`.
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
-    // An AWS secret access key is 40 bytes long: two byte tests rule out nearly every word.
-    if secret_shapes::aws_secret_byte(scan::at(b, i + 39)) && !secret_shapes::aws_secret_byte(scan::at(b, i + 40)) {
-        push(out, secret_shapes::aws_secret(b, i));
-    }
     if c.is_ascii_digit() {
         // Inside a longer token, or inside a number already reported (the `1111` groups of a
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
@@ -113,6 +114,11 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
         let after = scan::at(b, i + run + 1);
         let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
+        // An AWS secret key starting with digits goes on with a letter, `/` or `+`; numbers in
+        // logs mostly end at a space or punctuation.
+        if letter || matches!(next, b'/' | b'+') {
+            aws_secret(b, i, out);
+        }
         if next == b':' && after == b'A' {
             push(out, secret_shapes::telegram(b, i, run));
         }
@@ -157,6 +163,7 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, wallet::find(b, i));
         }
     } else if c.is_ascii_uppercase() {
+        aws_secret(b, i, out);
         push(out, secrets::api_key(b, i));
         push(out, iban::find(b, i));
         push(out, wallet::find(b, i));
@@ -167,6 +174,7 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, ip::v6(b, i));
         }
     } else {
+        aws_secret(b, i, out);
         push(out, secrets::api_key(b, i));
         push(out, wallet::find(b, i));
         if (b'a'..=b'f').contains(&c) && !scan::inside_cluster(b, i) {

@@ -315,7 +315,8 @@ mod tests {
         assert_eq!(keys(&sts), vec![(PiiKind::ApiKey, "ASIAXC7HO000VKFVOM1B"), (PiiKind::ApiKey, s)]);
         one_key(&format!("[default]\naws_secret_access_key = {s}"), s);
         one_key("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
-        // A key may start with `+` or `/`.
+        // A key may start with digits, or with `+` or `/`.
+        one_key("aws_secret=7Hq2mZ0pX9vL4kR8sT1wY6bN3cF5dG0jA2eU8iO4", "7Hq2mZ0pX9vL4kR8sT1wY6bN3cF5dG0jA2eU8iO4");
         one_key("the AWS secret key +e+aBeJkpCP7LrF9IxqU4YMY/dl+rzCgdjH1np9T", "+e+aBeJkpCP7LrF9IxqU4YMY/dl+rzCgdjH1np9T");
         for t in [
             // No AWS context: a 40-character token alone.
