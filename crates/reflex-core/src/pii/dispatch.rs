@@ -1,7 +1,7 @@
 //! Which detectors run where the main scan stops: at a word (by its first byte and shape) and
 //! at a trigger byte (`@ = : - + (`).
 
-use super::{card, dob, email, iban, ip, mac, national, nhs, passport, password, phone, scan, secrets, ssn, wallet};
+use super::{card, dob, email, iban, ip, mac, national, nhs, passport, password, phone, scan, secret_shapes, secrets, ssn, wallet};
 use super::{PiiKind, PiiMatch};
 
 /// The detectors for the word starting at `start`; returns where the word ends.
@@ -39,8 +39,16 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
 pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     match b[i] {
         b'@' => email::find(b, i, out),
-        b'=' => password::find(b, i, out),
+        b'=' => {
+            if i > 0 && matches!(b[i - 1] | 0x20, b'y' | b'g') {
+                push(out, secret_shapes::azure(b, i));
+            }
+            password::find(b, i, out);
+        }
         b':' => {
+            if scan::at(b, i + 1) == b'/' {
+                push(out, secret_shapes::webhook(b, i));
+            }
             password::find(b, i, out);
             if scan::at(b, i + 1) == b':' {
                 push(out, ip::v6(b, i));
@@ -48,17 +56,38 @@ pub(super) fn trigger(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         }
         b'-' => {
             push(out, secrets::private_key(b, i));
-            if scan::at(b, i + 1) == b'p' {
-                push(out, password::cli_short(b, i));
+            match scan::at(b, i + 1) {
+                b'p' => push(out, password::cli_short(b, i)),
+                b'u' => push(out, secret_shapes::mailchimp(b, i)),
+                _ => {}
             }
         }
-        b'+' => push(out, phone::find(b, i)),
+        // Tokens with a dot in their prefix (`dp.pt.`, `hvs.`, `hvb.`, `….atlasv1.`), never a
+        // sentence's full stop nor the dot of a number.
+        b'.' if i > 0 && (matches!(b[i - 1], b'p' | b's' | b'b') || scan::at(b, i + 1) == b'a') && scan::is_word(scan::at(b, i + 1)) => {
+            push(out, secret_shapes::dotted(b, i));
+        }
+        b'~' => push(out, secret_shapes::azure_client_secret(b, i)),
+        b'+' => {
+            aws_secret(b, i, out);
+            push(out, phone::find(b, i));
+        }
         b'(' => {
             push(out, phone::find(b, i));
             email::obfuscated(b, i, out);
         }
         b'[' | b'{' | b'<' => email::obfuscated(b, i, out),
+        b'/' => aws_secret(b, i, out),
         _ => {}
+    }
+}
+
+/// An AWS secret access key starting at `b[i]` (a word, or a `+` or `/`, which start no word):
+/// it is 40 bytes long, so two byte tests rule out nearly every candidate.
+#[inline]
+fn aws_secret(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    if secret_shapes::aws_secret_byte(scan::at(b, i + 39)) && !secret_shapes::aws_secret_byte(scan::at(b, i + 40)) {
+        push(out, secret_shapes::aws_secret(b, i));
     }
 }
 
@@ -93,6 +122,14 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // A separator followed by another digit group: `4111 1111`, `415-555`, `192.168`.
         let after = scan::at(b, i + run + 1);
         let grouped = matches!(next, b' ' | b'-') && after.is_ascii_digit();
+        // An AWS secret key starting with digits goes on with a letter, `/` or `+`; numbers in
+        // logs mostly end at a space or punctuation.
+        if letter || matches!(next, b'/' | b'+') {
+            aws_secret(b, i, out);
+        }
+        if next == b':' && after == b'A' {
+            push(out, secret_shapes::telegram(b, i, run));
+        }
         if run <= 3 && next == b'.' && after.is_ascii_digit() {
             push(out, ip::v4(b, i));
         }
@@ -147,6 +184,7 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         if c == b'A' && scan::at(b, i + 1) == b'T' && scan::at(b, i + 2) == b' ' {
             email::obfuscated(b, i, out);
         }
+        aws_secret(b, i, out);
         push(out, secrets::api_key(b, i));
         push(out, iban::find(b, i));
         push(out, wallet::find(b, i));
@@ -163,6 +201,7 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, ip::v6(b, i));
         }
     } else {
+        aws_secret(b, i, out);
         push(out, secrets::api_key(b, i));
         push(out, wallet::find(b, i));
         if (b'a'..=b'f').contains(&c) && !scan::inside_cluster(b, i) {

@@ -69,6 +69,8 @@ mod password;
 mod phone;
 mod redact;
 mod scan;
+mod secret_rules;
+mod secret_shapes;
 mod secrets;
 mod ssn;
 mod stops;

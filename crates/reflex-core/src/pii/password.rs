@@ -170,9 +170,11 @@ fn keyword_start(first: u8, second: u8) -> bool {
     matches!([first | 0x20, second | 0x20], [b'p', b'a' | b'w'] | [b'a', b'p' | b'c' | b'u'] | [b'k' | b's', b'e'] | [b'w', b'a'] | [b'c', b'o'])
 }
 
-/// `scheme://user:secret@host` (the user may be empty): the secret, from the `:` after the user.
+/// `scheme://user:secret@host` (the user may be empty, or an e-mail address written as is): the
+/// secret, from the `:` after the user. A secret may hold an unencoded `@` or `#`
+/// (`postgres://app:p@ss#1@db/x`): it ends at the last `@` before the host.
 fn userinfo(b: &[u8], sep: usize) -> Option<PiiMatch> {
-    let user = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'%' | b'+' | b'~');
+    let user = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'%' | b'+' | b'~' | b'@');
     let mut k = sep;
     while k > 0 && sep - k < 64 && user(b[k - 1]) {
         k -= 1;
@@ -182,13 +184,20 @@ fn userinfo(b: &[u8], sep: usize) -> Option<PiiMatch> {
     }
     let start = sep + 1;
     let mut e = start;
-    while e < b.len() && e - start < 256 && !b[e].is_ascii_whitespace() && !matches!(b[e], b'@' | b'/' | b'?' | b'#' | b'"' | b'\'' | b'<' | b'>') {
+    let mut last_at = None;
+    while e < b.len() && e - start < 256 && !b[e].is_ascii_whitespace() && !matches!(b[e], b'/' | b'"' | b'\'' | b'<' | b'>') {
+        if b[e] == b'@' && (at(b, e + 1).is_ascii_alphanumeric() || at(b, e + 1) == b'[') {
+            last_at = Some(e);
+        }
         e += 1;
     }
-    if at(b, e) != b'@' || !(at(b, e + 1).is_ascii_alphanumeric() || at(b, e + 1) == b'[') {
+    let e = last_at?;
+    let v = &b[start..e];
+    // Past a `?` the `@` belongs to a query (`https://h:8080?to=a@b`), not to the userinfo.
+    if memchr::memchr(b'?', v).is_some() {
         return None;
     }
-    plausible(&b[start..e], false).then(|| hit(PiiKind::Password, start, e, 0.9))
+    plausible(v, false).then(|| hit(PiiKind::Password, start, e, 0.9))
 }
 
 /// `curl -u user:secret`, `--user user:secret`: the secret after the user's `:`.
@@ -522,6 +531,12 @@ mod tests {
             ("password=Tr0ub4dor&3", "Tr0ub4dor&3"),
             ("mysql://app:Wq9!zz@db.local/x", "Wq9!zz"),
             ("redis://:Zm3kP9wq@cache:6379", "Zm3kP9wq"),
+            ("postgres://app:p@ss#1@db.internal/x", "p@ss#1"),
+            ("ftp://john@example.org:Secr3t!@ftp.example.org/pub", "Secr3t!"),
+            ("smtp://mailer:Zx9!pq@smtp.example.com:587", "Zx9!pq"),
+            ("rtsp://admin:Cam3ra-77@cam.local:554/stream", "Cam3ra-77"),
+            ("mongodb+srv://admin:Qw3rty!23@cluster0.abcde.mongodb.net/db", "Qw3rty!23"),
+            ("jdbc:mysql://svc:Jd8c#pw@db.local:3306/app", "Jd8c#pw"),
             ("curl -u ops:Yt6#pLw2 https://x.io", "Yt6#pLw2"),
             ("Authorization: Basic YWxpY2U6czNjcmV0", "YWxpY2U6czNjcmV0"),
             ("mysql -u root -pK7vQ2xLm9 db", "K7vQ2xLm9"),
@@ -565,6 +580,10 @@ mod tests {
             "api_key: YOUR_API_KEY_HERE",
             "OPENAI_API_KEY=sk-... in your shell",
             "postgres://user:password@localhost/db",
+            "https://user:<password>@host.example/x",
+            "https://host.example:8443?to=ada@example",
+            "https://host.example:8443/path?user=a@b",
+            "amqp://user:${AMQP_PASSWORD}@rabbit:5672/",
             "Authorization: Basic <credentials>",
             "Authorization: Basic bm9jb2xvbg==",
             "mkdir -p out && cp -pr a b && gcc -pthread -pedantic -p8080:80",

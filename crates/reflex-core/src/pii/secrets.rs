@@ -1,129 +1,88 @@
-//! Provider API keys and tokens (recognised by their documented prefixes and alphabets), JWTs
-//! (three base64url segments whose header decodes to JSON naming an `alg`) and PEM private-key
-//! blocks (the whole block, BEGIN line through END line).
+//! Provider API keys and tokens, JWTs and PEM private-key blocks.
+//!
+//! Provider tokens are recognised by their documented prefixes and alphabets: the word's first
+//! byte selects the few prefixes that start with it (`secret_rules`), then the body's alphabet,
+//! length and, where the format has one, its group layout or checksum are checked. Secrets
+//! announced by a byte other than their first (webhook URLs, dotted tokens, Azure keys, bot
+//! tokens, AWS secret keys) are in `secret_shapes`. JWTs: base64url segments whose header
+//! decodes to JSON naming an `alg`, signed or not. PEM private-key blocks: the whole block,
+//! BEGIN line through END line.
 
 use memchr::memmem;
 
 use super::scan::{at, hit, run_len};
 use super::{PiiKind, PiiMatch};
 
-/// `[A-Za-z0-9]`
-fn alnum(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-}
-/// `[A-Za-z0-9_-]`: base64url and most token alphabets.
-fn url64(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
-}
-/// `[0-9a-f]`
-fn hex(c: u8) -> bool {
-    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
-}
-/// `[A-Z0-9]`
-fn upper_alnum(c: u8) -> bool {
-    c.is_ascii_uppercase() || c.is_ascii_digit()
-}
-
-/// (prefix, body alphabet, minimum body length, maximum body length, confidence)
-type Rule = (&'static [u8], fn(u8) -> bool, usize, usize, f32);
-
-const RULES: &[Rule] = &[
-    (b"AKIA", upper_alnum, 16, 16, 0.97),
-    (b"ASIA", upper_alnum, 16, 16, 0.95),
-    (b"AIza", url64, 35, 35, 0.95),
-    (b"ghp_", alnum, 36, 255, 0.97),
-    (b"gho_", alnum, 36, 255, 0.97),
-    (b"ghu_", alnum, 36, 255, 0.97),
-    (b"ghs_", alnum, 36, 255, 0.97),
-    (b"ghr_", alnum, 36, 255, 0.97),
-    (b"github_pat_", url64, 40, 255, 0.97),
-    (b"xoxb-", url64, 10, 255, 0.95),
-    (b"xoxa-", url64, 10, 255, 0.95),
-    (b"xoxp-", url64, 10, 255, 0.95),
-    (b"xoxr-", url64, 10, 255, 0.95),
-    (b"xoxs-", url64, 10, 255, 0.95),
-    (b"sk_live_", alnum, 16, 255, 0.97),
-    (b"sk_test_", alnum, 16, 255, 0.9),
-    (b"rk_live_", alnum, 16, 255, 0.97),
-    (b"rk_test_", alnum, 16, 255, 0.9),
-    (b"pk_live_", alnum, 16, 255, 0.85),
-    (b"whsec_", alnum, 24, 255, 0.95),
-    (b"xapp-", url64, 20, 255, 0.95),
-    (b"glpat-", url64, 20, 255, 0.97),
-    (b"glptt-", url64, 20, 255, 0.95),
-    (b"gldt-", url64, 20, 255, 0.95),
-    (b"npm_", alnum, 36, 36, 0.95),
-    (b"hf_", alnum, 34, 34, 0.95),
-    (b"shpat_", hex, 32, 32, 0.97),
-    (b"shpss_", hex, 32, 32, 0.97),
-    (b"shpca_", hex, 32, 32, 0.97),
-    (b"shppa_", hex, 32, 32, 0.97),
-    (b"dop_v1_", hex, 64, 64, 0.97),
-    (b"doo_v1_", hex, 64, 64, 0.97),
-    (b"dor_v1_", hex, 64, 64, 0.97),
-    (b"pypi-AgEIcHlwaS5vcmc", url64, 50, 255, 0.97),
-    (b"GOCSPX-", url64, 28, 28, 0.95),
-    (b"sq0atp-", url64, 22, 22, 0.95),
-    (b"sq0csp-", url64, 43, 43, 0.95),
-    (b"SK", hex, 32, 32, 0.9),
-    (b"key-", alnum, 32, 32, 0.85),
-    // Longest first: `sk-ant-` and `sk-proj-` before the plain OpenAI `sk-`.
-    (b"sk-ant-", url64, 20, 255, 0.97),
-    (b"sk-proj-", url64, 20, 255, 0.97),
-    (b"sk-", url64, 20, 255, 0.9),
-];
+use super::secret_rules::{rules, url64};
 
 pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
-    // Gate on the first two bytes so ordinary words cost one comparison, not a table walk.
-    match (b[start], at(b, start + 1)) {
-        (b'A', b'K' | b'S' | b'I')
-        | (b'g', b'h' | b'i' | b'l')
-        | (b'x', b'o' | b'a')
-        | (b's' | b'r' | b'p', b'k')
-        | (b'e' | b'p', b'y')
-        | (b'w' | b's', b'h')
-        | (b'n', b'p')
-        | (b'h', b'f')
-        | (b'd', b'o')
-        | (b'G', b'O')
-        | (b'S', b'K')
-        | (b'k', b'e')
-        | (b's', b'q') => {}
-        (b'S', b'G') => return sendgrid(b, start),
-        _ => return None,
-    }
     let rest = &b[start..];
-    if rest.starts_with(b"eyJ") {
-        return jwt(b, start);
+    match rest[0] {
+        b'e' if rest.starts_with(b"eyJ") => return jwt(b, start).or_else(|| grafana_key(b, start)),
+        b'S' if at(b, start + 1) == b'G' => return sendgrid(b, start),
+        b'M' | b'N' | b'O' => {
+            if let Some(m) = super::secret_shapes::discord_bot(b, start) {
+                return Some(m);
+            }
+        }
+        _ => {}
     }
-    // The rules' first two bytes are compared in place before a prefix is: a word that passed
-    // the gate ("which", "door", "keep") walked all 42 rules through `memcmp` (~420 instructions).
-    // `rest[1]` is there: the gate read a second byte other than 0, which `at` gives past the end;
-    // every prefix is two bytes at least.
-    let (prefix, body, min, max, confidence) =
-        RULES.iter().find(|r| r.0[0] == rest[0] && r.0[1] == rest[1] && rest.starts_with(r.0))?;
-    let s = start + prefix.len();
-    let len = run_len(b, s, max + 1, *body);
-    if len < *min || len > *max {
+    // One branch for most words: no prefix starts with their first byte. The rest compare
+    // their second byte in place before the whole prefix (`memcmp`). `rest[1]` may be past
+    // the end: `at` gives 0 there, which no prefix has.
+    let second = at(b, start + 1);
+    let rule = rules(rest[0])
+        .iter()
+        .find(|r| r.prefix[1] == second && rest.starts_with(r.prefix))?;
+    let s = start + rule.prefix.len();
+    let mut len = run_len(b, s, rule.max + 1, rule.body);
+    // A sentence's full stop after a token whose alphabet has dots is not part of it.
+    while len > 0 && b[s + len - 1] == b'.' {
+        len -= 1;
+    }
+    if len < rule.min || len > rule.max {
         return None;
     }
-    let end = s + len;
+    let mut end = s + len;
+    // Databricks tokens may carry a `-<digit>` suffix.
+    if rule.prefix == b"dapi" && at(b, end) == b'-' && at(b, end + 1).is_ascii_digit() {
+        end += 2;
+    }
     // A key glued to more word bytes is something else (`AKIA…` inside a longer identifier).
     if url64(at(b, end)) {
         return None;
     }
-    random(&b[s..end]).then(|| hit(PiiKind::ApiKey, start, end, *confidence))
+    let body = &b[s..s + len];
+    if !random(body) || rule.shape.is_some_and(|shape| !shape(body)) {
+        return None;
+    }
+    Some(hit(PiiKind::ApiKey, start, end, rule.confidence))
 }
 
 /// Real keys are random: they mix letters and digits, or (long all-letter bodies such as
-/// Hugging Face tokens) both cases. `sk-this-is-not-a-key-at-all` isn't; neither are the
-/// documentation placeholders `AKIAIOSFODNN7EXAMPLE` and `sk_live_XXXX…`.
-fn random(token: &[u8]) -> bool {
+/// Hugging Face tokens) both cases, and hold no run of one character (`AKIAXXXXXXXXXXXXXXXX`,
+/// `sk_live_0000…`). `sk-this-is-not-a-key-at-all` isn't. Keys in the providers' documented
+/// example format (`AKIAIOSFODNN7EXAMPLE`) are reported: text cannot tell them from live ones.
+pub(super) fn random(token: &[u8]) -> bool {
     let digit = token.iter().any(u8::is_ascii_digit);
     let upper = token.iter().any(u8::is_ascii_uppercase);
     let lower = token.iter().any(u8::is_ascii_lowercase);
     let mixed = (digit && (upper || lower)) || (upper && lower && token.len() >= 20);
-    mixed && memmem::find(token, b"EXAMPLE").is_none()
+    mixed && !repeats(token, 6)
+}
+
+/// Whether one byte repeats `n` times in a row.
+fn repeats(token: &[u8], n: usize) -> bool {
+    let mut run = 0;
+    let mut prev = 0;
+    for &c in token {
+        run = if c == prev { run + 1 } else { 1 };
+        prev = c;
+        if run >= n {
+            return true;
+        }
+    }
+    false
 }
 
 /// `SendGrid`: `SG.` + 22 base64url + `.` + 43 base64url.
@@ -140,6 +99,9 @@ fn sendgrid(b: &[u8], start: usize) -> Option<PiiMatch> {
     (run_len(b, secret, 44, url64) == 43 && random(&b[id..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.95))
 }
 
+/// `header.payload.signature`, or `header.payload.` with no signature (`"alg": "none"`): the
+/// header must decode to a JSON object naming an `alg`; an unsigned token's payload must decode
+/// to a JSON object too.
 fn jwt(b: &[u8], start: usize) -> Option<PiiMatch> {
     let h = run_len(b, start, 2048, url64);
     if h < 10 || at(b, start + h) != b'.' {
@@ -153,27 +115,54 @@ fn jwt(b: &[u8], start: usize) -> Option<PiiMatch> {
     let s0 = p0 + p + 1;
     let s = run_len(b, s0, 4096, url64);
     let end = s0 + s;
-    if at(b, end) == b'.' || at(b, end) == b'=' {
+    // A fourth segment is something else (an encrypted token); a full stop ending the sentence
+    // is not.
+    if (at(b, end) == b'.' && url64(at(b, end + 1))) || at(b, end) == b'=' {
         return None;
     }
-    header_names_alg(&b[start..start + h]).then(|| hit(PiiKind::ApiKey, start, end, 0.95))
+    if !decodes_to(&b[start..start + h], Some(b"\"alg\"")) {
+        return None;
+    }
+    if s == 0 {
+        return decodes_to(&b[p0..p0 + p], None).then(|| hit(PiiKind::ApiKey, start, end, 0.9));
+    }
+    Some(hit(PiiKind::ApiKey, start, end, 0.95))
 }
 
-/// Decodes the base64url header (no padding) and checks it is a JSON object with `"alg"`.
-fn header_names_alg(seg: &[u8]) -> bool {
+/// Grafana's older API keys: base64 of `{"k":"…","n":"…","id":…}` with no dots.
+fn grafana_key(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let len = run_len(b, start, 401, |c| {
+        c.is_ascii_alphanumeric() || c == b'+' || c == b'/'
+    });
+    let mut end = start + len;
+    while at(b, end) == b'=' && end < start + len + 2 {
+        end += 1;
+    }
+    if !(70..=400).contains(&len) || url64(at(b, end)) || !b[start..].starts_with(b"eyJrIjoi") {
+        return None;
+    }
+    decodes_to(&b[start..start + len], Some(b"\"n\":"))
+        .then(|| hit(PiiKind::ApiKey, start, end, 0.95))
+}
+
+/// Decodes base64 (no padding) and checks it is a JSON object (starts with `{`) containing
+/// `needle` when one is given.
+fn decodes_to(seg: &[u8], needle: Option<&[u8]>) -> bool {
     let mut out = [0u8; 1536];
     let mut n = 0;
     let decoded = crate::base64::decode_each(seg, |byte| {
-        let Some(slot) = out.get_mut(n) else { return false };
+        let Some(slot) = out.get_mut(n) else {
+            return false;
+        };
         *slot = byte;
         n += 1;
         true
     });
-    if !decoded {
+    if !decoded && n < out.len() {
         return false;
     }
     let json = &out[..n];
-    json.first() == Some(&b'{') && memmem::find(json, b"\"alg\"").is_some()
+    json.first() == Some(&b'{') && needle.is_none_or(|w| memmem::find(json, w).is_some())
 }
 
 pub(super) fn private_key(b: &[u8], start: usize) -> Option<PiiMatch> {
@@ -237,6 +226,8 @@ mod tests {
             "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",
             "SK0f1e2d3c4b5a69788796a5b4c3d2e1f0",
             "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+            // AWS's documented example key: a gateway cannot tell it from a live one.
+            "AKIAIOSFODNN7EXAMPLE",
         ] {
             assert_eq!(keys(&format!("key {k} end")), vec![(PiiKind::ApiKey, k)], "{k}");
         }
@@ -247,12 +238,12 @@ mod tests {
         for t in [
             "AKIAIOSFODNN7EXAMPL",
             "AKIAIOSFODNN7EXAMPLEX",
+            "AKIAXXXXXXXXXXXXXXXX",
             "ghp_short123",
             "the sk-learn package",
             "sk-this-is-not-a-key-at-all-really",
             "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMB",
             "xoxq-123456789012-1234567890123",
-            "AKIAIOSFODNN7EXAMPLE",
             "SG.xxxxx.yyyyy",
             "hf_hub_download",
             "glpat-xxxxxxxxxxxxxxxxxxxx",
@@ -269,6 +260,29 @@ mod tests {
         let no_alg = "eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiIxIn0.abc";
         assert!(keys(no_alg).is_empty());
         assert!(keys("eyJhbGciOiJIUzI1NiJ9.only-two").is_empty());
+        // At the end of a sentence, the full stop is not part of it.
+        assert_eq!(keys(&format!("The token is {jwt}.")), vec![(PiiKind::ApiKey, jwt)]);
+    }
+
+    #[test]
+    fn finds_unsigned_jwt() {
+        // {"alg":"none","typ":"JWT"} . {"sub":"1234567890","admin":true} . (no signature)
+        let jwt = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwiYWRtaW4iOnRydWV9.";
+        assert_eq!(keys(&format!("Authorization: Bearer {jwt}")), vec![(PiiKind::ApiKey, jwt)]);
+        assert_eq!(keys(&format!("token={jwt}&next=1")), vec![(PiiKind::ApiKey, jwt)]);
+        assert_eq!(keys(jwt), vec![(PiiKind::ApiKey, jwt)]);
+        // A payload that is not JSON, or a header that is not a JWT header, is not a token.
+        assert!(keys("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.aGVsbG8gd29ybGQ.").is_empty());
+        assert!(keys("eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiIxIn0.").is_empty());
+    }
+
+    #[test]
+    fn finds_grafana_api_keys() {
+        // base64 of {"k":"…","n":"deploy-bot","id":1}
+        let k = "eyJrIjoiSDZySWpXV1UwVmFOSXl5aUVUemwxMWlMeGQzbzBvUmUiLCJuIjoiZGVwbG95LWJvdCIsImlkIjoxfQ==";
+        assert_eq!(keys(&format!("GRAFANA_API_KEY={k}")), vec![(PiiKind::ApiKey, k)]);
+        // base64 JSON of another shape is data.
+        assert!(keys("payload eyJmb28iOiJiYXIiLCJiYXoiOiJxdXV4IiwibGlzdCI6WzEsMiwzLDQsNSw2LDcsOCw5LDEwXX0= end").is_empty());
     }
 
     #[test]

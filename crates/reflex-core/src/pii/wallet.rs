@@ -81,10 +81,10 @@ fn base58check(b: &[u8], start: usize) -> Option<PiiMatch> {
     (check[..4] == bytes[21..]).then(|| hit(PiiKind::CryptoWallet, start, end, 0.97))
 }
 
-const BECH32: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+pub(super) const BECH32: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const BECH32M_CONST: u32 = 0x2bc8_30a3;
 
-fn polymod(values: impl Iterator<Item = u8>) -> u32 {
+pub(super) fn polymod(values: impl Iterator<Item = u8>) -> u32 {
     const GEN: [u32; 5] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3];
     let mut chk = 1u32;
     for v in values {

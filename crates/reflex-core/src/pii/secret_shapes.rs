@@ -1,0 +1,332 @@
+//! Provider secrets found from a byte other than their first: webhook URLs (from the scheme's
+//! `:`), dotted tokens (`dp.pt.`, `hvs.`, `….atlasv1.…`, from the dot), Azure account keys and
+//! SAS signatures (from the `=`), Azure AD client secrets (from the `~`), Mailchimp keys (from
+//! the `-us<n>` data-centre suffix), Telegram bot tokens (digits, `:`, `A…`), Discord bot tokens
+//! (the base64 of a numeric user id, then two more segments) and AWS secret access keys (40
+//! base64 characters, only with AWS context before them).
+
+use memchr::memmem;
+
+use super::scan::{at, hit, is_word, run_len, Keywords};
+use super::secret_rules::{alnum, url64};
+use super::secrets::random;
+use super::{PiiKind, PiiMatch};
+
+/// `https://hooks.slack.com/services/T…/B…/…` and `https://discord.com/api/webhooks/<id>/<token>`
+/// (also `discordapp.com`): the whole URL, from the `:` of its scheme at `colon`.
+pub(super) fn webhook(b: &[u8], colon: usize) -> Option<PiiMatch> {
+    let start = if colon >= 5 && b[colon - 5..colon].eq_ignore_ascii_case(b"https") {
+        colon - 5
+    } else if colon >= 4 && b[colon - 4..colon].eq_ignore_ascii_case(b"http") {
+        colon - 4
+    } else {
+        return None;
+    };
+    if start > 0 && is_word(b[start - 1]) {
+        return None;
+    }
+    let rest = &b[colon..];
+    let path = [&b"://hooks.slack.com/services/"[..], b"://discord.com/api/webhooks/", b"://discordapp.com/api/webhooks/"]
+        .iter()
+        .find(|p| rest.starts_with(p))
+        .map(|p| colon + p.len())?;
+    // The path's segments: `T…/B…/secret` for Slack, `<id>/<token>` for Discord.
+    let mut seg = [(0usize, 0usize); 3];
+    let mut n = 0;
+    let mut i = path;
+    while n < seg.len() {
+        let len = run_len(b, i, 129, url64);
+        if len == 0 {
+            break;
+        }
+        seg[n] = (i, i + len);
+        n += 1;
+        i += len;
+        if at(b, i) != b'/' || !url64(at(b, i + 1)) {
+            break;
+        }
+        i += 1;
+    }
+    let secret = |k: usize| &b[seg[k].0..seg[k].1];
+    let slack = b[path - 9] == b's' && n == 3 && secret(0)[0] == b'T' && secret(1)[0] == b'B' && secret(2).len() >= 20;
+    let discord = b[path - 9] == b'w' && n == 2 && (17..=20).contains(&secret(0).len()) && secret(0).iter().all(u8::is_ascii_digit) && secret(1).len() >= 60;
+    let last = secret(n.max(1) - 1);
+    ((slack || discord) && random(last)).then(|| hit(PiiKind::ApiKey, start, seg[n - 1].1, 0.97))
+}
+
+/// Tokens whose prefix holds a dot, from the dot at `dot` (the word before it is plain lower
+/// case and starts nothing): Doppler (`dp.pt.` + 43), Vault service and batch tokens (`hvs.`,
+/// `hvb.`) and Terraform Cloud tokens (`<14>.atlasv1.<60–70>`).
+pub(super) fn dotted(b: &[u8], dot: usize) -> Option<PiiMatch> {
+    let word_before = |len: usize| dot >= len && (dot == len || !url64(b[dot - len - 1])) && (dot - len..dot).all(|k| alnum(b[k]));
+    if b[dot + 1..].starts_with(b"atlasv1.") && word_before(14) {
+        let s = dot + 9;
+        let len = run_len(b, s, 71, |c| url64(c) || c == b'=');
+        return ((60..=70).contains(&len) && !url64(at(b, s + len)) && random(&b[dot - 14..dot])).then(|| hit(PiiKind::ApiKey, dot - 14, s + len, 0.95));
+    }
+    let (start, s, body, min, max): (usize, usize, fn(u8) -> bool, usize, usize) = match b[dot - 1] {
+        b'p' if word_before(2) && &b[dot - 2..dot] == b"dp" => {
+            let kind = [&b"pt."[..], b"st.", b"ct.", b"sa.", b"scim.", b"audit."].into_iter().find(|k| b[dot + 1..].starts_with(k))?;
+            (dot - 2, dot + 1 + kind.len(), alnum, 40, 44)
+        }
+        b's' | b'b' if word_before(3) && (&b[dot - 3..dot] == b"hvs" || &b[dot - 3..dot] == b"hvb") => {
+            let min = if b[dot - 1] == b's' { 90 } else { 138 };
+            (dot - 3, dot + 1, url64, min, 300)
+        }
+        _ => return None,
+    };
+    let len = run_len(b, s, max + 1, body);
+    ((min..=max).contains(&len) && !url64(at(b, s + len)) && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, start, s + len, 0.95))
+}
+
+/// Azure storage and Service Bus connection strings (`AccountKey=…`, `SharedAccessKey=…`) and
+/// SAS signatures (`sig=…` in a query that also carries `sv=`): the value, from the `=` at `eq`.
+pub(super) fn azure(b: &[u8], eq: usize) -> Option<PiiMatch> {
+    let key_is = |k: &[u8]| eq >= k.len() && b[eq - k.len()..eq].eq_ignore_ascii_case(k) && (eq == k.len() || !url64(b[eq - k.len() - 1]));
+    let s = eq + 1;
+    if key_is(b"AccountKey") || key_is(b"SharedAccessKey") {
+        let len = run_len(b, s, 101, |c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='));
+        return ((40..=100).contains(&len) && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, s, s + len, 0.95));
+    }
+    if key_is(b"sig") && eq >= 4 && matches!(b[eq - 4], b'&' | b'?') {
+        let len = run_len(b, s, 101, |c| c.is_ascii_alphanumeric() || matches!(c, b'%' | b'+' | b'/' | b'='));
+        let query = &b[eq.saturating_sub(512)..eq];
+        let signed = memmem::find(query, b"sv=").is_some_and(|k| k == 0 || matches!(query[k - 1], b'?' | b'&'));
+        return ((40..=100).contains(&len) && signed && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, s, s + len, 0.9));
+    }
+    None
+}
+
+/// Azure AD client secret: three characters of `[A-Za-z0-9_~.]`, a digit, `Q~`, then 31 to 34
+/// of `[A-Za-z0-9_~.-]`; from the `~` at `tilde`.
+pub(super) fn azure_client_secret(b: &[u8], tilde: usize) -> Option<PiiMatch> {
+    let head = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'~' | b'.');
+    if tilde < 5 || b[tilde - 1] != b'Q' || !b[tilde - 2].is_ascii_digit() || !(tilde - 5..tilde - 2).all(|k| head(b[k])) {
+        return None;
+    }
+    let start = tilde - 5;
+    if start > 0 && (head(b[start - 1]) || b[start - 1] == b'-') {
+        return None;
+    }
+    let mut len = run_len(b, tilde + 1, 36, |c| head(c) || c == b'-');
+    while len > 0 && b[tilde + len] == b'.' {
+        len -= 1;
+    }
+    let end = tilde + 1 + len;
+    ((31..=34).contains(&len) && random(&b[tilde + 1..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
+/// Mailchimp API key: 32 lower-case hex digits, `-us`, the data centre number; from the `-`.
+pub(super) fn mailchimp(b: &[u8], dash: usize) -> Option<PiiMatch> {
+    let dc = run_len(b, dash + 3, 3, |c| c.is_ascii_digit());
+    let end = dash + 3 + dc;
+    if !b[dash + 1..].starts_with(b"us") || !(1..=2).contains(&dc) || is_word(at(b, end)) || dash < 32 {
+        return None;
+    }
+    let start = dash - 32;
+    let key = &b[start..dash];
+    let hex = key.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c));
+    (hex && (start == 0 || !is_word(b[start - 1])) && random(key)).then(|| hit(PiiKind::ApiKey, start, end, 0.85))
+}
+
+/// Telegram bot token: the bot's numeric id, `:`, then 35 characters starting with `A`; from
+/// the first digit at `start`.
+pub(super) fn telegram(b: &[u8], start: usize, digits: usize) -> Option<PiiMatch> {
+    let s = start + digits + 1;
+    if !(5..=16).contains(&digits) || at(b, s - 1) != b':' || at(b, s) != b'A' {
+        return None;
+    }
+    let len = run_len(b, s, 36, url64);
+    (len == 35 && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, start, s + len, 0.9))
+}
+
+/// Discord bot token: base64 of the bot's numeric user id (17–20 digits), `.`, a 6-character
+/// timestamp, `.`, a 27–38 character HMAC. The first segment must decode to digits.
+pub(super) fn discord_bot(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let id = run_len(b, start, 29, url64);
+    if !(23..=28).contains(&id) || at(b, start + id) != b'.' {
+        return None;
+    }
+    let t0 = start + id + 1;
+    let t = run_len(b, t0, 8, url64);
+    if !(6..=7).contains(&t) || at(b, t0 + t) != b'.' {
+        return None;
+    }
+    let h0 = t0 + t + 1;
+    let h = run_len(b, h0, 39, url64);
+    let end = h0 + h;
+    if !(27..=38).contains(&h) || (at(b, end) == b'.' && url64(at(b, end + 1))) {
+        return None;
+    }
+    let mut digits = 0;
+    let numeric = crate::base64::decode_each(&b[start..start + id], |c| {
+        digits += 1;
+        c.is_ascii_digit()
+    });
+    (numeric && (17..=20).contains(&digits) && random(&b[h0..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
+/// Words that put a 40-character token in AWS's context.
+const AWS_CONTEXT: Keywords = Keywords::new(&[b"aws", b"amazon", b"secretaccesskey", b"secret_access_key", b"secret access key"]);
+
+/// Whether a byte belongs to an AWS secret access key (`[A-Za-z0-9/+]`).
+pub(super) fn aws_secret_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'/' || c == b'+'
+}
+
+/// AWS secret access key: exactly 40 of `[A-Za-z0-9/+]` with upper case, lower case and a
+/// digit, and an AWS word in the 80 bytes before it. Without that context a 40-character
+/// token is left alone (commit hashes, base64 data).
+pub(super) fn aws_secret(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let end = start + 40;
+    if (start > 0 && (aws_secret_byte(b[start - 1]) || b[start - 1] == b'=')) || b.len() < end || aws_secret_byte(at(b, end)) || at(b, end) == b'=' {
+        return None;
+    }
+    let key = &b[start..end];
+    let (mut upper, mut lower, mut digit) = (false, false, false);
+    for &c in key {
+        if !aws_secret_byte(c) {
+            return None;
+        }
+        upper |= c.is_ascii_uppercase();
+        lower |= c.is_ascii_lowercase();
+        digit |= c.is_ascii_digit();
+    }
+    (upper && lower && digit && AWS_CONTEXT.before(b, start, 80)).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn keys(text: &str) -> Vec<(PiiKind, &str)> {
+        detect(text).into_iter().map(|m| (m.kind, &text[m.start..m.end])).collect()
+    }
+
+    fn one_key(text: &str, key: &str) {
+        assert_eq!(keys(text), vec![(PiiKind::ApiKey, key)], "{text}");
+    }
+
+    #[test]
+    fn webhook_urls() {
+        let slack = "https://hooks.slack.com/services/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";
+        let discord = "https://discord.com/api/webhooks/908477427903990558/3pDBrPeLvsRPc0iZRibXqaaakHKn_GU0lDBEzBASbngCzJlJYivz6Xv3LKzANbck7kkV";
+        for url in [slack, discord] {
+            one_key(&format!("POST to {url} when the build fails."), url);
+            one_key(&format!("WEBHOOK_URL=\"{url}\""), url);
+            one_key(&format!("curl -X POST -d @msg.json {url}?wait=true"), url);
+        }
+        one_key(&discord.replace("discord.com", "discordapp.com"), &discord.replace("discord.com", "discordapp.com"));
+        for t in [
+            // The documented placeholder, the bare host, a channel link, another path.
+            "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+            "see https://hooks.slack.com/services/ for details",
+            "https://discord.com/channels/908477427903990558/908477427903990559",
+            "https://discord.com/api/webhooks/123/short",
+            "https://hooks.slack.com/services/TLYK4D1XH/B8ITXQDLTZV/<token>",
+        ] {
+            assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn dotted_tokens() {
+        for k in [
+            "dp.pt.csrzouH4XQpDTvO8p1LHpNapYdrDq2OIgujdz9v6kpd",
+            "hvs.6LedegcyTp301ITL28-UOh6hG41-z-Gnx5NVzaLZV85bgZbkT8FS5oIb54QaHM5buSb3B_CZ2vSnktGNdESQ8sRD0S6TY4J",
+            "hvb.WIvKocfGhtK3JvxUW8JgYjSzL_o0VKMRkjTFG8ddD-bsr6xwqZ1YAgh25d3ewZIpQjhqn3T1xtIBJp9-pvaZTKZng9u0kG5dO1kU-lssbwNnULQCcvpLwq5HwFIMBj3dxlxEP3RSm77J",
+            "56nhsqaozxceyk.atlasv1.acv7xefrrftbh2yl_bixgons4k0f06evgyo75fgwk5maavu6a5ro-sfrwiqi-h18dzs",
+        ] {
+            one_key(&format!("token {k} end"), k);
+            one_key(&format!("export TOKEN=\"{k}\""), k);
+            one_key(&format!("The token is {k}."), k);
+        }
+        for t in [
+            "dp.pt.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "dp.pt.short123",
+            "hvs.CAESIshort",
+            "the dp.pt. prefix and hvs. tokens",
+            "module.atlasv1.config",
+            "e.g. hvs.<token> or dp.st.<token>",
+        ] {
+            assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn azure_keys_and_signatures() {
+        let key = "aykewCxDuKCCAsab2xTI6ESt1DmnF5s3w/RFNsYh0CRTaQV9uB3A7l/KC/NsLEEnh4M8Kqc9zFbKhOCNDLA59A==";
+        let conn = format!("DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey={key};EndpointSuffix=core.windows.net");
+        one_key(&conn, key);
+        let bus = "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=Xq3mJ8vR2pL5tN9wK4zB7cF1hD6sG0aY+eU2iO8rT5k=";
+        one_key(bus, "Xq3mJ8vR2pL5tN9wK4zB7cF1hD6sG0aY+eU2iO8rT5k=");
+        let sig = "lKZJzrHvEXyDTAQjhKg3gI86r4S2AfYpQLLZWK8%2BVKc%3D";
+        let sas = format!("https://acme.blob.core.windows.net/logs/a.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&spr=https&sig={sig}");
+        one_key(&sas, sig);
+        let secret = "aX28Q~mnb6FcwpEYgF6x8BuDKwyxVvHR-ToIUkEq";
+        one_key(&format!("client_secret={secret}"), secret);
+        one_key(&format!("\"ClientSecret\": \"{secret}\""), secret);
+        for t in [
+            "AccountKey=<storage-account-key>;",
+            "AccountKey=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx==",
+            // `sig=` with no SAS query around it.
+            "https://example.org/page?sig=lKZJzrHvEXyDTAQjhKg3gI86r4S2AfYpQLLZWK8%2BVKc%3D",
+            "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+            "client_secret=bP88Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        ] {
+            assert!(keys(t).iter().all(|(k, _)| *k != PiiKind::ApiKey), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn mailchimp_telegram_and_discord_bot() {
+        for k in [
+            "b37efa64f96677444ac5a63f8e93117c-us14",
+            "3915207085:AA_NgZ7UWyGfGnqreYEPkz_IREzKjWAzBAh",
+            "NjAwNTY2NDAyMDc5NjU5MjU2MQ.hlVA5h.vCCKh7QnlLFTjGCR6IlB2uMbnzdMiUyxjNQmeE",
+        ] {
+            one_key(&format!("token {k} end"), k);
+            one_key(&format!("BOT_TOKEN=\"{k}\""), k);
+            one_key(&format!("The token is {k}."), k);
+        }
+        for t in [
+            // Mailchimp: upper-case hex, 31 digits, no data centre.
+            "B37EFA64F96677444AC5A63F8E93117C-us14",
+            "b37efa64f96677444ac5a63f8e93117-us14",
+            "b37efa64f96677444ac5a63f8e93117c-usa",
+            // Telegram: too short after the colon, not `A`, a time.
+            "3915207085:AA_NgZ7UWyGfGnqreYEPkz",
+            "3915207085:BB_NgZ7UWyGfGnqreYEPkz_IREzKjWAzBAh",
+            "at 10:30 the job ran",
+            // Discord: the first segment is not the base64 of a number.
+            "SGVsbG8gd29ybGQgZnJvbSBtZQ.hlVA5h.vCCKh7QnlLFTjGCR6IlB2uMbnzdMiUyxjNQmeE",
+            "NjAwNTY2NDAyMDc5NjU5MjU2MQ.hlVA5h.short",
+            "MyClass.method.call()",
+        ] {
+            assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn aws_secret_needs_aws_context() {
+        let s = "DkjlmUoaYaLZVPvfCnABW1Z9gVPgZ36he38xhZ+h";
+        one_key(&format!("AWS secret access key: {s}"), s);
+        let sts = format!("{{\"AccessKeyId\": \"ASIAXC7HO000VKFVOM1B\", \"SecretAccessKey\": \"{s}\"}}");
+        assert_eq!(keys(&sts), vec![(PiiKind::ApiKey, "ASIAXC7HO000VKFVOM1B"), (PiiKind::ApiKey, s)]);
+        one_key(&format!("[default]\naws_secret_access_key = {s}"), s);
+        one_key("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+        // A key may start with digits, or with `+` or `/`.
+        one_key("aws_secret=7Hq2mZ0pX9vL4kR8sT1wY6bN3cF5dG0jA2eU8iO4", "7Hq2mZ0pX9vL4kR8sT1wY6bN3cF5dG0jA2eU8iO4");
+        one_key("the AWS secret key +e+aBeJkpCP7LrF9IxqU4YMY/dl+rzCgdjH1np9T", "+e+aBeJkpCP7LrF9IxqU4YMY/dl+rzCgdjH1np9T");
+        for t in [
+            // No AWS context: a 40-character token alone.
+            format!("checksum {s} ok"),
+            // A commit hash next to AWS words, base64 glued to more of it.
+            "aws commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904".to_string(),
+            format!("aws blob {s}{s}"),
+            "aws key xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx".to_string(),
+        ] {
+            assert!(keys(&t).is_empty(), "{t}: {:?}", keys(&t));
+        }
+    }
+}
