@@ -211,7 +211,7 @@ fn scorer_reads_both_scores_per_row() {
 fn detectors_meet_quality_floors() {
     let c = corpus();
     let pii_items = c.pii_items("test");
-    let pii = PiiPredictions::new(&pii_items).score(&pii_items, 0.0);
+    let pii = PiiPredictions::new(&pii_items).score(&pii_items, reflex_core::detector::DEFAULT_PII_THRESHOLD);
     let inj = InjectionFigures::new(score_injection(&c.injection_items("test")));
     let failures = floor_failures(&pii, &inj, DETECTOR_FLOORS);
     assert!(

@@ -489,10 +489,6 @@ fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
     a.0 < b.1 && b.0 < a.1
 }
 
-pub fn score_pii(items: &[PiiItem]) -> PiiScores {
-    score_pii_with(items, pii::detect)
-}
-
 /// Scores any detector with the signature of `pii::detect` (the tests feed it oracles).
 pub fn score_pii_with(items: &[PiiItem], detect: impl Fn(&str) -> Vec<pii::PiiMatch>) -> PiiScores {
     let mut s = PiiScores::default();
@@ -596,14 +592,16 @@ impl PiiPredictions {
         Self { by_text }
     }
 
-    /// The scores when matches below `min_confidence` are dropped.
+    /// The scores when matches below `min_confidence` are dropped (compared in thousandths, as
+    /// a check compares them).
     pub fn score(&self, items: &[PiiItem], min_confidence: f32) -> PiiScores {
+        let least = reflex_core::detector::thousandths(min_confidence);
         score_pii_with(items, |text| {
             self.by_text
                 .get(text)
                 .map(|ms| {
                     ms.iter()
-                        .filter(|m| m.confidence >= min_confidence)
+                        .filter(|m| reflex_core::detector::thousandths(m.confidence) >= least)
                         .cloned()
                         .collect()
                 })
@@ -1739,7 +1737,8 @@ pub fn evaluate(c: &Corpus, with_curve: bool) -> Evaluation {
     Evaluation {
         injection_test: InjectionFigures::new(score_injection(&c.injection_items("test"))),
         injection_train: InjectionFigures::new(score_injection(&c.injection_items("train"))),
-        pii_test: preds.score(&pii_items, 0.0),
+        // As a check reports them: matches below the default threshold are left out.
+        pii_test: preds.score(&pii_items, reflex_core::detector::DEFAULT_PII_THRESHOLD),
         pii_curve,
     }
 }
