@@ -34,6 +34,9 @@
 
 mod context;
 mod decode;
+#[doc(hidden)]
+pub mod learn;
+mod model;
 mod normalize;
 mod patterns;
 mod reach;
@@ -62,10 +65,27 @@ pub enum Family {
     GoalHijack,
     PayloadSplitting,
     EncodedPayload,
+    /// The learned stage's finding: the stretch of text (the best window of a long text, or
+    /// the whole of a short one) its score came from.
+    Classifier,
 }
 
 impl Family {
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 11] = [
+        Family::InstructionOverride,
+        Family::PromptLeak,
+        Family::Jailbreak,
+        Family::SystemImpersonation,
+        Family::DelimiterSpoofing,
+        Family::EmbeddedInstruction,
+        Family::ToolAbuse,
+        Family::GoalHijack,
+        Family::PayloadSplitting,
+        Family::EncodedPayload,
+        Family::Classifier,
+    ];
+    /// The families the rules report (all but [`Family::Classifier`]).
+    pub const RULES: [Family; 10] = [
         Family::InstructionOverride,
         Family::PromptLeak,
         Family::Jailbreak,
@@ -91,6 +111,7 @@ impl Family {
             Family::GoalHijack => "goal_hijack",
             Family::PayloadSplitting => "payload_splitting",
             Family::EncodedPayload => "encoded_payload",
+            Family::Classifier => "classifier",
         }
     }
 }
@@ -113,12 +134,61 @@ pub struct InjectionReport {
     pub severity: Severity,
 }
 
-/// Scans `text` for prompt injection.
+/// Scans `text` for prompt injection: the rules, then the learned stage, which gives the
+/// report its `score` and `severity` (the rule matches keep their own) and, from `low` up, a
+/// [`Family::Classifier`] match over the stretch its score came from.
 #[must_use]
 pub fn detect(text: &str) -> InjectionReport {
+    let norm = normalize::normalize(text);
+    let mut report = rules_on(text, &norm);
+    let Some(w) = model::weights() else { return report };
+    let v = model::score(w, &norm.text, &rule_features(&report));
+    report.score = v.score;
+    report.severity = v.severity;
+    if v.severity > Severity::None && v.span.1 > v.span.0 {
+        let (start, end) = norm.original_span(v.span.0, v.span.1);
+        let (start, end) = trimmed(text, start, end);
+        if end > start {
+            let m = InjectionMatch { family: Family::Classifier, start, end, severity: v.severity, confidence: v.score };
+            let at = report.matches.partition_point(|x| (x.start, x.end) <= (start, end));
+            report.matches.insert(at, m);
+        }
+    }
+    report
+}
+
+/// The rules alone: matches, their score `1 − Π(1 − weight)` and the worst severity.
+#[must_use]
+pub fn rule_report(text: &str) -> InjectionReport {
+    rules_on(text, &normalize::normalize(text))
+}
+
+/// `start..end` of `text` without the white space at either end.
+fn trimmed(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let s = &text[start..end];
+    let lead = s.len() - s.trim_start().len();
+    (start + lead, start + lead + s[lead..].trim_end().len())
+}
+
+/// The rule features of the learned stage (`model::DENSE`): the rule score, the rule severity
+/// ÷ 4, and each rule family's strongest match (confidence × severity weight).
+fn rule_features(report: &InjectionReport) -> [f32; model::DENSE] {
+    let mut out = [0.0f32; model::DENSE];
+    out[0] = report.score;
+    out[1] = f32::from(report.severity as u8) / 4.0;
+    for m in &report.matches {
+        if let Some(k) = Family::RULES.iter().position(|f| *f == m.family) {
+            out[2 + k] = out[2 + k].max(m.confidence * weight(m.severity));
+        }
+    }
+    out
+}
+
+/// The rules over `text` and its normalised form `norm`.
+fn rules_on(text: &str, norm: &normalize::Normalized) -> InjectionReport {
     let mut budget = MAX_DECODED;
     let mut found = Vec::new();
-    scan(text, 0, &mut budget, &mut found);
+    scan(text, norm, 0, &mut budget, &mut found);
     if found.is_empty() {
         return InjectionReport::default();
     }
@@ -163,8 +233,12 @@ struct Found {
     benign: bool,
 }
 
-fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
-    let norm = normalize::normalize(text);
+/// Normalises `text` and scans it (a decoded or joined payload).
+fn scan_text(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
+    scan(text, &normalize::normalize(text), depth, budget, out);
+}
+
+fn scan(text: &str, norm: &normalize::Normalized, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     let table = patterns::table();
     let armed = table.arm_known(&norm.text, norm.from_ascii);
     let mut judge = context::Judge::new(&norm.text);
@@ -196,16 +270,16 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
         return;
     }
     if armed.assign {
-        split_literals(&norm, &mut judge, assignments(), depth, budget, out);
+        split_literals(norm, &mut judge, assignments(), depth, budget, out);
     }
     if armed.join {
-        split_literals(&norm, &mut judge, quoted(), depth, budget, out);
+        split_literals(norm, &mut judge, quoted(), depth, budget, out);
     }
     // Tag characters are not ASCII: an ASCII text is not read again to find none.
     let tags = if norm.from_ascii { None } else { decode::tag_payload(text) };
     if let Some(p) = tags {
         let mut inner = Vec::new();
-        scan(&p.text, depth + 1, budget, &mut inner);
+        scan_text(&p.text, depth + 1, budget, &mut inner);
         if let Some(sev) = inner.iter().map(|f| f.m.severity).max() {
             // Invisible text: no benign reading of the context around it applies.
             out.push(Found {
@@ -222,7 +296,7 @@ fn scan(text: &str, depth: u8, budget: &mut usize, out: &mut Vec<Found>) {
     }
     for p in decode::payloads(text, budget) {
         let mut inner = Vec::new();
-        scan(&p.text, depth + 1, budget, &mut inner);
+        scan_text(&p.text, depth + 1, budget, &mut inner);
         let Some(sev) = inner.iter().map(|f| f.m.severity).max() else { continue };
         let conf = inner.iter().map(|f| f.m.confidence).fold(0.85f32, f32::max);
         let a = norm.normalized_pos(p.start);
@@ -318,8 +392,8 @@ fn split_literals(
         return;
     }
     let mut inner = Vec::new();
-    scan(&glued, depth + 1, budget, &mut inner);
-    scan(&parts.join(" "), depth + 1, budget, &mut inner);
+    scan_text(&glued, depth + 1, budget, &mut inner);
+    scan_text(&parts.join(" "), depth + 1, budget, &mut inner);
     // A discounted inner hit ("'ignore' is a word") is not a hidden instruction.
     let Some(sev) = inner.iter().map(|f| f.m.severity).max().filter(|s| *s >= Severity::Medium)
     else {

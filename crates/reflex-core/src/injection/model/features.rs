@@ -1,0 +1,148 @@
+//! The hashed features of a normalised text, read in one pass over its bytes.
+//!
+//! Per byte: the byte 3-gram and 5-gram ending there (ASCII digits read as `0`, so numbers
+//! differ only by their shape); at the end of each word (a run of ASCII letters and digits or
+//! of non-ASCII bytes), the word and the pair it makes with the word before. Byte n-grams carry
+//! the scripts written without spaces (a CJK character is three bytes: a 5-gram spans the
+//! boundary between two) and the words carry the rest. Each feature is a slot in a table of
+//! `1 << BITS` weights, found by one multiplication.
+//!
+//! The pass also reports where the text may be cut into windows: after a sentence stop
+//! (`.`, `!`, `?`, a line break, `。`, `！`, `？`), or at a space once `LONG_RUN` bytes have gone
+//! by without one.
+
+/// Table size, as a power of two.
+pub(crate) const BITS: u32 = 18;
+/// Mixed into every hash: a different seed is a different table.
+pub(crate) const SEED: u64 = 0x6761_6e67_6c69_6f6e; // "ganglion"
+/// A run this long without a sentence stop is cut at its next space.
+pub(crate) const LONG_RUN: usize = 192;
+
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// Salts for the feature kinds, so a 3-gram and a word with the same bytes differ.
+const GRAM3: u64 = SEED ^ 0x0300_0000_0000_0000;
+const GRAM5: u64 = SEED ^ 0x0500_0000_0000_0000;
+const WORD: u64 = SEED ^ 0x7700_0000_0000_0000;
+const PAIR: u64 = SEED ^ 0x7800_0000_0000_0000;
+
+#[inline]
+fn slot(x: u64) -> u32 {
+    let h = x.wrapping_mul(MIX);
+    ((h ^ (h >> 29)).wrapping_mul(MIX) >> (64 - BITS)) as u32
+}
+
+/// What a walk over a text tells its reader.
+pub(crate) trait Visit {
+    /// The slot of the next feature.
+    fn feature(&mut self, slot: u32);
+    /// The byte offset after a place the text may be cut.
+    fn cut(&mut self, at: usize);
+}
+
+/// Tells `v` the slot of every feature of `text`, in order, and each place it may be cut.
+#[inline]
+pub(crate) fn walk(text: &[u8], v: &mut impl Visit) {
+    let mut gram = 0u64;
+    let mut word = FNV_OFFSET;
+    let mut in_word = false;
+    let mut prev_word = 0u64;
+    let mut since_cut = 0usize;
+    // Bytes read into `gram` (a run of white space counts once).
+    let mut read = 0usize;
+    for (i, &raw) in text.iter().enumerate() {
+        let b = match raw {
+            b'0'..=b'9' => b'0',
+            b'\t' | b'\r' | b' ' => b' ',
+            _ => raw,
+        };
+        let repeat = b == b' ' && gram & 0xff == u64::from(b' ');
+        if !repeat {
+            gram = (gram << 8) | u64::from(b);
+            read += 1;
+        }
+        if read >= 3 && !repeat {
+            v.feature(slot((gram & 0xff_ffff) ^ GRAM3));
+        }
+        if read >= 5 && !repeat {
+            v.feature(slot((gram & 0xff_ffff_ffff) ^ GRAM5));
+        }
+        if b.is_ascii_alphanumeric() || b >= 0x80 {
+            word = (word ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+            in_word = true;
+        } else if in_word {
+            end_word(v, word, &mut prev_word);
+            word = FNV_OFFSET;
+            in_word = false;
+        }
+        since_cut += 1;
+        let stop = matches!(b, b'.' | b'!' | b'?' | b'\n')
+            || (b >= 0x80 && matches!(gram & 0xff_ffff, 0xe3_8082 | 0xef_bc81 | 0xef_bc9f))
+            || (b == b' ' && since_cut >= LONG_RUN);
+        if stop {
+            v.cut(i + 1);
+            since_cut = 0;
+        }
+    }
+    if in_word {
+        end_word(v, word, &mut prev_word);
+    }
+}
+
+#[inline]
+fn end_word(v: &mut impl Visit, word: u64, prev: &mut u64) {
+    v.feature(slot(word ^ WORD));
+    if *prev != 0 {
+        v.feature(slot((prev.rotate_left(17) ^ word) ^ PAIR));
+    }
+    *prev = word;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{walk, Visit};
+
+    #[derive(Default)]
+    struct All(Vec<u32>, Vec<usize>);
+
+    impl Visit for All {
+        fn feature(&mut self, slot: u32) {
+            self.0.push(slot);
+        }
+        fn cut(&mut self, at: usize) {
+            self.1.push(at);
+        }
+    }
+
+    fn features(text: &str) -> (Vec<u32>, Vec<usize>) {
+        let mut all = All::default();
+        walk(text.as_bytes(), &mut all);
+        (all.0, all.1)
+    }
+
+    #[test]
+    fn counts_grams_words_and_pairs() {
+        // 5 bytes: three 3-grams, one 5-gram; "ab" and "cd" are two words and one pair.
+        let (f, c) = features("ab cd");
+        assert_eq!(f.len(), 3 + 1 + 2 + 1);
+        assert!(c.is_empty());
+        assert!(f.iter().all(|&s| s < 1 << super::BITS));
+    }
+
+    #[test]
+    fn digits_share_a_shape() {
+        assert_eq!(features("order 1234").0, features("order 9876").0);
+        assert_ne!(features("order abcd").0, features("order 9876").0);
+    }
+
+    #[test]
+    fn cuts_after_stops_and_long_runs() {
+        assert_eq!(features("one. two\nthree").1, vec![4, 9]);
+        assert_eq!(features("一。二").1, vec![6]);
+        let long = "word ".repeat(100);
+        let cuts = features(&long).1;
+        assert!(!cuts.is_empty() && cuts.windows(2).all(|w| w[1] - w[0] >= super::LONG_RUN));
+    }
+}
