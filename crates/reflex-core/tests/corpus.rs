@@ -1,5 +1,6 @@
 //! The labelled detection corpus in `test/corpus/`: the corpus is checked for soundness on
-//! every run, and the detectors are held to the quality floors in `DETECTOR_FLOORS`.
+//! every run (its items, the train/test split, the checksums), the scorer is checked on made-up
+//! detectors, and the detectors are held to the floors in `DETECTOR_FLOORS` on the test split.
 //! `cargo run --release -p reflex-core --example corpus_report` prints the full figures.
 
 #[path = "common/corpus_eval.rs"]
@@ -9,14 +10,13 @@ use std::fmt::Write as _;
 
 use corpus_eval::checksums;
 use corpus_eval::{
-    corpus_dir, floor_failures, load_injection, load_pii, render_injection, render_pii,
-    score_injection, score_injection_with, score_pii, score_pii_with, trim_value,
-    validate_injection, validate_pii, validate_pii_checksums, Entity, PiiItem, PiiScores,
-    DETECTOR_FLOORS, PII_TYPES,
+    auc, family_group, floor_failures, load_corpus, render_injection, render_pii, score_injection,
+    score_injection_with, score_pii_with, split_of, threshold_at_fpr, trim_value, validate_corpus,
+    validate_pii_checksums, Corpus, Entity, InjectionFigures, InjectionItem, PiiItem,
+    PiiPredictions, PiiScores, DETECTOR_FLOORS,
 };
-use reflex_core::injection::{Family, InjectionMatch, InjectionReport};
+use reflex_core::injection::InjectionReport;
 use reflex_core::pii::{PiiKind, PiiMatch};
-use reflex_core::severity::Severity;
 
 fn kind(name: &str) -> PiiKind {
     *PiiKind::ALL.iter().find(|k| k.as_str() == name).unwrap()
@@ -48,40 +48,171 @@ fn pii_oracle(items: &[PiiItem], shrink: usize) -> impl Fn(&str) -> Vec<PiiMatch
     }
 }
 
-#[test]
-fn pii_corpus_is_sound() {
-    let items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
-    let errs = validate_pii(&items);
-    assert!(errs.is_empty(), "PII corpus problems:\n{}", errs.join("\n"));
-}
-
-/// The held-out PII items (written apart from `pii.jsonl`, to check that detector rules
-/// generalise): format only, no floors. `-- --ignored --nocapture pii_holdout_report` prints figures.
-#[test]
-fn pii_holdout_is_sound() {
-    let items = load_pii(&corpus_dir().join("pii-holdout.jsonl")).unwrap();
-    let main = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
-    let mut errs: Vec<String> = validate_pii(&items).into_iter().filter(|e| !e.starts_with("only ") && !e.starts_with("type ")).collect();
-    errs.extend(validate_pii_checksums(&items));
-    errs.extend(items.iter().filter(|i| main.iter().any(|m| m.id == i.id || m.text == i.text)).map(|i| format!("{} repeats pii.jsonl", i.id)));
-    assert!(items.len() >= 30 && errs.is_empty(), "PII holdout problems:\n{}", errs.join("\n"));
+fn corpus() -> Corpus {
+    load_corpus().unwrap()
 }
 
 #[test]
-#[ignore = "prints figures only"]
-fn pii_holdout_report() {
-    let items = load_pii(&corpus_dir().join("pii-holdout.jsonl")).unwrap();
-    println!("{}", render_pii(&score_pii(&items), true));
+fn corpus_is_sound_and_split_by_the_rule() {
+    let c = corpus();
+    let errs = validate_corpus(&c);
+    assert!(errs.is_empty(), "corpus problems:\n{}", errs.join("\n"));
+    let test = c.injection_items("test").len();
+    let share = test as f64 / c.injection.len() as f64;
+    assert!((0.2..0.4).contains(&share), "test share {share}");
 }
 
 #[test]
 fn pii_values_pass_their_checksums_and_look_alikes_fail() {
-    let items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
+    let items: Vec<PiiItem> = corpus().pii.into_iter().map(|(_, i)| i).collect();
     let errs = validate_pii_checksums(&items);
     assert!(
         errs.is_empty(),
         "PII checksum problems:\n{}",
         errs.join("\n")
+    );
+}
+
+/// The same keys as `scripts/corpus-split.mjs` gives (Node's `crypto`).
+#[test]
+fn split_rule_matches_the_script() {
+    assert_eq!(split_of(None, "a"), "test"); // fd1088ae: 4245719214 % 100 = 14
+    assert_eq!(split_of(None, "k29"), "test"); // % 100 = 29, the last test value
+    assert_eq!(split_of(None, "k17"), "train"); // % 100 = 30
+    assert_eq!(split_of(None, "pii-iban-003"), "train"); // 97
+                                                         // The group decides when there is one.
+    assert_eq!(split_of(Some("a"), "pii-iban-003"), "test");
+}
+
+fn injection_item(id: &str, text: &str, attack: bool, split: Option<&str>) -> InjectionItem {
+    InjectionItem {
+        id: id.into(),
+        text: text.into(),
+        attack,
+        family: Some(if attack { "direct" } else { "chat" }.into()),
+        obfuscation: None,
+        lang: "en".into(),
+        category: None,
+        note: None,
+        group: None,
+        split: split.map(str::to_string),
+    }
+}
+
+#[test]
+fn validation_catches_wrong_splits_and_repeated_ids() {
+    let mut c = corpus();
+    let (file, mut item) = c.injection[0].clone();
+    item.text.push_str(" (another text)");
+    c.injection.push(("other.jsonl".into(), item.clone()));
+    let wrong = if split_of(None, "k29") == "test" {
+        "train"
+    } else {
+        "test"
+    };
+    c.injection.push((
+        file.clone(),
+        injection_item("k29", "a text of its own", true, Some(wrong)),
+    ));
+    c.injection
+        .push((file, injection_item("k17", "one more text", false, None)));
+    let errs = validate_corpus(&c);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("duplicate id") && e.contains(&item.id)),
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter().any(|e| e.contains("k29: split train")),
+        "{errs:?}"
+    );
+    assert!(errs.iter().any(|e| e.contains("k17: no split")), "{errs:?}");
+    assert_eq!(errs.len(), 3, "{errs:?}");
+}
+
+#[test]
+fn threshold_is_the_lowest_score_within_the_fpr_bound() {
+    let attacks = [0.95, 0.8, 0.6, 0.4];
+    // 100 benign: one at 0.9, two tied at 0.7, the rest 0.
+    let mut benign = vec![0.0f32; 97];
+    benign.extend([0.9, 0.7, 0.7]);
+    // 1 % allows one benign: the tie block at 0.7 would make it three, so the threshold moves
+    // above the block, to the next score of any item (0.8).
+    let t1 = threshold_at_fpr(&attacks, &benign, 0.01);
+    assert!((t1 - 0.8).abs() < 1e-6, "{t1}");
+    // 2 % allows two: still the block would flag three.
+    assert!((threshold_at_fpr(&attacks, &benign, 0.02) - 0.8).abs() < 1e-6);
+    // 3 % allows three: the block fits, and the threshold goes down to the next score below
+    // it that keeps the zeros out (the attack at 0.4); the benign items at 0.7 are flagged.
+    assert!((threshold_at_fpr(&attacks, &benign, 0.03) - 0.4).abs() < 1e-6);
+    // 0 %: above the highest benign score.
+    assert!((threshold_at_fpr(&attacks, &benign, 0.0) - 0.95).abs() < 1e-6);
+    // The threshold can be a benign item's own score: that item counts as flagged.
+    let mut one_high = vec![0.0f32; 98];
+    one_high.extend([0.9, 0.7]);
+    assert!((threshold_at_fpr(&[0.95], &one_high, 0.01) - 0.9).abs() < 1e-6);
+    // No score above the highest benign one: nothing is flagged.
+    assert!(threshold_at_fpr(&[0.5], &[1.0, 0.0], 0.0).is_infinite());
+}
+
+#[test]
+fn auc_counts_ties_as_half() {
+    assert!((auc(&[0.9, 0.8], &[0.1, 0.2]) - 1.0).abs() < 1e-12);
+    assert!(auc(&[0.1], &[0.9]).abs() < 1e-12);
+    assert!((auc(&[0.5, 0.5], &[0.5]) - 0.5).abs() < 1e-12);
+    assert!((auc(&[0.9, 0.5], &[0.5, 0.1]) - 0.875).abs() < 1e-12);
+}
+
+#[test]
+fn families_sum_into_their_groups() {
+    assert_eq!(family_group("instruction_override"), "direct");
+    assert_eq!(family_group("prompt_leak"), "extraction");
+    assert_eq!(family_group("embedded_instruction"), "indirect");
+    assert_eq!(family_group("payload_splitting"), "obfuscated");
+    assert_eq!(family_group("something_new"), "something_new");
+}
+
+#[test]
+fn scorer_reads_both_scores_per_row() {
+    let items: Vec<InjectionItem> = (0..200)
+        .map(|i| injection_item(&format!("i{i}"), &format!("text {i}"), i < 50, Some("test")))
+        .collect();
+    // The combined score ranks every attack above every benign item; the rules see nothing.
+    let combined = |t: &str| {
+        let n: usize = t[5..].parse().unwrap();
+        InjectionReport {
+            score: if n < 50 { 0.9 } else { 0.1 },
+            ..InjectionReport::default()
+        }
+    };
+    let f = InjectionFigures::new(score_injection_with(&items, combined, |_: &str| {
+        InjectionReport::default()
+    }));
+    assert_eq!((f.combined.attacks, f.combined.benign), (50, 150));
+    assert!((f.combined.tpr1 - 1.0).abs() < 1e-12 && f.combined.fpr1 == 0.0);
+    assert!((f.combined.auc - 1.0).abs() < 1e-12);
+    assert!(f.rules.tpr2 == 0.0 && (f.rules.auc - 0.5).abs() < 1e-12);
+    let rows = f.rows(|s| s.family.clone());
+    assert_eq!(rows.len(), 2);
+    let direct = &rows.iter().find(|r| r.0 == "direct").unwrap().3;
+    assert!((direct[0][0] - 1.0).abs() < 1e-12 && direct[1][0] == 0.0);
+}
+
+/// The floors, on the test split of the whole corpus. In a debug build the detectors take
+/// most of this test's time over the test split's texts.
+#[test]
+fn detectors_meet_quality_floors() {
+    let c = corpus();
+    let pii_items = c.pii_items("test");
+    let pii = PiiPredictions::new(&pii_items).score(&pii_items, 0.0);
+    let inj = InjectionFigures::new(score_injection(&c.injection_items("test")));
+    let failures = floor_failures(&pii, &inj, DETECTOR_FLOORS);
+    assert!(
+        failures.is_empty(),
+        "quality floors not met: {}\n\n{}\n{}",
+        failures.join("; "),
+        render_injection(&inj, &inj, false),
+        render_pii(&pii, &[], false)
     );
 }
 
@@ -98,6 +229,8 @@ fn checksum_validation_catches_mislabelled_items() {
             })
             .collect(),
         note: "n".into(),
+        group: None,
+        split: Some("test".into()),
     };
     let bad = [
         item("card 4111 1111 1111 1111 here", &[]),
@@ -200,37 +333,6 @@ fn checksum_helpers_match_published_vectors() {
 }
 
 #[test]
-fn injection_corpus_is_sound() {
-    let items = load_injection(&corpus_dir().join("injection.jsonl")).unwrap();
-    let errs = validate_injection(&items);
-    assert!(
-        errs.is_empty(),
-        "injection corpus problems:\n{}",
-        errs.join("\n")
-    );
-}
-
-/// The held-out items (written before tuning the rules) share the format; the size floors
-/// of the main corpus do not apply to them.
-#[test]
-fn injection_holdout_is_well_formed() {
-    let items = load_injection(&corpus_dir().join("injection-holdout.jsonl")).unwrap();
-    let errs: Vec<String> = validate_injection(&items)
-        .into_iter()
-        .filter(|e| !e.starts_with("only ") && !e.starts_with("family "))
-        .collect();
-    assert!(errs.is_empty(), "holdout problems:\n{}", errs.join("\n"));
-}
-
-/// `cargo test --release -p reflex-core --test corpus -- --ignored --nocapture holdout`
-#[test]
-#[ignore = "prints the holdout figures; no floors"]
-fn injection_holdout_figures() {
-    let items = load_injection(&corpus_dir().join("injection-holdout.jsonl")).unwrap();
-    println!("{}", render_injection(&score_injection(&items), true));
-}
-
-#[test]
 fn value_trimming_ignores_surrounding_punctuation_only() {
     assert_eq!(trim_value(" (212) 555-0187, "), "212) 555-0187");
     assert_eq!(trim_value("'N0tS0S3cret!'"), "N0tS0S3cret");
@@ -239,12 +341,12 @@ fn value_trimming_ignores_surrounding_punctuation_only() {
 
 #[test]
 fn scorer_gives_a_perfect_detector_full_marks() {
-    let items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
+    let items: Vec<PiiItem> = corpus().pii.into_iter().map(|(_, i)| i).collect();
     let s = score_pii_with(&items, pii_oracle(&items, 0));
     let micro = PiiScores::micro(&s.strict);
     assert_eq!((micro.fp, micro.fn_), (0, 0));
     assert!((micro.f1() - 1.0).abs() < 1e-9);
-    assert_eq!(s.strict.len(), PII_TYPES.len());
+    assert_eq!(s.strict.len(), PiiKind::ALL.len());
 
     // Spans cut short by 3 bytes miss the strict match but still overlap (lenient).
     let s = score_pii_with(&items, pii_oracle(&items, 3));
@@ -262,63 +364,4 @@ fn scorer_gives_a_perfect_detector_full_marks() {
     });
     assert_eq!(s.negative_items_flagged, s.negative_items);
     assert!(s.strict["EMAIL"].fp >= s.negative_items);
-}
-
-#[test]
-fn scorer_counts_injection_rates() {
-    let items = load_injection(&corpus_dir().join("injection.jsonl")).unwrap();
-    let verdict = |text: &str| {
-        let it = items.iter().find(|i| i.text == text).unwrap();
-        let fam = Family::ALL
-            .iter()
-            .copied()
-            .find(|f| Some(f.as_str()) == it.family.as_deref());
-        // Attacks are blocked; benign "quote" items reach medium only.
-        let severity = match (it.attack, it.category.as_deref()) {
-            (true, _) => Severity::High,
-            (false, Some("quote")) => Severity::Medium,
-            _ => Severity::None,
-        };
-        let matches = fam
-            .map(|family| {
-                vec![InjectionMatch {
-                    family,
-                    start: 0,
-                    end: text.len(),
-                    severity,
-                    confidence: 0.9,
-                }]
-            })
-            .unwrap_or_default();
-        InjectionReport {
-            matches,
-            score: 0.9,
-            severity,
-        }
-    };
-    let s = score_injection_with(&items, verdict);
-    assert_eq!(s.attacks.high, s.attacks.n);
-    assert_eq!(s.benign.high, 0);
-    assert_eq!(s.benign.medium, s.per_category["quote"].n);
-    assert!(s
-        .per_family
-        .values()
-        .all(|r| r.family_agrees == r.n && r.n >= 8));
-    assert!(s.missed.is_empty() && s.false_alarms.is_empty());
-}
-
-#[test]
-fn detectors_meet_quality_floors() {
-    let pii_items = load_pii(&corpus_dir().join("pii.jsonl")).unwrap();
-    let inj_items = load_injection(&corpus_dir().join("injection.jsonl")).unwrap();
-    let pii = score_pii(&pii_items);
-    let inj = score_injection(&inj_items);
-    let failures = floor_failures(&pii, &inj, DETECTOR_FLOORS);
-    assert!(
-        failures.is_empty(),
-        "quality floors not met: {}\n\n{}\n{}",
-        failures.join("; "),
-        render_pii(&pii, true),
-        render_injection(&inj, true)
-    );
 }

@@ -1,50 +1,24 @@
 //! Shared by `tests/corpus.rs` and `examples/corpus_report.rs` (each includes it with
-//! `#[path = ...] mod corpus_eval;`): loads the labelled corpora in `test/corpus/`, checks
-//! the corpus itself, runs the detectors over it and renders the figures as Markdown.
+//! `#[path = ...] mod corpus_eval;`): loads the labelled corpus in `test/corpus/` (every
+//! `injection*.jsonl` and `pii*.jsonl`), checks the corpus itself and its train/test split,
+//! runs the detectors over it and renders the figures as Markdown.
 //! The corpus lines are read with the crate's own JSON reader (`reflex_core::json`).
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use reflex_core::injection;
 use reflex_core::json::{self, Value as Json};
-use reflex_core::pii;
+use reflex_core::pii::{self, PiiKind};
 use reflex_core::severity::Severity;
+use sha2::{Digest, Sha256};
 
 // ---------------------------------------------------------------------------------------------
 // Corpus items
 // ---------------------------------------------------------------------------------------------
 
-pub const PII_TYPES: [&str; 14] = [
-    "EMAIL",
-    "PHONE",
-    "CREDIT_CARD",
-    "SSN",
-    "IBAN",
-    "IP_ADDRESS",
-    "MAC_ADDRESS",
-    "CRYPTO_WALLET",
-    "API_KEY",
-    "PRIVATE_KEY",
-    "PASSWORD",
-    "DATE_OF_BIRTH",
-    "UK_NHS",
-    "PASSPORT",
-];
-pub const FAMILIES: [&str; 10] = [
-    "instruction_override",
-    "prompt_leak",
-    "jailbreak",
-    "system_impersonation",
-    "delimiter_spoofing",
-    "embedded_instruction",
-    "tool_abuse",
-    "goal_hijack",
-    "payload_splitting",
-    "encoded_payload",
-];
 pub const OBFUSCATIONS: [&str; 9] = [
     "none",
     "zero_width",
@@ -57,16 +31,11 @@ pub const OBFUSCATIONS: [&str; 9] = [
     "mixed",
 ];
 
-/// The minimums the corpus itself must meet (checked by the non-ignored validation test).
+/// The minimums the corpus as a whole must meet (checked by the validation test).
 pub const MIN_PII_ITEMS: usize = 250;
 pub const MIN_PII_NEGATIVE_ITEMS: usize = 100;
-pub const MIN_PII_ENTITIES_PER_TYPE: usize = 5;
-pub const MIN_INJECTION_ITEMS: usize = 250;
-pub const MIN_ATTACKS: usize = 110;
-pub const MIN_BENIGN: usize = 120;
-pub const MIN_PER_FAMILY: usize = 8;
-pub const MIN_OBFUSCATED_ATTACKS: usize = 30;
-pub const MIN_ATTACK_LANGUAGES_BESIDES_EN: usize = 10;
+pub const MIN_ATTACKS: usize = 1_000;
+pub const MIN_BENIGN: usize = 1_000;
 
 #[derive(Clone, Debug)]
 pub struct Entity {
@@ -80,6 +49,9 @@ pub struct PiiItem {
     pub text: String,
     pub entities: Vec<Entity>,
     pub note: String,
+    pub group: Option<String>,
+    /// `train` or `test`; `None` when the line has no `split` (a corpus error).
+    pub split: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -87,11 +59,25 @@ pub struct InjectionItem {
     pub id: String,
     pub text: String,
     pub attack: bool,
+    /// The attack family; on benign items the kind of text (`chat`, `document`, …), if given.
     pub family: Option<String>,
-    pub obfuscation: String,
+    pub obfuscation: Option<String>,
     pub lang: String,
+    /// Benign items written for this corpus carry a category instead of a family.
     pub category: Option<String>,
-    pub note: String,
+    pub note: Option<String>,
+    pub group: Option<String>,
+    pub split: Option<String>,
+}
+
+impl InjectionItem {
+    /// The row an item falls in: its family, or for benign items without one, its category.
+    pub fn family_name(&self) -> &str {
+        self.family
+            .as_deref()
+            .or(self.category.as_deref())
+            .unwrap_or("unlabelled")
+    }
 }
 
 /// `test/corpus/` seen from this crate.
@@ -106,7 +92,8 @@ fn lines(path: &Path) -> Result<Vec<(usize, Json)>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let v = json::parse(line).ok_or_else(|| format!("{}:{}: not one JSON document", path.display(), n + 1))?;
+        let v = json::parse(line)
+            .ok_or_else(|| format!("{}:{}: not one JSON document", path.display(), n + 1))?;
         out.push((n + 1, v));
     }
     Ok(out)
@@ -145,6 +132,8 @@ pub fn load_pii(path: &Path) -> Result<Vec<PiiItem>, String> {
             text: req_str(&v, "text", line)?,
             entities,
             note: req_str(&v, "note", line)?,
+            group: opt_str(&v, "group", line)?,
+            split: opt_str(&v, "split", line)?,
         });
     }
     Ok(out)
@@ -168,17 +157,82 @@ pub fn load_injection(path: &Path) -> Result<Vec<InjectionItem>, String> {
             text: req_str(&v, "text", line)?,
             attack,
             family: opt_str(&v, "family", line)?,
-            obfuscation: req_str(&v, "obfuscation", line)?,
+            obfuscation: opt_str(&v, "obfuscation", line)?,
             lang: req_str(&v, "lang", line)?,
             category: opt_str(&v, "category", line)?,
-            note: req_str(&v, "note", line)?,
+            note: opt_str(&v, "note", line)?,
+            group: opt_str(&v, "group", line)?,
+            split: opt_str(&v, "split", line)?,
         });
     }
     Ok(out)
 }
 
-/// The text of every corpus item, training and holdout: the injection files', then the PII
-/// files' (the dump examples build their texts from these).
+/// Every corpus file: `injection*.jsonl` and `pii*.jsonl` in `dir`, by name.
+pub fn corpus_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with(prefix) && Path::new(n).extension().is_some_and(|e| e == "jsonl")
+            })
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The whole corpus, every file read, with the file each item came from.
+#[derive(Clone, Debug, Default)]
+pub struct Corpus {
+    pub pii: Vec<(String, PiiItem)>,
+    pub injection: Vec<(String, InjectionItem)>,
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+pub fn load_corpus() -> Result<Corpus, String> {
+    let dir = corpus_dir();
+    let mut c = Corpus::default();
+    for p in corpus_files(&dir, "injection") {
+        let name = file_name(&p);
+        let items = load_injection(&p).map_err(|e| format!("{name}: {e}"))?;
+        c.injection
+            .extend(items.into_iter().map(|i| (name.clone(), i)));
+    }
+    for p in corpus_files(&dir, "pii") {
+        let name = file_name(&p);
+        let items = load_pii(&p).map_err(|e| format!("{name}: {e}"))?;
+        c.pii.extend(items.into_iter().map(|i| (name.clone(), i)));
+    }
+    Ok(c)
+}
+
+impl Corpus {
+    pub fn pii_items(&self, split: &str) -> Vec<PiiItem> {
+        self.pii
+            .iter()
+            .filter(|(_, i)| i.split.as_deref() == Some(split))
+            .map(|(_, i)| i.clone())
+            .collect()
+    }
+    pub fn injection_items(&self, split: &str) -> Vec<InjectionItem> {
+        self.injection
+            .iter()
+            .filter(|(_, i)| i.split.as_deref() == Some(split))
+            .map(|(_, i)| i.clone())
+            .collect()
+    }
+}
+
+/// The text of every item of the four files the injection dump has always read (its output
+/// is diffed between builds, so its set of texts stays fixed): the injection files', then the
+/// PII files'.
 pub fn all_texts() -> Vec<String> {
     let dir = corpus_dir();
     let mut texts: Vec<String> = Vec::new();
@@ -194,32 +248,104 @@ pub fn all_texts() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The split
+// ---------------------------------------------------------------------------------------------
+
+/// The one train/test split (`scripts/corpus-split.mjs` writes it into the files): an item is
+/// `test` iff the first four bytes of SHA-256(`SPLIT_SALT` + key), read as a big-endian `u32`,
+/// mod 100 are below `TEST_PERCENT`. The key is the item's `group` if it has one, else its `id`.
+pub const SPLIT_SALT: &str = "ganglion-corpus-split-1:";
+pub const TEST_PERCENT: u32 = 30;
+
+pub fn split_of(group: Option<&str>, id: &str) -> &'static str {
+    let key = group.unwrap_or(id);
+    let digest = Sha256::new()
+        .chain_update(SPLIT_SALT.as_bytes())
+        .chain_update(key.as_bytes())
+        .finalize();
+    let head = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+    if head % 100 < TEST_PERCENT {
+        "test"
+    } else {
+        "train"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Corpus validation
 // ---------------------------------------------------------------------------------------------
 
-/// Everything wrong with the PII corpus (empty when it is sound).
-pub fn validate_pii(items: &[PiiItem]) -> Vec<String> {
+/// Every `PiiKind` name the crate knows.
+pub fn pii_kind_names() -> Vec<&'static str> {
+    PiiKind::ALL.iter().map(|k| k.as_str()).collect()
+}
+
+/// Everything wrong with the corpus as a whole (empty when it is sound): each item's split is
+/// present and follows the rule, ids are unique across all files, injection texts are unique
+/// across the injection files, PII types are `PiiKind` names and values occur in their text.
+pub fn validate_corpus(c: &Corpus) -> Vec<String> {
     let mut errs = Vec::new();
-    let mut seen = HashSet::new();
-    let mut per_type: BTreeMap<&str, usize> = BTreeMap::new();
-    for it in items {
-        if !seen.insert(it.id.as_str()) {
-            errs.push(format!("duplicate id {}", it.id));
+    let mut ids: HashMap<&str, &str> = HashMap::new();
+    let check_split =
+        |errs: &mut Vec<String>, file: &str, id: &str, group: Option<&str>, split: Option<&str>| {
+            let want = split_of(group, id);
+            match split {
+                None => errs.push(format!(
+                "{file}: {id}: no split (the rule gives {want}; run node scripts/corpus-split.mjs)"
+            )),
+                Some(s) if s != want => {
+                    errs.push(format!("{file}: {id}: split {s}, the rule gives {want}"));
+                }
+                Some(_) => {}
+            }
+        };
+    for (file, it) in &c.injection {
+        if let Some(other) = ids.insert(it.id.as_str(), file.as_str()) {
+            errs.push(format!("{file}: duplicate id {} (also in {other})", it.id));
         }
+        check_split(
+            &mut errs,
+            file,
+            &it.id,
+            it.group.as_deref(),
+            it.split.as_deref(),
+        );
+    }
+    for (file, it) in &c.pii {
+        if let Some(other) = ids.insert(it.id.as_str(), file.as_str()) {
+            errs.push(format!("{file}: duplicate id {} (also in {other})", it.id));
+        }
+        check_split(
+            &mut errs,
+            file,
+            &it.id,
+            it.group.as_deref(),
+            it.split.as_deref(),
+        );
+    }
+    errs.extend(validate_injection(&c.injection));
+    errs.extend(validate_pii(&c.pii));
+    errs
+}
+
+/// Everything wrong with the PII items (empty when they are sound).
+pub fn validate_pii(items: &[(String, PiiItem)]) -> Vec<String> {
+    let kinds = pii_kind_names();
+    let mut errs = Vec::new();
+    for (file, it) in items {
         if it.note.trim().is_empty() {
-            errs.push(format!("{}: empty note", it.id));
+            errs.push(format!("{file}: {}: empty note", it.id));
         }
         for e in &it.entities {
-            if !PII_TYPES.contains(&e.kind.as_str()) {
-                errs.push(format!("{}: unknown type {}", it.id, e.kind));
+            if !kinds.contains(&e.kind.as_str()) {
+                errs.push(format!("{file}: {}: unknown type {}", it.id, e.kind));
             }
             if e.value.is_empty() || !it.text.contains(&e.value) {
                 errs.push(format!(
-                    "{}: value {:?} does not occur in the text",
+                    "{file}: {}: value {:?} does not occur in the text",
                     it.id, e.value
                 ));
             }
-            *per_type.entry(e.kind.as_str()).or_default() += 1;
         }
     }
     if items.len() < MIN_PII_ITEMS {
@@ -228,83 +354,53 @@ pub fn validate_pii(items: &[PiiItem]) -> Vec<String> {
             items.len()
         ));
     }
-    let negatives = items.iter().filter(|i| i.entities.is_empty()).count();
+    let negatives = items.iter().filter(|(_, i)| i.entities.is_empty()).count();
     if negatives < MIN_PII_NEGATIVE_ITEMS {
         errs.push(format!(
             "only {negatives} PII items without entities, need {MIN_PII_NEGATIVE_ITEMS}"
         ));
     }
-    for t in PII_TYPES {
-        let n = per_type.get(t).copied().unwrap_or(0);
-        if n < MIN_PII_ENTITIES_PER_TYPE {
-            errs.push(format!(
-                "type {t} has {n} labelled entities, need {MIN_PII_ENTITIES_PER_TYPE}"
-            ));
-        }
-    }
     errs
 }
 
-/// Everything wrong with the injection corpus (empty when it is sound).
-pub fn validate_injection(items: &[InjectionItem]) -> Vec<String> {
+/// Everything wrong with the injection items (empty when they are sound).
+pub fn validate_injection(items: &[(String, InjectionItem)]) -> Vec<String> {
     let mut errs = Vec::new();
-    let mut seen = HashSet::new();
-    let mut texts = HashSet::new();
-    let mut per_family: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut langs = BTreeSet::new();
-    for it in items {
-        if !seen.insert(it.id.as_str()) {
-            errs.push(format!("duplicate id {}", it.id));
+    let mut texts: HashMap<&str, &str> = HashMap::new();
+    for (file, it) in items {
+        if let Some(other) = texts.insert(it.text.as_str(), it.id.as_str()) {
+            errs.push(format!("{file}: {}: same text as {other}", it.id));
         }
-        if !texts.insert(it.text.as_str()) {
-            errs.push(format!("{}: duplicate text", it.id));
+        if it.text.trim().is_empty() || it.lang.is_empty() {
+            errs.push(format!("{file}: {}: empty text or lang", it.id));
         }
-        if it.text.trim().is_empty() || it.note.trim().is_empty() || it.lang.is_empty() {
-            errs.push(format!("{}: empty text, note or lang", it.id));
+        if it.note.as_deref().is_some_and(|n| n.trim().is_empty()) {
+            errs.push(format!("{file}: {}: empty note", it.id));
         }
-        if !OBFUSCATIONS.contains(&it.obfuscation.as_str()) {
-            errs.push(format!("{}: unknown obfuscation {}", it.id, it.obfuscation));
-        }
-        match (it.attack, it.family.as_deref(), it.category.as_deref()) {
-            (true, Some(f), _) if FAMILIES.contains(&f) => {
-                *per_family.entry(f).or_default() += 1;
-                if it.lang != "en" {
-                    langs.insert(it.lang.as_str());
-                }
+        if let Some(o) = it.obfuscation.as_deref() {
+            if !OBFUSCATIONS.contains(&o) {
+                errs.push(format!("{file}: {}: unknown obfuscation {o}", it.id));
             }
-            (true, f, _) => errs.push(format!("{}: attack with unknown family {f:?}", it.id)),
-            (false, None, Some(c)) if !c.is_empty() => {}
-            (false, _, _) => errs.push(format!(
-                "{}: benign items need family null and a category",
+        }
+        let named = |s: Option<&str>| s.is_some_and(|s| !s.trim().is_empty());
+        if it.attack && !named(it.family.as_deref()) {
+            errs.push(format!("{file}: {}: attack without a family", it.id));
+        }
+        if !it.attack && !named(it.family.as_deref()) && !named(it.category.as_deref()) {
+            errs.push(format!(
+                "{file}: {}: benign item without a family or category",
                 it.id
-            )),
+            ));
         }
     }
-    let attacks = items.iter().filter(|i| i.attack).count();
+    let attacks = items.iter().filter(|(_, i)| i.attack).count();
     let benign = items.len() - attacks;
-    let obfuscated = items
-        .iter()
-        .filter(|i| i.attack && i.obfuscation != "none")
-        .count();
     for (what, have, need) in [
-        ("injection items", items.len(), MIN_INJECTION_ITEMS),
         ("attacks", attacks, MIN_ATTACKS),
         ("benign items", benign, MIN_BENIGN),
-        ("obfuscated attacks", obfuscated, MIN_OBFUSCATED_ATTACKS),
-        (
-            "non-English attack languages",
-            langs.len(),
-            MIN_ATTACK_LANGUAGES_BESIDES_EN,
-        ),
     ] {
         if have < need {
             errs.push(format!("only {have} {what}, need {need}"));
-        }
-    }
-    for f in FAMILIES {
-        let n = per_family.get(f).copied().unwrap_or(0);
-        if n < MIN_PER_FAMILY {
-            errs.push(format!("family {f} has {n} attacks, need {MIN_PER_FAMILY}"));
         }
     }
     errs
@@ -400,7 +496,7 @@ pub fn score_pii(items: &[PiiItem]) -> PiiScores {
 /// Scores any detector with the signature of `pii::detect` (the tests feed it oracles).
 pub fn score_pii_with(items: &[PiiItem], detect: impl Fn(&str) -> Vec<pii::PiiMatch>) -> PiiScores {
     let mut s = PiiScores::default();
-    for t in PII_TYPES {
+    for t in pii_kind_names() {
         s.strict.insert(t.to_string(), Counts::default());
         s.lenient.insert(t.to_string(), Counts::default());
     }
@@ -485,30 +581,356 @@ pub fn score_pii_with(items: &[PiiItem], detect: impl Fn(&str) -> Vec<pii::PiiMa
     s
 }
 
+/// `pii::detect` run once per item, kept so that the scores at several confidence thresholds
+/// do not run the detector again.
+pub struct PiiPredictions {
+    by_text: HashMap<String, Vec<pii::PiiMatch>>,
+}
+
+impl PiiPredictions {
+    pub fn new(items: &[PiiItem]) -> Self {
+        let by_text = items
+            .iter()
+            .map(|i| (i.text.clone(), pii::detect(&i.text)))
+            .collect();
+        Self { by_text }
+    }
+
+    /// The scores when matches below `min_confidence` are dropped.
+    pub fn score(&self, items: &[PiiItem], min_confidence: f32) -> PiiScores {
+        score_pii_with(items, |text| {
+            self.by_text
+                .get(text)
+                .map(|ms| {
+                    ms.iter()
+                        .filter(|m| m.confidence >= min_confidence)
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
-// Injection scoring
+// Injection scoring: the ROC of `injection_score`
 // ---------------------------------------------------------------------------------------------
 
-/// One row of a detection table.
+/// The family groups the report sums attack families into; a family not listed is its own group.
+pub const FAMILY_GROUPS: [(&str, &[&str]); 6] = [
+    (
+        "direct",
+        &[
+            "direct",
+            "instruction_override",
+            "goal_hijack",
+            "system_impersonation",
+            "delimiter_spoofing",
+            "tool_abuse",
+        ],
+    ),
+    ("extraction", &["extraction", "prompt_leak"]),
+    ("jailbreak", &["jailbreak"]),
+    ("indirect", &["indirect", "embedded_instruction"]),
+    ("obfuscated", &["encoded_payload", "payload_splitting"]),
+    ("adversarial", &["adversarial"]),
+];
+
+pub fn family_group(family: &str) -> &str {
+    FAMILY_GROUPS
+        .iter()
+        .find(|(_, members)| members.contains(&family))
+        .map_or(family, |(g, _)| g)
+}
+
+/// One injection item with both scores: the whole detector's and the rules' alone.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    pub id: String,
+    pub text: String,
+    pub attack: bool,
+    pub family: String,
+    pub lang: String,
+    pub combined: f32,
+    pub rules: f32,
+    pub severity: Severity,
+}
+
+pub fn score_injection(items: &[InjectionItem]) -> Vec<Scored> {
+    score_injection_with(items, injection::detect, injection::rule_report)
+}
+
+/// Scores any detectors with the signature of `injection::detect`.
+pub fn score_injection_with(
+    items: &[InjectionItem],
+    combined: impl Fn(&str) -> injection::InjectionReport,
+    rules: impl Fn(&str) -> injection::InjectionReport,
+) -> Vec<Scored> {
+    items
+        .iter()
+        .map(|it| {
+            let report = combined(&it.text);
+            Scored {
+                id: it.id.clone(),
+                text: it.text.clone(),
+                attack: it.attack,
+                family: it.family_name().to_string(),
+                lang: it.lang.clone(),
+                combined: report.score,
+                rules: rules(&it.text).score,
+                severity: report.severity,
+            }
+        })
+        .collect()
+}
+
+/// The lowest threshold whose false-positive rate over `benign` is at most `max_fpr`, an item
+/// scoring exactly the threshold counting as flagged. When a block of equal benign scores
+/// would push the rate over the bound, the threshold moves to the next score above the block
+/// (any item's), or to infinity (nothing flagged) when there is none.
+pub fn threshold_at_fpr(attacks: &[f32], benign: &[f32], max_fpr: f64) -> f32 {
+    let mut b = benign.to_vec();
+    b.sort_by(|x, y| y.total_cmp(x));
+    // How many benign items may be flagged.
+    let allowed = (0..=b.len())
+        .take_while(|&k| k as f64 <= max_fpr * b.len() as f64 + 1e-9)
+        .last()
+        .unwrap_or(0);
+    let lowest_above = |v: f32| {
+        attacks
+            .iter()
+            .chain(benign)
+            .copied()
+            .filter(|&s| s > v)
+            .min_by(f32::total_cmp)
+            .unwrap_or(f32::INFINITY)
+    };
+    if allowed >= b.len() {
+        // Every item may be flagged: the lowest score of all.
+        return attacks
+            .iter()
+            .chain(benign)
+            .copied()
+            .min_by(f32::total_cmp)
+            .unwrap_or(0.0);
+    }
+    // Any threshold at or below the (allowed+1)-th highest benign score flags too many.
+    lowest_above(b[allowed])
+}
+
+/// The share of `scores` at or above `t` (0 for none).
+pub fn flagged(scores: &[f32], t: f32) -> f64 {
+    ratio0(scores.iter().filter(|&&s| s >= t).count(), scores.len())
+}
+
+/// Area under the ROC curve: the chance that an attack outscores a benign item, ties half.
+pub fn auc(attacks: &[f32], benign: &[f32]) -> f64 {
+    if attacks.is_empty() || benign.is_empty() {
+        return 0.0;
+    }
+    let mut all: Vec<(f32, bool)> = attacks
+        .iter()
+        .map(|&s| (s, true))
+        .chain(benign.iter().map(|&s| (s, false)))
+        .collect();
+    all.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut rank_sum = 0.0;
+    let mut i = 0;
+    while i < all.len() {
+        let mut j = i;
+        while j < all.len() && all[j].0.total_cmp(&all[i].0).is_eq() {
+            j += 1;
+        }
+        // Ranks i+1..=j share their mean.
+        let mean = (i + 1 + j) as f64 / 2.0;
+        rank_sum += mean * all[i..j].iter().filter(|x| x.1).count() as f64;
+        i = j;
+    }
+    let (na, nb) = (attacks.len() as f64, benign.len() as f64);
+    (rank_sum - na * (na + 1.0) / 2.0) / (na * nb)
+}
+
+/// The headline figures of one score over one set of items.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Rate {
-    pub n: usize,
-    /// Items whose report reached `Severity::High` (blocked by default).
-    pub high: usize,
-    /// Items whose report reached `Severity::Medium`.
-    pub medium: usize,
-    /// Attacks only: flagged at ≥ Medium and some match carries the labelled family.
-    pub family_agrees: usize,
+pub struct Roc {
+    pub attacks: usize,
+    pub benign: usize,
+    /// Thresholds at FPR ≤ 1 % and ≤ 2 %.
+    pub t1: f32,
+    pub t2: f32,
+    pub tpr1: f64,
+    pub fpr1: f64,
+    pub tpr2: f64,
+    pub fpr2: f64,
+    pub auc: f64,
 }
 
-impl Rate {
-    pub fn at_high(&self) -> f64 {
-        ratio0(self.high, self.n)
-    }
-    pub fn at_medium(&self) -> f64 {
-        ratio0(self.medium, self.n)
+/// Which score a figure reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Combined,
+    Rules,
+}
+
+impl Score {
+    pub fn of(self, s: &Scored) -> f32 {
+        match self {
+            Score::Combined => s.combined,
+            Score::Rules => s.rules,
+        }
     }
 }
+
+fn split_scores(items: &[&Scored], score: Score) -> (Vec<f32>, Vec<f32>) {
+    let attacks = items
+        .iter()
+        .filter(|s| s.attack)
+        .map(|s| score.of(s))
+        .collect();
+    let benign = items
+        .iter()
+        .filter(|s| !s.attack)
+        .map(|s| score.of(s))
+        .collect();
+    (attacks, benign)
+}
+
+pub fn roc(items: &[Scored], score: Score) -> Roc {
+    let refs: Vec<&Scored> = items.iter().collect();
+    let (a, b) = split_scores(&refs, score);
+    let t1 = threshold_at_fpr(&a, &b, 0.01);
+    let t2 = threshold_at_fpr(&a, &b, 0.02);
+    Roc {
+        attacks: a.len(),
+        benign: b.len(),
+        t1,
+        t2,
+        tpr1: flagged(&a, t1),
+        fpr1: flagged(&b, t1),
+        tpr2: flagged(&a, t2),
+        fpr2: flagged(&b, t2),
+        auc: auc(&a, &b),
+    }
+}
+
+/// The figures of one split: both scores' ROC over every item of the split.
+#[derive(Clone, Debug)]
+pub struct InjectionFigures {
+    pub items: Vec<Scored>,
+    pub combined: Roc,
+    pub rules: Roc,
+}
+
+impl InjectionFigures {
+    pub fn new(items: Vec<Scored>) -> Self {
+        let combined = roc(&items, Score::Combined);
+        let rules = roc(&items, Score::Rules);
+        Self {
+            items,
+            combined,
+            rules,
+        }
+    }
+
+    fn roc(&self, score: Score) -> &Roc {
+        match score {
+            Score::Combined => &self.combined,
+            Score::Rules => &self.rules,
+        }
+    }
+
+    /// Rows of items grouped by `key`: (name, attacks, benign, per score [TPR@1, TPR@2, FPR@1,
+    /// FPR@2]) at the split's global thresholds.
+    pub fn rows(
+        &self,
+        key: impl Fn(&Scored) -> String,
+    ) -> Vec<(String, usize, usize, [[f64; 4]; 2])> {
+        let mut groups: BTreeMap<String, Vec<&Scored>> = BTreeMap::new();
+        for s in &self.items {
+            groups.entry(key(s)).or_default().push(s);
+        }
+        groups
+            .into_iter()
+            .map(|(name, members)| {
+                let figs = [Score::Combined, Score::Rules].map(|score| {
+                    let (a, b) = split_scores(&members, score);
+                    let r = self.roc(score);
+                    [
+                        flagged(&a, r.t1),
+                        flagged(&a, r.t2),
+                        flagged(&b, r.t1),
+                        flagged(&b, r.t2),
+                    ]
+                });
+                let attacks = members.iter().filter(|s| s.attack).count();
+                (name, attacks, members.len() - attacks, figs)
+            })
+            .collect()
+    }
+}
+
+/// TPR and FPR at each fixed threshold of the curve, for both scores.
+pub const CURVE: [f32; 11] = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+
+// ---------------------------------------------------------------------------------------------
+// Floors
+// ---------------------------------------------------------------------------------------------
+
+/// What the detectors must reach on the TEST split of the whole corpus. Each floor sits a
+/// little under what the rules reached when it was set, so a change that loses detection or
+/// precision fails the corpus test; raise them as the detectors improve.
+#[derive(Clone, Copy, Debug)]
+pub struct Floors {
+    /// Share of test attacks flagged at the threshold where FPR ≤ 2 % (combined score).
+    pub injection_tpr_at_2pct_fpr: f64,
+    /// The same at FPR ≤ 1 %.
+    pub injection_tpr_at_1pct_fpr: f64,
+    /// PII micro F1 and precision (strict matching), every match counted.
+    pub pii_micro_f1: f64,
+    pub pii_micro_precision: f64,
+}
+
+/// Set on 2026-11-28 from the rules alone (test split: TPR 24.2 % at FPR ≤ 2 %, 19.1 % at
+/// FPR ≤ 1 %; PII micro F1 0.988, precision 1.000), less about two points.
+pub const DETECTOR_FLOORS: Floors = Floors {
+    injection_tpr_at_2pct_fpr: 0.19,
+    injection_tpr_at_1pct_fpr: 0.11,
+    pii_micro_f1: 0.96,
+    pii_micro_precision: 0.98,
+};
+
+/// Every floor the test-split figures miss (empty when all are met).
+pub fn floor_failures(pii: &PiiScores, inj: &InjectionFigures, floors: Floors) -> Vec<String> {
+    let mut out = Vec::new();
+    let micro = PiiScores::micro(&pii.strict);
+    for (what, have, need) in [
+        (
+            "injection TPR at FPR ≤ 2 %",
+            inj.combined.tpr2,
+            floors.injection_tpr_at_2pct_fpr,
+        ),
+        (
+            "injection TPR at FPR ≤ 1 %",
+            inj.combined.tpr1,
+            floors.injection_tpr_at_1pct_fpr,
+        ),
+        ("PII micro F1", micro.f1(), floors.pii_micro_f1),
+        (
+            "PII micro precision",
+            micro.precision(),
+            floors.pii_micro_precision,
+        ),
+    ] {
+        if have < need {
+            out.push(format!("{what} {have:.3} < {need:.3}"));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+// ---------------------------------------------------------------------------------------------
 
 /// `num / den`, 0 for an empty denominator.
 pub fn ratio0(num: usize, den: usize) -> f64 {
@@ -519,127 +941,16 @@ pub fn ratio0(num: usize, den: usize) -> f64 {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct InjectionScores {
-    pub attacks: Rate,
-    pub benign: Rate,
-    pub per_family: BTreeMap<String, Rate>,
-    pub per_obfuscation: BTreeMap<String, Rate>,
-    pub per_lang: BTreeMap<String, Rate>,
-    pub per_category: BTreeMap<String, Rate>,
-    /// Attacks not blocked and benign items blocked: (id, severity, text).
-    pub missed: Vec<(String, &'static str, String)>,
-    pub false_alarms: Vec<(String, &'static str, String)>,
-}
-
-fn bump(r: &mut Rate, high: bool, medium: bool, agrees: bool) {
-    r.n += 1;
-    r.high += usize::from(high);
-    r.medium += usize::from(medium);
-    r.family_agrees += usize::from(agrees);
-}
-
-pub fn score_injection(items: &[InjectionItem]) -> InjectionScores {
-    score_injection_with(items, injection::detect)
-}
-
-/// Scores any detector with the signature of `injection::detect`.
-pub fn score_injection_with(
-    items: &[InjectionItem],
-    detect: impl Fn(&str) -> injection::InjectionReport,
-) -> InjectionScores {
-    let mut s = InjectionScores::default();
-    for f in FAMILIES {
-        s.per_family.insert(f.to_string(), Rate::default());
-    }
-    for it in items {
-        let report = detect(&it.text);
-        let high = report.severity >= Severity::High;
-        let medium = report.severity >= Severity::Medium;
-        if it.attack {
-            let fam = it.family.clone().unwrap_or_default();
-            let agrees = medium && report.matches.iter().any(|m| m.family.as_str() == fam);
-            bump(&mut s.attacks, high, medium, agrees);
-            bump(s.per_family.entry(fam).or_default(), high, medium, agrees);
-            bump(
-                s.per_obfuscation.entry(it.obfuscation.clone()).or_default(),
-                high,
-                medium,
-                agrees,
-            );
-            bump(
-                s.per_lang.entry(it.lang.clone()).or_default(),
-                high,
-                medium,
-                agrees,
-            );
-            if !high {
-                s.missed
-                    .push((it.id.clone(), report.severity.as_str(), it.text.clone()));
-            }
-        } else {
-            bump(&mut s.benign, high, medium, false);
-            bump(
-                s.per_category
-                    .entry(it.category.clone().unwrap_or_default())
-                    .or_default(),
-                high,
-                medium,
-                false,
-            );
-            if high {
-                s.false_alarms
-                    .push((it.id.clone(), report.severity.as_str(), it.text.clone()));
-            }
-        }
-    }
-    s
-}
-
-// ---------------------------------------------------------------------------------------------
-// Floors and rendering
-// ---------------------------------------------------------------------------------------------
-
-/// Quality floors a real detector must meet on this corpus.
-#[derive(Clone, Copy, Debug)]
-pub struct Floors {
-    pub pii_micro_f1: f64,
-    pub injection_tpr_high: f64,
-    pub benign_fpr_high: f64,
-}
-
-pub const DETECTOR_FLOORS: Floors = Floors {
-    pii_micro_f1: 0.90,
-    injection_tpr_high: 0.85,
-    benign_fpr_high: 0.05,
-};
-
-/// Every floor the scores miss (empty when all are met).
-pub fn floor_failures(pii: &PiiScores, inj: &InjectionScores, floors: Floors) -> Vec<String> {
-    let mut out = Vec::new();
-    let f1 = PiiScores::micro(&pii.strict).f1();
-    if f1 < floors.pii_micro_f1 {
-        out.push(format!("PII micro F1 {f1:.3} < {:.2}", floors.pii_micro_f1));
-    }
-    let tpr = inj.attacks.at_high();
-    if tpr < floors.injection_tpr_high {
-        out.push(format!(
-            "injection TPR (>= high) {tpr:.3} < {:.2}",
-            floors.injection_tpr_high
-        ));
-    }
-    let fpr = inj.benign.at_high();
-    if fpr > floors.benign_fpr_high {
-        out.push(format!(
-            "benign FPR (>= high) {fpr:.3} > {:.2}",
-            floors.benign_fpr_high
-        ));
-    }
-    out
-}
-
 fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
+}
+
+fn thr(t: f32) -> String {
+    if t.is_finite() {
+        format!("{t:.3}")
+    } else {
+        "none".to_string()
+    }
 }
 
 fn one_line(s: &str, max: usize) -> String {
@@ -654,9 +965,198 @@ fn one_line(s: &str, max: usize) -> String {
     }
 }
 
-pub fn render_pii(s: &PiiScores, details: bool) -> String {
+/// One line of headline figures, for the train split beside the test split's tables.
+pub fn summary_line(f: &InjectionFigures) -> String {
+    let (c, r) = (&f.combined, &f.rules);
+    format!(
+        "{} attacks, {} benign: TPR at FPR ≤ 1 % {} (rules alone {}), at FPR ≤ 2 % {} ({}), AUC {:.3} ({:.3}).",
+        c.attacks,
+        c.benign,
+        pct(c.tpr1),
+        pct(r.tpr1),
+        pct(c.tpr2),
+        pct(r.tpr2),
+        c.auc,
+        r.auc
+    )
+}
+
+pub fn render_injection(
+    test: &InjectionFigures,
+    train: &InjectionFigures,
+    details: bool,
+) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "## PII detection\n");
+    let (c, r) = (&test.combined, &test.rules);
+    let _ = writeln!(o, "## Prompt injection (test split)\n");
+    let _ = writeln!(
+        o,
+        "{} attacks, {} benign items. `injection_score` is `injection::detect(text).score`; \"rules\" is \
+`injection::rule_report(text).score`. A threshold is the lowest score whose false-positive rate over all \
+benign test items is within the bound (an item at the threshold counts as flagged); the family, group and \
+language rows read the same global thresholds.\n",
+        c.attacks, c.benign
+    );
+    let _ = writeln!(o, "| | injection_score | rules alone |");
+    let _ = writeln!(o, "|---|---:|---:|");
+    let high = |attack: bool| {
+        let all: Vec<&Scored> = test.items.iter().filter(|s| s.attack == attack).collect();
+        ratio0(
+            all.iter().filter(|s| s.severity >= Severity::High).count(),
+            all.len(),
+        )
+    };
+    for (name, a, b) in [
+        ("threshold at FPR ≤ 1 %", thr(c.t1), thr(r.t1)),
+        ("**TPR at FPR ≤ 1 %**", pct(c.tpr1), pct(r.tpr1)),
+        ("FPR at that threshold", pct(c.fpr1), pct(r.fpr1)),
+        ("threshold at FPR ≤ 2 %", thr(c.t2), thr(r.t2)),
+        ("**TPR at FPR ≤ 2 %**", pct(c.tpr2), pct(r.tpr2)),
+        ("FPR at that threshold", pct(c.fpr2), pct(r.fpr2)),
+        ("AUC", format!("{:.3}", c.auc), format!("{:.3}", r.auc)),
+    ] {
+        let _ = writeln!(o, "| {name} | {a} | {b} |");
+    }
+    let _ = writeln!(
+        o,
+        "\nAt severity ≥ high (the default block level): TPR {}, FPR {}.",
+        pct(high(true)),
+        pct(high(false))
+    );
+    let _ = writeln!(o, "\nTrain split, for reference: {}", summary_line(train));
+
+    let attack_table = |o: &mut String, title: &str, col: &str, key: &dyn Fn(&Scored) -> String| {
+        let _ = writeln!(o, "\n### {title}\n");
+        let _ = writeln!(
+            o,
+            "| {col} | attacks | TPR @1% | TPR @2% | rules TPR @1% | rules TPR @2% |"
+        );
+        let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
+        let attacks = InjectionFigures {
+            items: test.items.iter().filter(|s| s.attack).cloned().collect(),
+            ..test.clone()
+        };
+        for (name, n, _, [cf, rf]) in attacks.rows(key) {
+            let _ = writeln!(
+                o,
+                "| {name} | {n} | {} | {} | {} | {} |",
+                pct(cf[0]),
+                pct(cf[1]),
+                pct(rf[0]),
+                pct(rf[1])
+            );
+        }
+    };
+    attack_table(&mut o, "Per family group (attacks)", "group", &|s| {
+        family_group(&s.family).to_string()
+    });
+    attack_table(&mut o, "Per attack family", "family", &|s| s.family.clone());
+
+    let _ = writeln!(o, "\n### Per language\n");
+    let _ = writeln!(
+        o,
+        "TPR of the language's attacks and FPR of its benign items, at the global thresholds.\n"
+    );
+    let _ = writeln!(
+        o,
+        "| lang | attacks | benign | TPR @1% | TPR @2% | FPR @1% | FPR @2% | rules TPR @1% | rules TPR @2% | rules FPR @1% | rules FPR @2% |"
+    );
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, na, nb, [cf, rf]) in test.rows(|s| s.lang.clone()) {
+        let cell = |x: f64, n: usize| if n == 0 { "–".to_string() } else { pct(x) };
+        let _ = writeln!(
+            o,
+            "| {name} | {na} | {nb} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(cf[0], na),
+            cell(cf[1], na),
+            cell(cf[2], nb),
+            cell(cf[3], nb),
+            cell(rf[0], na),
+            cell(rf[1], na),
+            cell(rf[2], nb),
+            cell(rf[3], nb)
+        );
+    }
+
+    let _ = writeln!(o, "\n### Per benign family (false-positive rate)\n");
+    let _ = writeln!(
+        o,
+        "| family | items | FPR @1% | FPR @2% | rules FPR @1% | rules FPR @2% |"
+    );
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
+    let benign = InjectionFigures {
+        items: test.items.iter().filter(|s| !s.attack).cloned().collect(),
+        ..test.clone()
+    };
+    for (name, _, nb, [cf, rf]) in benign.rows(|s| s.family.clone()) {
+        let _ = writeln!(
+            o,
+            "| {name} | {nb} | {} | {} | {} | {} |",
+            pct(cf[2]),
+            pct(cf[3]),
+            pct(rf[2]),
+            pct(rf[3])
+        );
+    }
+
+    let _ = writeln!(o, "\n### Threshold curve (test split)\n");
+    let _ = writeln!(
+        o,
+        "| injection_score ≥ | TPR | FPR | rules TPR | rules FPR |"
+    );
+    let _ = writeln!(o, "|---:|---:|---:|---:|---:|");
+    let refs: Vec<&Scored> = test.items.iter().collect();
+    let (ca, cb) = split_scores(&refs, Score::Combined);
+    let (ra, rb) = split_scores(&refs, Score::Rules);
+    for t in CURVE {
+        let _ = writeln!(
+            o,
+            "| {t} | {} | {} | {} | {} |",
+            pct(flagged(&ca, t)),
+            pct(flagged(&cb, t)),
+            pct(flagged(&ra, t)),
+            pct(flagged(&rb, t))
+        );
+    }
+
+    if details {
+        let _ = writeln!(
+            o,
+            "\n### Attacks below the FPR ≤ 2 % threshold ({}), test split\n",
+            thr(c.t2)
+        );
+        for s in test.items.iter().filter(|s| s.attack && s.combined < c.t2) {
+            let _ = writeln!(
+                o,
+                "- `{}` {} ({:.3}): {}",
+                s.id,
+                s.family,
+                s.combined,
+                one_line(&s.text, 90)
+            );
+        }
+        let _ = writeln!(o, "\n### Benign items at or above it, test split\n");
+        for s in test
+            .items
+            .iter()
+            .filter(|s| !s.attack && s.combined >= c.t2)
+        {
+            let _ = writeln!(
+                o,
+                "- `{}` {} ({:.3}): {}",
+                s.id,
+                s.family,
+                s.combined,
+                one_line(&s.text, 90)
+            );
+        }
+    }
+    o
+}
+
+pub fn render_pii(s: &PiiScores, curve: &[(f32, PiiScores)], details: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "## Personal data (test split)\n");
     let _ = writeln!(o, "Strict: same type and the predicted text equals the labelled value (surrounding spaces and punctuation trimmed). Lenient: same type and the spans overlap.\n");
     let _ = writeln!(
         o,
@@ -679,7 +1179,9 @@ pub fn render_pii(s: &PiiScores, details: bool) -> String {
         );
     };
     for (k, c) in &s.strict {
-        row(&mut o, k, *c, s.lenient.get(k).copied().unwrap_or_default());
+        if c.tp + c.fp + c.fn_ > 0 {
+            row(&mut o, k, *c, s.lenient.get(k).copied().unwrap_or_default());
+        }
     }
     row(
         &mut o,
@@ -694,8 +1196,24 @@ pub fn render_pii(s: &PiiScores, details: bool) -> String {
         s.negative_items_flagged,
         pct(ratio0(s.negative_items_flagged, s.negative_items))
     );
+    if !curve.is_empty() {
+        let _ = writeln!(o, "\n### Confidence threshold curve (strict, micro)\n");
+        let _ = writeln!(o, "Matches below the threshold are dropped.\n");
+        let _ = writeln!(o, "| confidence ≥ | precision | recall | F1 |");
+        let _ = writeln!(o, "|---:|---:|---:|---:|");
+        for (t, sc) in curve {
+            let m = PiiScores::micro(&sc.strict);
+            let _ = writeln!(
+                o,
+                "| {t:.1} | {:.3} | {:.3} | {:.3} |",
+                m.precision(),
+                m.recall(),
+                m.f1()
+            );
+        }
+    }
     if details && !s.errors.is_empty() {
-        let _ = writeln!(o, "\n### PII errors (strict)\n");
+        let _ = writeln!(o, "\n### PII errors (strict), test split\n");
         for e in &s.errors {
             let what = if e.false_positive { "FP" } else { "FN" };
             let _ = writeln!(
@@ -705,98 +1223,6 @@ pub fn render_pii(s: &PiiScores, details: bool) -> String {
                 e.kind,
                 one_line(&e.text, 80)
             );
-        }
-    }
-    o
-}
-
-fn rate_table(
-    o: &mut String,
-    title: &str,
-    col: &str,
-    map: &BTreeMap<String, Rate>,
-    with_family: bool,
-) {
-    let _ = writeln!(o, "\n### {title}\n");
-    if with_family {
-        let _ = writeln!(o, "| {col} | items | ≥ high | ≥ medium | family agrees |");
-        let _ = writeln!(o, "|---|---:|---:|---:|---:|");
-    } else {
-        let _ = writeln!(o, "| {col} | items | ≥ high | ≥ medium |");
-        let _ = writeln!(o, "|---|---:|---:|---:|");
-    }
-    for (k, r) in map {
-        if with_family {
-            let _ = writeln!(
-                o,
-                "| {k} | {} | {} | {} | {} |",
-                r.n,
-                pct(r.at_high()),
-                pct(r.at_medium()),
-                pct(ratio0(r.family_agrees, r.medium))
-            );
-        } else {
-            let _ = writeln!(
-                o,
-                "| {k} | {} | {} | {} |",
-                r.n,
-                pct(r.at_high()),
-                pct(r.at_medium())
-            );
-        }
-    }
-}
-
-pub fn render_injection(s: &InjectionScores, details: bool) -> String {
-    let mut o = String::new();
-    let _ = writeln!(o, "## Prompt-injection detection\n");
-    let _ = writeln!(
-        o,
-        "Attacks: {} items, detection rate {} at ≥ high (blocked), {} at ≥ medium.  \nBenign: {} items, false-positive rate {} at ≥ high, {} at ≥ medium.",
-        s.attacks.n,
-        pct(s.attacks.at_high()),
-        pct(s.attacks.at_medium()),
-        s.benign.n,
-        pct(s.benign.at_high()),
-        pct(s.benign.at_medium())
-    );
-    rate_table(
-        &mut o,
-        "Detection rate per family (attacks)",
-        "family",
-        &s.per_family,
-        true,
-    );
-    rate_table(
-        &mut o,
-        "Detection rate per obfuscation (attacks)",
-        "obfuscation",
-        &s.per_obfuscation,
-        false,
-    );
-    rate_table(
-        &mut o,
-        "Detection rate per language (attacks)",
-        "lang",
-        &s.per_lang,
-        false,
-    );
-    rate_table(
-        &mut o,
-        "False-positive rate per benign category",
-        "category",
-        &s.per_category,
-        false,
-    );
-    let _ = writeln!(o, "\n\"family agrees\": of the attacks flagged at ≥ medium, the share with a match of the labelled family.");
-    if details {
-        let _ = writeln!(o, "\n### Attacks not blocked\n");
-        for (id, sev, t) in &s.missed {
-            let _ = writeln!(o, "- `{id}` ({sev}): {}", one_line(t, 90));
-        }
-        let _ = writeln!(o, "\n### Benign items blocked\n");
-        for (id, sev, t) in &s.false_alarms {
-            let _ = writeln!(o, "- `{id}` ({sev}): {}", one_line(t, 90));
         }
     }
     o
@@ -1280,4 +1706,40 @@ pub fn validate_pii_checksums(items: &[PiiItem]) -> Vec<String> {
 
 fn checksums_b58(c: char) -> bool {
     c.is_ascii_alphanumeric() && !matches!(c, '0' | 'O' | 'I' | 'l')
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole evaluation
+// ---------------------------------------------------------------------------------------------
+
+/// PII confidence thresholds of the curve.
+pub const PII_CURVE: [f32; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/// Everything the report prints and the floors read.
+pub struct Evaluation {
+    pub injection_test: InjectionFigures,
+    pub injection_train: InjectionFigures,
+    pub pii_test: PiiScores,
+    pub pii_curve: Vec<(f32, PiiScores)>,
+}
+
+/// Runs the detectors over the corpus: injection on both splits, PII on the test split (with
+/// the confidence curve when `with_curve`).
+pub fn evaluate(c: &Corpus, with_curve: bool) -> Evaluation {
+    let pii_items = c.pii_items("test");
+    let preds = PiiPredictions::new(&pii_items);
+    let pii_curve = if with_curve {
+        PII_CURVE
+            .iter()
+            .map(|&t| (t, preds.score(&pii_items, t)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Evaluation {
+        injection_test: InjectionFigures::new(score_injection(&c.injection_items("test"))),
+        injection_train: InjectionFigures::new(score_injection(&c.injection_items("train"))),
+        pii_test: preds.score(&pii_items, 0.0),
+        pii_curve,
+    }
 }
