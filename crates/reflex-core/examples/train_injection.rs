@@ -1,10 +1,11 @@
+#![allow(clippy::many_single_char_names)] // the maths reads as written on paper
 //! Trains the injection detector's learned stage and writes its weights to
 //! `src/injection/model/weights.bin` (`npm run train:injection`).
 //!
-//! Reads every `test/corpus/injection*.jsonl` (or the directory given as the first argument),
+//! Reads every `test/corpus/injection*.jsonl` (or those of the directory given as an argument),
 //! keeps the items whose `split` is `train` (an item without a `split` gets the corpus rule's),
 //! and fits a logistic model over the learned stage's own features (`injection::learn`):
-//! AdaGrad over the items in a fixed-seed order, L2 regularisation, on one thread, so running it
+//! `AdaGrad` over the items in a fixed-seed order, L2 regularisation, on one thread, so running it
 //! twice writes the same bytes. The regularisation and the number of epochs are chosen by 5-fold
 //! cross-validation inside the training split (folds by `group`, else `id`); the out-of-fold
 //! predictions of the chosen setting fit the whole/window combination (`stack`) and the severity
@@ -24,8 +25,8 @@ const SPLIT_PREFIX: &str = "ganglion-corpus-split-1:";
 const FOLDS: usize = 5;
 const SEED: u64 = 20_261_128;
 /// Severity bands: the share of out-of-fold benign training items at or above each threshold
-/// (low, medium, high, critical).
-const BAND_FPR: [f64; 4] = [0.10, 0.03, 0.01, 0.0025];
+/// (low, medium, high, critical), in ten-thousandths.
+const BAND_FPR: [usize; 4] = [1_000, 300, 100, 25];
 
 struct Item {
     key: String,
@@ -55,14 +56,9 @@ fn main() {
     let labels: Vec<bool> = items.iter().map(|i| i.attack).collect();
     let folds: Vec<usize> = items.iter().map(|i| fold(&i.key)).collect();
 
-    let grid = [(1e-6f32, 8usize), (1e-5, 8), (1e-6, 12)];
-    let mut best: Option<(f64, Setting, Vec<(f32, f32)>)> = None;
-    let grid = if std::env::var("ONE").is_ok() {
-        &grid[..1]
-    } else {
-        &grid[..]
-    };
-    for &(lambda, epochs) in grid {
+    let grid = [(1e-6f32, 8usize), (1e-6, 12)];
+    let mut best: Option<Chosen> = None;
+    for (lambda, epochs) in grid {
         let setting = Setting { lambda, epochs };
         let oof = out_of_fold(&setting, &samples, &rows, &labels, &folds);
         let stack = fit_stack(&oof, &labels);
@@ -71,14 +67,11 @@ fn main() {
             .map(|&(w, x)| learn::combine(&stack, w, x))
             .collect();
         let whole: Vec<f32> = oof.iter().map(|o| o.0).collect();
-        let (t1, t2) = (
-            tpr_at(&logits, &labels, 0.01),
-            tpr_at(&logits, &labels, 0.02),
-        );
+        let (t1, t2) = (tpr_at(&logits, &labels, 100), tpr_at(&logits, &labels, 200));
         println!(
             "  lambda {lambda:e}, {epochs} epochs: whole text TPR {:.3} @1% / {:.3} @2% FPR; with windows {t1:.3} / {t2:.3}",
-            tpr_at(&whole, &labels, 0.01),
-            tpr_at(&whole, &labels, 0.02),
+            tpr_at(&whole, &labels, 100),
+            tpr_at(&whole, &labels, 200),
         );
         let m = t1 + t2;
         if best.as_ref().is_none_or(|b| m > b.0) {
@@ -92,25 +85,6 @@ fn main() {
         .map(|&(w, x)| learn::combine(&stack, w, x))
         .collect();
     let bands = bands(&logits, &labels);
-    if let Ok(path) = std::env::var("DUMP") {
-        let mut out = String::new();
-        for (i, it) in items.iter().enumerate() {
-            let t: String = texts[i]
-                .chars()
-                .take(300)
-                .collect::<String>()
-                .replace('\n', " ");
-            out += &format!(
-                "{:.3}\t{}\t{}\t{}\t{}\n",
-                logits[i],
-                u8::from(it.attack),
-                it.family,
-                texts[i].len(),
-                t
-            );
-        }
-        std::fs::write(path, out).expect("dump");
-    }
     println!(
         "chosen: lambda {:e}, {} epochs; stack {stack:?}; bands (logit) {bands:?}",
         setting.lambda, setting.epochs
@@ -119,13 +93,6 @@ fn main() {
 
     let all: Vec<usize> = (0..items.len()).collect();
     let model = fit(&setting, &rows, &labels, &all);
-    if std::env::var("INSAMPLE").is_ok() {
-        let w = quantise(&model, [1.0, 0.0, 0.0], [0.0; 4]);
-        let ins: Vec<f32> = samples.iter().map(|s| zs(&w, s).0).collect();
-        println!("in sample: {:.3} @1%", tpr_at(&ins, &labels, 0.01));
-        let used = model.table.iter().filter(|w| **w != 0.0).count();
-        println!("slots used {used}");
-    }
     let weights = quantise(&model, stack, bands);
     let bytes = weights.to_bytes();
     let out = root.join("src/injection/model/weights.bin");
@@ -142,15 +109,18 @@ fn main() {
     println!("wrote {} ({} bytes)", out.display(), bytes.len());
 }
 
+/// A setting's figure of merit, the setting, and its out-of-fold (whole, window) logits.
+type Chosen = (f64, Setting, Vec<(f32, f32)>);
+
 /// The training items and their texts, in file and line order.
 fn load(dir: &Path) -> (Vec<Item>, Vec<String>) {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("injection") && n.ends_with(".jsonl"))
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("injection") && Path::new(n).extension().is_some_and(|e| e == "jsonl")
+            })
         })
         .collect();
     files.sort();
@@ -268,7 +238,7 @@ struct Model {
     bias: f32,
 }
 
-/// AdaGrad's running sums of squared gradients.
+/// `AdaGrad`'s running sums of squared gradients.
 struct Squares {
     table: Vec<f32>,
     dense: [f32; DENSE],
@@ -287,7 +257,7 @@ impl Model {
                 .fold(0.0, |a, (w, x)| a + w * x)
     }
 
-    /// One AdaGrad step on row `r` with label `y`; `(wp, wn)` weigh attacks and benign items.
+    /// One `AdaGrad` step on row `r` with label `y`; `(wp, wn)` weigh attacks and benign items.
     fn step(&mut self, r: &Row, y: bool, lambda: f32, g2: &mut Squares, (wp, wn): (f32, f32)) {
         const RATE: f32 = 0.5;
         let p = learn::sigmoid(self.z(r));
@@ -344,14 +314,14 @@ fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
             order.swap(i, j);
         }
         for &i in &order {
-            // A long attack is learned from its worst window only: the rest of the document
-            // around the instruction is no sign of an attack.
-            if !(labels[i] && epoch > 0 && !rows[i].windows.is_empty()) {
+            // A long attack is learned from its worst window only, from the second epoch on:
+            // the document around the instruction is no sign of an attack, and the first epoch
+            // (short attacks, benign documents) teaches what the worst window looks like.
+            let long_attack = labels[i] && !rows[i].windows.is_empty();
+            if !long_attack {
                 m.step(&rows[i].whole, labels[i], s.lambda, &mut g2, (wp, wn));
             }
-            // The window the model now finds worst: the instruction in an attack, the part most
-            // like one in a benign document.
-            if epoch > 0 {
+            if epoch > 0 || !long_attack {
                 let worst = rows[i]
                     .windows
                     .iter()
@@ -367,26 +337,12 @@ fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
 
 /// The model as the crate reads it: the table in signed bytes of one step each.
 fn quantise(m: &Model, stack: [f32; 3], bands: [f32; 4]) -> Weights<Vec<u8>> {
-    let top = if let Some(q) = std::env::var("QCLIP")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-    {
-        let mut a: Vec<f32> = m
-            .table
-            .iter()
-            .map(|w| w.abs())
-            .filter(|&w| w > 0.0)
-            .collect();
-        a.sort_by(f32::total_cmp);
-        a[((a.len() - 1) as f64 * q) as usize]
-    } else {
-        m.table.iter().fold(0.0f32, |a, w| a.max(w.abs()))
-    };
+    let top = m.table.iter().fold(0.0f32, |a, w| a.max(w.abs()));
     let scale = if top > 0.0 { top / 127.0 } else { 1.0 };
     let table = m
         .table
         .iter()
-        .map(|w| ((w / scale).round().clamp(-127.0, 127.0) as i8) as u8)
+        .map(|w| ((w / scale).round().clamp(-127.0, 127.0) as i8).cast_unsigned())
         .collect();
     Weights {
         params: Params {
@@ -414,7 +370,7 @@ fn zs(w: &Weights<Vec<u8>>, s: &Sample) -> (f32, f32) {
     let mut k = 0usize;
     for &before in &s.before {
         while k < before {
-            acc += i32::from(w.table[s.slots[k] as usize] as i8);
+            acc += i32::from(w.table[s.slots[k] as usize].cast_signed());
             k += 1;
         }
         sums.push(acc);
@@ -510,7 +466,7 @@ fn bands(logits: &[f32], labels: &[bool]) -> [f32; 4] {
     benign.sort_by(|a, b| b.total_cmp(a));
     let mut out = [0.0f32; 4];
     for (k, fpr) in BAND_FPR.iter().enumerate() {
-        let allowed = (fpr * benign.len() as f64).floor() as usize;
+        let allowed = benign.len() * *fpr / 10_000;
         // Just above the first benign logit past the allowed number.
         let t = benign.get(allowed).map_or(f32::MIN, |&z| next_up(z));
         out[k] = if k > 0 { t.max(next_up(out[k - 1])) } else { t };
@@ -526,8 +482,9 @@ fn next_up(x: f32) -> f32 {
     }
 }
 
-/// The share of attacks at or above the threshold that lets `fpr` of the benign items through.
-fn tpr_at(logits: &[f32], labels: &[bool], fpr: f64) -> f64 {
+/// The share of attacks at or above the threshold that lets `fpr` ten-thousandths of the benign
+/// items through.
+fn tpr_at(logits: &[f32], labels: &[bool], fpr: usize) -> f64 {
     let mut benign: Vec<f32> = logits
         .iter()
         .zip(labels)
@@ -535,7 +492,7 @@ fn tpr_at(logits: &[f32], labels: &[bool], fpr: f64) -> f64 {
         .map(|(&z, _)| z)
         .collect();
     benign.sort_by(|a, b| b.total_cmp(a));
-    let allowed = (fpr * benign.len() as f64).floor() as usize;
+    let allowed = benign.len() * fpr / 10_000;
     let t = benign.get(allowed).map_or(f32::MIN, |&z| next_up(z));
     let pos: Vec<f32> = logits
         .iter()
@@ -550,8 +507,8 @@ fn tpr_at(logits: &[f32], labels: &[bool], fpr: f64) -> f64 {
 fn report(items: &[Item], logits: &[f32], labels: &[bool], bands: &[f32; 4]) {
     println!(
         "cross-validated (out of fold): TPR {:.3} @1% FPR, {:.3} @2% FPR",
-        tpr_at(logits, labels, 0.01),
-        tpr_at(logits, labels, 0.02)
+        tpr_at(logits, labels, 100),
+        tpr_at(logits, labels, 200)
     );
     let mut by: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (i, it) in items.iter().enumerate() {

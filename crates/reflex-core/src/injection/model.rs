@@ -4,18 +4,20 @@
 //!
 //! One pass over the normalised text (`features::walk`) adds up the quantised weights of its
 //! features in an `i32`, keeping the running sums at each place the text may be cut. The text
-//! term of any stretch is `scale × sum ÷ √count`, so the whole text and every window
+//! term of any stretch is `scale × sum ÷ √max(count, 64)`, so the whole text and every window
 //! (`windows`) are scored from the same sums, without hashing anything twice. With the rule
 //! features (`DENSE`: the rule score, the rule severity, each family's strongest match):
 //!
 //! ```text
-//! z(stretch) = bias + scale·sum/√count + Σ dense·rules
+//! z(stretch) = bias + scale·sum/√max(count, 64) + Σ dense·rules
 //! logit      = a·z(whole) + c·max(0, max z(window) − z(whole)) + d
 //! score      = 1 / (1 + e^−logit)
 //! ```
 //!
 //! `a`, `c` and `d` are fitted on out-of-fold predictions of the training split, so the score
-//! reads as a probability; the severity bands are thresholds on the logit chosen there too.
+//! reads as a probability; the severity bands are thresholds on the logit chosen there too. The
+//! rules' own severity is a floor: a text the rules find `high` scores at least the lowest logit
+//! of the `high` band, so no attack the rules block is let through by the model.
 //! Integer sums and `f32` arithmetic in a fixed order, and an `exp` of basic operations only,
 //! give the same score on every platform.
 
@@ -157,10 +159,14 @@ pub(crate) struct Verdict {
     pub span: (usize, usize),
 }
 
+/// A stretch with fewer features than this (a text of under about 20 bytes) is read as if it
+/// had this many: a few words alone say little, and must not swing the score.
+const MIN_COUNT: u32 = 64;
+
 /// One stretch's text term.
 #[must_use]
 pub fn text_term(sum: f32, count: u32) -> f32 {
-    sum / (count.max(1) as f32).sqrt()
+    sum / (count.max(MIN_COUNT) as f32).sqrt()
 }
 
 /// The combined logit from the whole text's `z` and the best window's.
@@ -220,8 +226,14 @@ impl Visit for Sums<'_> {
     }
 }
 
-/// Scores the normalised `text` with the rule features `rules`.
-pub(crate) fn score(w: &Weights<&[u8]>, text: &str, rules: &[f32; DENSE]) -> Verdict {
+/// Scores the normalised `text` with the rule features `rules`; the score is at least the
+/// lowest of the band of `floor` (the rules' own severity).
+pub(crate) fn score(
+    w: &Weights<&[u8]>,
+    text: &str,
+    rules: &[f32; DENSE],
+    floor: Severity,
+) -> Verdict {
     let p = &w.params;
     let mut sums = Sums {
         table: w.table,
@@ -256,7 +268,11 @@ pub(crate) fn score(w: &Weights<&[u8]>, text: &str, rules: &[f32; DENSE]) -> Ver
         }
     });
     let best = best.unwrap_or((whole, 0, text.len()));
-    let logit = combine(&p.stack, whole, best.0);
+    let mut logit = combine(&p.stack, whole, best.0);
+    if floor > Severity::None {
+        // The rules' verdict is a floor: the lowest logit of its band.
+        logit = logit.max(p.bands[floor as usize - 1]);
+    }
     Verdict {
         score: sigmoid(logit),
         severity: band(&p.bands, logit),
