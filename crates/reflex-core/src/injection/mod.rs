@@ -22,8 +22,8 @@
 //! falls in (`model`: thresholds chosen on held-out training
 //! predictions, `high` at about 1 % of benign texts, `critical` at 0.25 %, `medium` at 3 %, `low`
 //! at 10 %); the rule matches keep their own family, span and severity and explain the verdict,
-//! and a [`Family::Classifier`] match (from `medium` up) gives the stretch the score came from: the
-//! best window of a long text, or the whole of a short one.
+//! and when none reaches `medium` but the score does, a [`Family::Classifier`] match gives the
+//! stretch the score came from: the best window of a long text, or the whole of a short one.
 //!
 //! The pipeline: `normalize` builds a de-obfuscated lower-case form with a byte map back to
 //! the original; `patterns` arms only the rows whose trigger words occur, then runs their
@@ -148,8 +148,9 @@ pub struct InjectionReport {
 }
 
 /// Scans `text` for prompt injection: the rules, then the learned stage, which gives the
-/// report its `score` and `severity` (the rule matches keep their own) and, from `medium` up, a
-/// [`Family::Classifier`] match over the stretch its score came from.
+/// report its `score` and `severity` (the rule matches keep their own) and, from `medium` up
+/// when no rule match reaches `medium`, a [`Family::Classifier`] match over the stretch its
+/// score came from.
 #[must_use]
 pub fn detect(text: &str) -> InjectionReport {
     let norm = normalize::normalize(text);
@@ -158,7 +159,8 @@ pub fn detect(text: &str) -> InjectionReport {
     let v = model::score(w, &norm.text, &rule_features(&report), report.severity);
     report.score = v.score;
     report.severity = v.severity;
-    if v.severity >= Severity::Medium && v.span.1 > v.span.0 {
+    // Rule matches explain the verdict where they reach `medium`; otherwise the window does.
+    if v.severity >= Severity::Medium && report.matches.iter().all(|m| m.severity < Severity::Medium) && v.span.1 > v.span.0 {
         let (start, end) = norm.original_span(v.span.0, v.span.1);
         let (start, end) = trimmed(text, start, end);
         if end > start {
