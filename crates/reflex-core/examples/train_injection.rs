@@ -375,7 +375,7 @@ fn zs(w: &Weights<Vec<u8>>, s: &Sample) -> (f32, f32) {
         }
         sums.push(acc);
     }
-    let z = |sum: i32, n: usize| p.bias + p.scale * learn::text_term(sum as f32, n as u32) + dense;
+    let z = |sum: i32, n: usize| p.bias + learn::text_logit(p.scale, sum as f32, n as u32) + dense;
     let last = s.bounds.len() - 1;
     let whole = z(sums[last], s.before[last]);
     let best = learn::windows(&s.bounds)

@@ -2,7 +2,7 @@
 //! it reads: a text's feature slots with its segment boundaries, and its rule features.
 //! Not a stable interface.
 
-pub use super::model::{band, combine, sigmoid, text_term, Params, Weights, DENSE};
+pub use super::model::{band, combine, sigmoid, text_logit, text_term, Params, Weights, DENSE};
 
 /// The table size, as a power of two.
 pub const BITS: u32 = super::model::BITS;

@@ -4,12 +4,12 @@
 //!
 //! One pass over the normalised text (`features::walk`) adds up the quantised weights of its
 //! features in an `i32`, keeping the running sums at each place the text may be cut. The text
-//! term of any stretch is `scale × sum ÷ √max(count, 64)`, so the whole text and every window
+//! term of any stretch is `scale × sum ÷ √max(count, 64)` (within ±4), so the whole text and every window
 //! (`windows`) are scored from the same sums, without hashing anything twice. With the rule
 //! features (`DENSE`: the rule score, the rule severity, each family's strongest match):
 //!
 //! ```text
-//! z(stretch) = bias + scale·sum/√max(count, 64) + Σ dense·rules
+//! z(stretch) = bias + clamp(scale·sum/√max(count, 64), ±4) + Σ dense·rules
 //! logit      = a·z(whole) + c·max(0, max z(window) − z(whole)) + d
 //! score      = 1 / (1 + e^−logit)
 //! ```
@@ -169,6 +169,16 @@ pub fn text_term(sum: f32, count: u32) -> f32 {
     sum / (count.max(MIN_COUNT) as f32).sqrt()
 }
 
+/// The most a stretch's text can add to or take from its logit: a text unlike any in training
+/// (one symbol over and over) must not decide the verdict alone.
+const TEXT_LIMIT: f32 = 4.0;
+
+/// A stretch's text logit: `scale × text_term`, within `±TEXT_LIMIT`.
+#[must_use]
+pub fn text_logit(scale: f32, sum: f32, count: u32) -> f32 {
+    (scale * text_term(sum, count)).clamp(-TEXT_LIMIT, TEXT_LIMIT)
+}
+
 /// The combined logit from the whole text's `z` and the best window's.
 #[must_use]
 pub fn combine(stack: &[f32; 3], whole: f32, window: f32) -> f32 {
@@ -257,7 +267,7 @@ pub(crate) fn score(
         .iter()
         .zip(rules)
         .fold(0.0, |acc, (w, r)| acc + w * r);
-    let z = |s: i32, n: u32| p.bias + p.scale * text_term(s as f32, n) + dense;
+    let z = |s: i32, n: u32| p.bias + text_logit(p.scale, s as f32, n) + dense;
     let whole = z(sum, count);
     let bounds: Vec<usize> = cuts.iter().map(|c| c.0).collect();
     let mut best: Option<(f32, usize, usize)> = None;

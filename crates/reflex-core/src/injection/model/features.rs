@@ -1,7 +1,8 @@
 //! The hashed features of a normalised text, read in one pass over its bytes.
 //!
 //! Per byte: the byte 3-gram and 5-gram ending there (ASCII digits read as `0`, so numbers
-//! differ only by their shape; a run of white space reads as one space); at the end of each word (a run of ASCII letters and digits or
+//! differ only by their shape; a run of white space reads as one space; inside a run that
+//! repeats every one to four bytes the n-grams are not counted again); at the end of each word (a run of ASCII letters and digits or
 //! of non-ASCII bytes), the word and the pair it makes with the word before. Byte n-grams carry
 //! the scripts written without spaces (a CJK character is three bytes: a 5-gram spans the
 //! boundary between two) and the words carry the rest. Each feature is a slot in a table of
@@ -65,10 +66,20 @@ pub(crate) fn walk(text: &[u8], v: &mut impl Visit) {
         }
         gram = (gram << 8) | u64::from(b);
         read += 1;
-        if read >= 5 {
+        // Inside a run that repeats every one to four bytes (`aaaa`, `abab`, an emoji over and
+        // over), the n-grams repeat too: they are counted once, or a long run would outweigh
+        // the rest of the text.
+        let periodic = read >= 9 && {
+            let g8 = gram & 0xff_ffff_ffff;
+            g8 == (gram >> 8) & 0xff_ffff_ffff
+                || g8 == (gram >> 16) & 0xff_ffff_ffff
+                || g8 == (gram >> 24) & 0xff_ffff_ffff
+                || (gram as u32) == (gram >> 32) as u32
+        };
+        if read >= 5 && !periodic {
             v.feature(slot((gram & 0xff_ffff) ^ GRAM3));
             v.feature(slot((gram & 0xff_ffff_ffff) ^ GRAM5));
-        } else if read >= 3 {
+        } else if (3..5).contains(&read) {
             v.feature(slot((gram & 0xff_ffff) ^ GRAM3));
         }
         if class & IS_WORD != 0 {
@@ -136,6 +147,10 @@ static CLASS: [u8; 256] = {
 
 #[inline]
 fn end_word(v: &mut impl Visit, word: u64, prev: &mut u64) {
+    // A word said again right after itself adds nothing.
+    if word == *prev {
+        return;
+    }
     v.feature(slot(word ^ WORD));
     if *prev != 0 {
         v.feature(slot((prev.rotate_left(17) ^ word) ^ PAIR));
@@ -178,6 +193,24 @@ mod tests {
     fn digits_share_a_shape() {
         assert_eq!(features("order 1234").0, features("order 9876").0);
         assert_ne!(features("order abcd").0, features("order 9876").0);
+    }
+
+    #[test]
+    fn a_run_that_repeats_counts_its_grams_once() {
+        // However long the run, the same grams (those of its first bytes) and one word.
+        for (short, long) in [
+            ("a".repeat(50), "a".repeat(5000)),
+            ("ab".repeat(50), "ab".repeat(500)),
+            ("😀".repeat(50), "😀".repeat(500)),
+        ] {
+            let (s, l) = (features(&short).0, features(&long).0);
+            assert_eq!(s.len(), l.len(), "{short}");
+            assert_eq!(s[..s.len() - 1], l[..l.len() - 1], "{short}");
+        }
+        // A word repeated after itself is one word (no pairs): ten grams before the run
+        // repeats, one word. Ordinary text is read in full: fourteen grams, one word.
+        assert_eq!(features("go go go go").0.len(), 10 + 1);
+        assert_eq!(features("abcdefghij").0.len(), 14 + 1);
     }
 
     #[test]
