@@ -57,7 +57,7 @@ export interface PiiMatch {
 
 /** A prompt-injection pattern found in a text, with offsets as `PiiMatch`'s. */
 export interface InjectionMatch {
-  /** `instruction_override`, `prompt_leak`, `jailbreak`, `system_impersonation`, `delimiter_spoofing`, `embedded_instruction`, `tool_abuse`, `goal_hijack`, `payload_splitting`, `encoded_payload` */
+  /** `instruction_override`, `prompt_leak`, `jailbreak`, `system_impersonation`, `delimiter_spoofing`, `embedded_instruction`, `tool_abuse`, `goal_hijack`, `payload_splitting`, `encoded_payload`; `classifier` for the learned stage's finding (the stretch its score came from, when no rule match explains the verdict) */
   type: string
   start: number
   end: number
