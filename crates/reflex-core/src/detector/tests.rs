@@ -133,9 +133,12 @@ fn an_injection_threshold_blocks_by_score_instead_of_by_level() {
     let eager = Detector::new(DetectorConfig { block_level: crate::severity::Severity::Low, ..DetectorConfig::default() });
     assert!(eager.check(text, CheckOptions::default()).blocked);
     assert!(!eager.check(text, at(Some(1.0), None)).blocked);
-    // A clean text scores 0: only a threshold of 0 blocks it, and only when injection is checked.
+    // A clean text scores low: a threshold above its score lets it through, 0 blocks it, and only
+    // when injection is checked.
     let clean = "What is the weather in Lisbon tomorrow?";
-    assert!(!detector.check(clean, at(Some(0.01), None)).blocked);
+    let low = detector.check(clean, CheckOptions::default()).injection_score;
+    assert!(low < 0.5, "{low}");
+    assert!(!detector.check(clean, at(Some(low + 0.01), None)).blocked);
     assert!(detector.check(clean, at(Some(0.0), None)).blocked);
     let unchecked = CheckOptions { check_injection: false, ..at(Some(0.0), None) };
     assert!(!detector.check(clean, unchecked).blocked);
