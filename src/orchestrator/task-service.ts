@@ -98,7 +98,7 @@ export class TaskService {
 
     if (screening.blocked) {
       const { field, severity, families } = screening.blocked
-      const reason = `prompt injection detected in ${field} (severity ${severity}: ${families.join(', ')})`
+      const reason = `prompt injection detected in ${field} (severity ${severity}${families.length > 0 ? `: ${families.join(', ')}` : ''})`
       const rejected = await store.create({ ...base, status: 'rejected', reason, deadline_at: null }, options)
       if (!rejected.replayed) {
         await store.appendEvent(base.tenant, base.task_id, {

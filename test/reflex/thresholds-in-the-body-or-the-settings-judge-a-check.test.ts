@@ -23,7 +23,9 @@ t.test('an injection threshold in the body moves the verdict in its direction', 
     })
     t.match(bodyOf(await call({ text: ATTACK, injection_threshold: score })), { allowed: false, status: 'blocked' })
     const clean = 'Summarise the quarterly report.'
-    t.match(bodyOf(await call({ text: clean, injection_threshold: 0.05 })), { allowed: true }, 'a clean text stays allowed')
+    const low = (bodyOf(await call({ text: clean })) as Check).injection_score
+    t.ok(low < 0.5, `a clean text scores low (${low})`)
+    t.match(bodyOf(await call({ text: clean, injection_threshold: low + 0.01 })), { allowed: true }, 'a clean text stays allowed')
     t.match(bodyOf(await call({ text: clean, injection_threshold: 0 })), { allowed: false }, 'a threshold of 0 blocks all')
   }
 })

@@ -17,7 +17,9 @@ t.test('an injection threshold blocks by score instead of by the block level', a
     routing: { route: 'orchestrator' },
   })
   t.equal(detector.check(ATTACK, { injectionThreshold: 1 }).allowed, score < 1, 'a threshold of 1 blocks only a score of 1')
-  t.equal(detector.check(CLEAN, { injectionThreshold: 0.01 }).allowed, true, 'a clean text scores 0')
+  const low = detector.check(CLEAN).injection_score
+  t.ok(low < 0.5, 'a clean text scores low')
+  t.equal(detector.check(CLEAN, { injectionThreshold: low + 0.01 }).allowed, true, 'a threshold above its score lets it through')
   t.equal(detector.check(CLEAN, { injectionThreshold: 0 }).allowed, false, 'a threshold of 0 blocks every checked text')
   t.equal(detector.check(CLEAN, { injectionThreshold: 0, checkInjection: false }).allowed, true, 'but not one not checked for injection')
   t.equal(status, detector.check(ATTACK, {}).status, 'no threshold given is the detector’s')
