@@ -6,6 +6,7 @@ import { ArmStepRunner } from '../../../src/orchestrator/runner/arm-step-runner.
 import { openSql } from '../../../src/stores/open-sql.js'
 import { SqlTaskStore } from '../../../src/stores/sql-task-store.js'
 import type { StoredTask, TaskStep } from '../../../src/stores/task.js'
+import { completedStep } from '../../fixtures/completed-step.js'
 import { scriptedArms } from './arm-call-fixture.js'
 
 const sql = await openSql({ dataDir: 'memory://' })
@@ -21,21 +22,7 @@ function step(
   output: unknown,
   depends_on: string[] = [],
 ): TaskStep {
-  return {
-    step_id,
-    action: 'x',
-    arm,
-    tool,
-    input,
-    depends_on,
-    status: 'completed',
-    attempts: 1,
-    started_at: null,
-    completed_at: null,
-    output,
-    error: null,
-    provenance: null,
-  }
+  return completedStep(step_id, arm, tool, output, depends_on, input)
 }
 
 async function guardianInput(scrub: TaskStep, steps: TaskStep[]): Promise<unknown> {

@@ -5,29 +5,14 @@ import { Detector } from '@ganglion/reflex'
 import t from 'tap'
 import { computedValues } from '../../../src/orchestrator/runner/computed-values.js'
 import type { TaskStep } from '../../../src/stores/task.js'
+import { completedStep } from '../../fixtures/completed-step.js'
 
 const FIB62 = 4052739537881
 // Reports every match: a bare Luhn-valid number is below the default reporting threshold, and
 // what is kept only matters for what a scrub would report.
 const strict = new Detector({ piiThreshold: 0 })
 
-function step(step_id: string, arm: string, tool: string | null, output: unknown, depends_on: string[] = []): TaskStep {
-  return {
-    step_id,
-    action: 'x',
-    arm,
-    tool,
-    input: {},
-    depends_on,
-    status: 'completed',
-    attempts: 1,
-    started_at: null,
-    completed_at: null,
-    output,
-    error: null,
-    provenance: null,
-  }
-}
+const step = completedStep
 
 const coder = step('s1', 'coder', 'generate', { language: 'javascript', code: 'fib(62)' })
 const run = step('s2', 'executor', 'javascript', { result: FIB62, console: [], duration_ms: 3 }, ['s1'])
