@@ -84,19 +84,6 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 11] = [
-        Family::InstructionOverride,
-        Family::PromptLeak,
-        Family::Jailbreak,
-        Family::SystemImpersonation,
-        Family::DelimiterSpoofing,
-        Family::EmbeddedInstruction,
-        Family::ToolAbuse,
-        Family::GoalHijack,
-        Family::PayloadSplitting,
-        Family::EncodedPayload,
-        Family::Classifier,
-    ];
     /// The families the rules report (all but [`Family::Classifier`]).
     pub const RULES: [Family; 10] = [
         Family::InstructionOverride,
@@ -110,6 +97,16 @@ impl Family {
         Family::PayloadSplitting,
         Family::EncodedPayload,
     ];
+    /// Every family: the rules' and then [`Family::Classifier`].
+    pub const ALL: [Family; 11] = {
+        let mut all = [Family::Classifier; 11];
+        let mut i = 0;
+        while i < Self::RULES.len() {
+            all[i] = Self::RULES[i];
+            i += 1;
+        }
+        all
+    };
 
     #[must_use]
     pub fn as_str(self) -> &'static str {

@@ -299,29 +299,17 @@ pub fn validate_corpus(c: &Corpus) -> Vec<String> {
                 Some(_) => {}
             }
         };
-    for (file, it) in &c.injection {
-        if let Some(other) = ids.insert(it.id.as_str(), file.as_str()) {
-            errs.push(format!("{file}: duplicate id {} (also in {other})", it.id));
+    // (file, id, group, split) of every item, injection and PII alike.
+    let keys = c
+        .injection
+        .iter()
+        .map(|(f, it)| (f, &it.id, &it.group, &it.split))
+        .chain(c.pii.iter().map(|(f, it)| (f, &it.id, &it.group, &it.split)));
+    for (file, id, group, split) in keys {
+        if let Some(other) = ids.insert(id.as_str(), file.as_str()) {
+            errs.push(format!("{file}: duplicate id {id} (also in {other})"));
         }
-        check_split(
-            &mut errs,
-            file,
-            &it.id,
-            it.group.as_deref(),
-            it.split.as_deref(),
-        );
-    }
-    for (file, it) in &c.pii {
-        if let Some(other) = ids.insert(it.id.as_str(), file.as_str()) {
-            errs.push(format!("{file}: duplicate id {} (also in {other})", it.id));
-        }
-        check_split(
-            &mut errs,
-            file,
-            &it.id,
-            it.group.as_deref(),
-            it.split.as_deref(),
-        );
+        check_split(&mut errs, file, id, group.as_deref(), split.as_deref());
     }
     errs.extend(validate_injection(&c.injection));
     errs.extend(validate_pii(&c.pii));
