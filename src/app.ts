@@ -53,6 +53,11 @@ import type { Sql } from './stores/sql.js'
 import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
+import { checkWebhookUrl, webhookAddressPolicy } from './webhooks/address.js'
+import { queueOnFinal, startDeliveries, WEBHOOK_QUEUES } from './webhooks/queue.js'
+import { registerWebhookRoutes } from './webhooks/routes.js'
+import { secretBox } from './webhooks/secret-box.js'
+import { SqlWebhookStore } from './webhooks/sql-webhook-store.js'
 
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -290,7 +295,11 @@ async function startOrchestrator(
   closers: Array<() => Promise<void>>,
   options: StartOptions,
 ): Promise<number> {
-  const queue = await JobQueue.start({ sql, queues: ORCHESTRATOR_QUEUES, onError: (err) => log.error({ err }, 'job queue error') })
+  const queue = await JobQueue.start({
+    sql,
+    queues: [...ORCHESTRATOR_QUEUES, ...WEBHOOK_QUEUES],
+    onError: (err) => log.error({ err }, 'job queue error'),
+  })
   let queueRunning = true
   closers.push(async () => {
     queueRunning = false
@@ -303,9 +312,14 @@ async function startOrchestrator(
   const apiSql = onUse(sql, () => {
     apiUsedAt = Date.now()
   })
-  const store = new SqlTaskStore(apiSql)
   const runnerSql = limitSql(sql, () => (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
-  const runnerStore = new SqlTaskStore(runnerSql)
+  // A task's final status and its webhook deliveries commit together (docs/webhooks.md).
+  const secrets = secretBox(config.webhookSecretKey)
+  const webhooks = new SqlWebhookStore(apiSql, secrets)
+  const webhookPolicy = webhookAddressPolicy(config.webhookAllowPrivate)
+  const onFinal = queueOnFinal(webhooks, queue)
+  const store = new SqlTaskStore(apiSql, { onFinal })
+  const runnerStore = new SqlTaskStore(runnerSql, { onFinal })
   const stopRetention = startRetention(sql, log)
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
@@ -341,6 +355,10 @@ async function startOrchestrator(
       model: arms.llm.model,
       price,
     },
+    webhooks: {
+      check: (url, field) => checkWebhookUrl(url, field, webhookPolicy),
+      save: (tx, taskId, url) => webhooks.saveTaskUrl(tx, taskId, url),
+    },
   })
   // After the HTTP server closes (closers run in reverse), submissions still committing finish.
   closers.push(() => service.drain())
@@ -371,6 +389,16 @@ async function startOrchestrator(
           { stepTimeoutSeconds: config.stepTimeout, taskConcurrency: config.taskWorkers, stepConcurrency: config.stepWorkers },
         )
   closers.push(() => runner.stop())
+  if (config.taskWorkers > 0) {
+    const closeDeliveries = await startDeliveries({
+      sql: runnerSql,
+      store: new SqlWebhookStore(runnerSql, secrets),
+      queue,
+      policy: webhookPolicy,
+      retry: { maxAttempts: config.webhookMaxAttempts, baseDelayMs: config.webhookRetryBaseMs, timeoutMs: config.webhookTimeout * 1000 },
+    })
+    closers.push(closeDeliveries)
+  }
 
   // One listener for every event stream of the process; closed after the HTTP server (closers run in reverse).
   const feed = await EventFeed.open(sql, { log })
@@ -384,6 +412,7 @@ async function startOrchestrator(
   })
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerApiKeyRoutes(app, { keys: new SqlApiKeyStore(apiSql) })
+  registerWebhookRoutes(app, { webhooks, tasks: store, policy: webhookPolicy })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

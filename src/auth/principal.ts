@@ -33,6 +33,9 @@ export type Permission =
   | 'arms:admin'
   | 'keys:admin'
   | 'metrics'
+  | 'webhooks:read'
+  | 'webhooks:write'
+  | 'webhooks:admin'
 
 const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set<Permission>([
@@ -47,6 +50,9 @@ const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     'arms:admin',
     'keys:admin',
     'metrics',
+    'webhooks:read',
+    'webhooks:write',
+    'webhooks:admin',
   ]),
   member: new Set<Permission>([
     'check',
@@ -57,8 +63,10 @@ const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     'cache:read',
     'cache:write',
     'arms:read',
+    'webhooks:read',
+    'webhooks:write',
   ]),
-  viewer: new Set<Permission>(['tasks:read', 'knowledge:read', 'arms:read']),
+  viewer: new Set<Permission>(['tasks:read', 'knowledge:read', 'arms:read', 'webhooks:read']),
   service: new Set<Permission>(['check', 'tasks:read', 'tasks:write']),
 }
 

@@ -115,6 +115,16 @@ export interface Config {
   executorMaxSandboxes: number
   /** Networks (CIDRs) beyond public addresses that registered arms may be on; empty → public addresses only. */
   armUrlAllowPrivate: readonly string[]
+  /** Networks (CIDRs) beyond public addresses that webhook URLs may resolve to; empty → public addresses only. */
+  webhookAllowPrivate: readonly string[]
+  /** Seals stored webhook signing secrets (AES-256-GCM); unset → stored as they are. */
+  webhookSecretKey: string | undefined
+  /** Attempts of one webhook delivery, the first included. */
+  webhookMaxAttempts: number
+  /** Milliseconds before a delivery's second attempt; each later delay is four times the one before. */
+  webhookRetryBaseMs: number
+  /** Seconds one delivery attempt may take. */
+  webhookTimeout: number
   /** The bootstrap admin credential (a bearer token); unset → none. */
   adminToken: string | undefined
   /** Keys stored answers in the cache (HMAC); unset → a secret per process, fine for one process. */
@@ -171,6 +181,8 @@ const RULES: Record<string, string> = {
   EXECUTOR_SHELL_ALLOW: 'must be command names separated by commas',
   EXECUTOR_FETCH_ALLOW: 'must be host names (or *.domain) separated by commas',
   ARM_URL_ALLOW_PRIVATE: 'must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
+  WEBHOOK_ALLOW_PRIVATE: 'must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
+  WEBHOOK_SECRET_KEY: 'must be at least 32 characters',
   AUTH_ALGORITHMS: 'must be algorithm names separated by commas',
 }
 
@@ -268,7 +280,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),
     executorFetchAllow: Object.freeze(raw.EXECUTOR_FETCH_ALLOW?.split(',') ?? []),
     executorMaxSandboxes: int('EXECUTOR_MAX_SANDBOXES'),
-    armUrlAllowPrivate: networks(raw.ARM_URL_ALLOW_PRIVATE, problems),
+    armUrlAllowPrivate: networks('ARM_URL_ALLOW_PRIVATE', raw.ARM_URL_ALLOW_PRIVATE, problems),
+    webhookAllowPrivate: networks('WEBHOOK_ALLOW_PRIVATE', raw.WEBHOOK_ALLOW_PRIVATE, problems),
+    webhookSecretKey: raw.WEBHOOK_SECRET_KEY,
+    webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS'),
+    webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS'),
+    webhookTimeout: int('WEBHOOK_TIMEOUT'),
     adminToken: raw.ADMIN_TOKEN,
     cacheKeySecret: raw.CACHE_KEY_SECRET ?? randomBytes(32).toString('hex'),
     auth,
@@ -301,15 +318,15 @@ function fraction(
 }
 
 /** LLM_PRICES as a table; unset → empty. A problem goes to `problems`. */
-/** The networks of ARM_URL_ALLOW_PRIVATE, each one checked; a bad one is a problem naming it. */
-function networks(value: string | undefined, problems: string[]): readonly string[] {
+/** The networks of ARM_URL_ALLOW_PRIVATE or WEBHOOK_ALLOW_PRIVATE, each one checked; a bad one is a problem naming it. */
+function networks(name: string, value: string | undefined, problems: string[]): readonly string[] {
   const entries = value?.split(',') ?? []
   // Past the schema's pattern (hex digits, dots, colons, slashes), one line for the first bad network.
-  if (problems.some((p) => p.startsWith('ARM_URL_ALLOW_PRIVATE='))) return Object.freeze(entries)
+  if (problems.some((p) => p.startsWith(`${name}=`))) return Object.freeze(entries)
   try {
     parseNetworks(entries)
   } catch (err) {
-    problems.push(`ARM_URL_ALLOW_PRIVATE=${JSON.stringify(value)}: ${(err as Error).message}`)
+    problems.push(`${name}=${JSON.stringify(value)}: ${(err as Error).message}`)
   }
   return Object.freeze(entries)
 }
@@ -384,7 +401,17 @@ function rule(name: string, e: TLocalizedValidationError): string {
 /** The value as it may appear in an error message: quoted, secrets masked. */
 function show(name: string, value: string | undefined): string {
   if (value === undefined) return '(unset)'
-  if (['LLM_API_KEY', 'REDACTION_SALT', 'CAPABILITY_PRIVATE_KEY', 'ADMIN_TOKEN', 'CACHE_KEY_SECRET', 'AUTH_PUBLIC_KEY'].includes(name))
+  if (
+    [
+      'LLM_API_KEY',
+      'REDACTION_SALT',
+      'CAPABILITY_PRIVATE_KEY',
+      'ADMIN_TOKEN',
+      'CACHE_KEY_SECRET',
+      'AUTH_PUBLIC_KEY',
+      'WEBHOOK_SECRET_KEY',
+    ].includes(name)
+  )
     return '(hidden)'
   return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@'))
 }

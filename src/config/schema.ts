@@ -52,6 +52,9 @@ export const INTEGER_VARS = {
   TASK_DEFAULT_MAX_TOKENS: [1, 1000000000, 20000], // model tokens of a task that sets no token budget
   TASK_MAX_TOKENS: [1, 1000000000, 200000], // the largest token budget a task may ask for
   EXECUTOR_MAX_SANDBOXES: [1, 1000, 4], // shell sandboxes running at once per executor process; more wait
+  WEBHOOK_MAX_ATTEMPTS: [1, 20, 6], // attempts of one webhook delivery, the first included
+  WEBHOOK_RETRY_BASE_MS: [1, 3600000, 10000], // delay before a delivery's second attempt; each later one is four times longer
+  WEBHOOK_TIMEOUT: [1, 300, 10], // seconds one delivery attempt may take
   CHECK_BUDGET_MS: [1, 60000, 2000], // event-loop time the guardian's or judge's checks of one call may take together
   SHUTDOWN_GRACE_SECONDS: [1, 3600, 15], // after SIGTERM/SIGINT, the process exits by this time even if draining hangs
 } as const satisfies Record<string, readonly [number, number, number]>
@@ -120,6 +123,15 @@ export const EnvSchema = Type.Object({
       pattern: '^[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*$',
       description: 'networks beyond public addresses that registered arms may be on, CIDRs separated by commas',
     }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*$',
+      description: 'networks beyond public addresses that webhook URLs may resolve to, CIDRs separated by commas',
+    }),
+  ),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({ minLength: 32, description: 'seals stored webhook signing secrets; the same in every process of a deployment' }),
   ),
   ...armProperties,
 })

@@ -6,6 +6,7 @@ import Type from 'typebox'
 
 import { ARM_NAMES } from '../config/schema.js'
 import { PRIORITIES } from '../stores/task.js'
+import { MAX_WEBHOOK_URL } from '../webhooks/address.js'
 
 export const MAX_GOAL_CHARS = 10_000
 
@@ -43,6 +44,8 @@ export const CreateTaskRequest = Type.Object(
     budget: Type.Optional(Budget),
     priority: Type.Optional(Type.Enum([...PRIORITIES])),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    /** Where the task's final event is delivered (docs/webhooks.md); its form and address are checked by the service. */
+    webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL })),
   },
   { additionalProperties: false },
 )

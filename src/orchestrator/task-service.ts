@@ -19,8 +19,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AnswerKeys, Detector } from '@ganglion/reflex'
+import { HttpError } from '../http/errors.js'
 import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
+import type { Sql } from '../stores/sql.js'
 import type { StoredTask, TaskBudget } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
@@ -45,6 +47,15 @@ export interface TaskServiceDeps {
   quotas: TaskQuotas
   /** Group commit of key-less submissions (create-batcher.ts); false: one transaction each. */
   batch?: CreateBatcherOptions | false
+  /** A task's `webhook_url`: checked before anything is stored, kept in the create transaction. Unset: refused. */
+  webhooks?: TaskWebhooks
+}
+
+/** What the service needs of webhooks (src/webhooks/). */
+export interface TaskWebhooks {
+  /** A 400 on `field` for a URL of the wrong form or an address the policy refuses. */
+  check(url: string, field: string): Promise<void>
+  save(tx: Sql, taskId: string, url: string): Promise<void>
 }
 
 export interface CreateMeta {
@@ -74,6 +85,7 @@ export class TaskService {
 
   async create(req: CreateTaskRequest, meta: CreateMeta): Promise<CreateOutcome> {
     const { store, queue, detector } = this.deps
+    const saveUrl = await this.webhookSaver(req)
     const screening = screen(detector, taskTexts(req))
     const timeout = timeoutSeconds(req, this.deps.taskTimeoutSeconds)
     const constraints = req.constraints ?? {}
@@ -94,6 +106,7 @@ export class TaskService {
     }
     const options = {
       ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),
+      ...(saveUrl && { enqueue: (tx: Sql) => saveUrl(tx, base.task_id) }),
     }
 
     if (screening.blocked) {
@@ -124,11 +137,16 @@ export class TaskService {
     }
 
     const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
-    // A keyed request takes the one-task path, where the key is claimed in the same statement.
+    const enqueue = async (tx: Sql) => {
+      await saveUrl?.(tx, base.task_id)
+      await enqueueTask(queue, tx, job)
+    }
+    // A keyed request, or one with a webhook_url, takes the one-task path, where the key is claimed
+    // and the URL kept in the same transaction.
     const created =
-      this.batcher && meta.idempotencyKey === undefined
+      this.batcher && meta.idempotencyKey === undefined && saveUrl === undefined
         ? { task: await this.batcher.create(base, job), replayed: false }
-        : await store.create(base, { ...options, enqueue: (tx) => enqueueTask(queue, tx, job) })
+        : await store.create(base, { ...options, enqueue })
     if (!created.replayed && screening.piiCount > 0) {
       await store.appendEvent(base.tenant, base.task_id, {
         type: 'guardrail.pii_redacted',
@@ -136,6 +154,16 @@ export class TaskService {
       })
     }
     return created
+  }
+
+  /** Checks the request's webhook_url; what keeps it with the task, or undefined when it names none. */
+  private async webhookSaver(req: CreateTaskRequest): Promise<((tx: Sql, taskId: string) => Promise<void>) | undefined> {
+    const url = req.webhook_url
+    if (url === undefined) return undefined
+    const webhooks = this.deps.webhooks
+    if (webhooks === undefined) throw HttpError.validation('webhook_url', 'is not accepted by this service')
+    await webhooks.check(url, 'webhook_url')
+    return (tx, taskId) => webhooks.save(tx, taskId, url)
   }
 
   /** Waits for submissions still committing (shutdown, before the database closes). */

@@ -209,8 +209,20 @@ function costRoomOf(row: ReserveRow, usdPerToken: number): number | null {
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value))
 
+/** Options of a SqlTaskStore. */
+export interface SqlTaskStoreOptions {
+  /**
+   * Runs inside the transaction that gives a task its final status (a move, or a task created
+   * final), with the task as it now stands: what it writes commits with the status (webhooks).
+   */
+  onFinal?: (tx: Sql, task: StoredTask) => Promise<void>
+}
+
 export class SqlTaskStore implements TaskStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: SqlTaskStoreOptions = {},
+  ) {}
 
   create(task: NewTask, options: CreateOptions = {}): Promise<CreateResult> {
     const { idempotencyKey, requestHash = '', enqueue } = options
@@ -224,7 +236,9 @@ export class SqlTaskStore implements TaskStore {
       const row = rows[0]
       if (!row) return this.replay(tx, task.tenant, idempotencyKey ?? '', requestHash)
       if (enqueue) await enqueue(tx)
-      return { task: toTask(row), replayed: false }
+      const created = toTask(row)
+      if (isFinal(created.status)) await this.options.onFinal?.(tx, created)
+      return { task: created, replayed: false }
     })
   }
 
@@ -615,7 +629,9 @@ export class SqlTaskStore implements TaskStore {
          ${STEPS_OF_T}`,
       params,
     )
-    return rows[0] ? toTask(rows[0]) : null
+    const moved = rows[0] ? toTask(rows[0]) : null
+    if (moved !== null && isFinal(to)) await this.options.onFinal?.(tx, moved)
+    return moved
   }
 }
 
