@@ -17,6 +17,7 @@ export { ADMIN_TOKEN, type Client, notFound, submit, waitFinal } from '../securi
 export const TEST_ENV = { WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', WEBHOOK_RETRY_BASE_MS: '300', WEBHOOK_TIMEOUT: '2' }
 
 export interface Service {
+  base: string
   as(token: string): Client
 }
 
@@ -38,6 +39,7 @@ async function startService(t: Test, env: Record<string, string>, databaseUrl?: 
   t.teardown(() => running.close())
   const base = `http://127.0.0.1:${running.ports.orchestrator}`
   return {
+    base,
     as(token) {
       const auth = { authorization: `Bearer ${token}` }
       return {
