@@ -9,6 +9,7 @@ import { CreateApiKeyRequest } from '../src/auth/api-keys.js'
 import { IngestRequest, KnowledgeSearchRequest } from '../src/orchestrator/knowledge-routes.js'
 import * as taskSchemas from '../src/orchestrator/schemas.js'
 import * as reflexSchemas from '../src/reflex/schemas.js'
+import { CreateWebhookRequest } from '../src/webhooks/routes.js'
 
 const doc = YAML.parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8'))
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
@@ -26,6 +27,7 @@ t.test('openapi.yaml request schemas equal the live typebox schemas', async (t) 
     ArmCapability,
     ArmHealth,
     CreateApiKeyRequest,
+    CreateWebhookRequest,
   }
   for (const [name, schema] of Object.entries(live)) {
     t.same(doc.components.schemas[name], plain(schema), `${name} matches`)

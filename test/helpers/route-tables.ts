@@ -20,6 +20,7 @@ import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes
 import { registerStatusRoutes } from '../../src/orchestrator/status-routes.js'
 import { registerTaskRoutes } from '../../src/orchestrator/task-routes.js'
 import { registerReflexRoutes } from '../../src/reflex/service.js'
+import { registerWebhookRoutes } from '../../src/webhooks/routes.js'
 
 export const SERVICES = ['orchestrator', 'reflex', 'arm'] as const
 export type Service = (typeof SERVICES)[number]
@@ -35,6 +36,7 @@ export const ROUTE_MODULES: Readonly<Record<Service, Readonly<Record<string, (ap
     registerArmsRoutes: (app) => registerArmsRoutes(app, none),
     registerKnowledgeRoutes: (app) => registerKnowledgeRoutes(app, none),
     registerApiKeyRoutes: (app) => registerApiKeyRoutes(app, none),
+    registerWebhookRoutes: (app) => registerWebhookRoutes(app, none),
     registerStatusRoutes: (app) => registerStatusRoutes(app, none),
     registerDocsRoutes: (app) => registerDocsRoutes(app),
   },

@@ -31,7 +31,17 @@ async function service(t: Test, register: (app: HttpApp) => void) {
   return { app, url: `http://127.0.0.1:${port}` }
 }
 
-const WRITE = new Set(['tasks:write', 'knowledge:write', 'cache:write', 'arms:admin', 'keys:admin', 'metrics', 'check'])
+const WRITE = new Set([
+  'tasks:write',
+  'knowledge:write',
+  'cache:write',
+  'arms:admin',
+  'keys:admin',
+  'metrics',
+  'check',
+  'webhooks:write',
+  'webhooks:admin',
+])
 
 t.test('every route that needs a principal refuses none with 401 and a viewer with 403 where it must', async (t) => {
   // The route modules as the composition root registers them (test/helpers/route-tables.ts keeps the list true).
