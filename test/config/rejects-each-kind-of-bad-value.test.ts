@@ -46,7 +46,10 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
       'ARM_URL_ALLOW_PRIVATE="10.0.0.0/8,arms.internal": must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
     ],
     [{ ARM_URL_ALLOW_PRIVATE: '10.0.0.0/99' }, 'ARM_URL_ALLOW_PRIVATE="10.0.0.0/99": \'10.0.0.0/99\' is not an address or a CIDR network'],
-    [{ WEBHOOK_ALLOW_PRIVATE: 'hooks.internal' }, 'WEBHOOK_ALLOW_PRIVATE="hooks.internal": must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas'],
+    [
+      { WEBHOOK_ALLOW_PRIVATE: 'hooks.internal' },
+      'WEBHOOK_ALLOW_PRIVATE="hooks.internal": must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
+    ],
     [{ WEBHOOK_ALLOW_PRIVATE: '10.0.0.0/99' }, 'WEBHOOK_ALLOW_PRIVATE="10.0.0.0/99": \'10.0.0.0/99\' is not an address or a CIDR network'],
     [{ WEBHOOK_SECRET_KEY: 'short' }, 'WEBHOOK_SECRET_KEY=(hidden): must be at least 32 characters'],
     [{ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS="0": must be between 1 and 20'],
