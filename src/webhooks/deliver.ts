@@ -50,6 +50,8 @@ export async function attempt(delivery: PendingDelivery, options: AttemptOptions
       signal: timeout,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
+      // No connection is kept for the next attempt: each one resolves the name and checks its addresses afresh.
+      reset: true,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'ganglion-webhooks',
