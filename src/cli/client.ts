@@ -68,7 +68,7 @@ export class ApiClient {
   private readonly maxReconnects: number
 
   constructor(opts: ClientOptions) {
-    this.url = opts.url.replace(/\/+$/, '')
+    this.url = opts.url.endsWith('/') ? opts.url.slice(0, -1) : opts.url
     this.key = opts.key
     this.timeoutMs = opts.timeoutMs ?? 30_000
     this.idleMs = opts.idleMs ?? 45_000

@@ -11,12 +11,12 @@
  */
 import { createRequire } from 'node:module'
 import { type Command, Command as Program } from 'commander'
+import { ROLES } from '../auth/principal.js'
+import { ARM_NAMES as BUILTIN_ARMS } from '../config/schema.js'
 import { EXIT_CODES_HELP } from './exit-codes.js'
 import type { CreateOptions, ListOptions } from './keys.js'
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
-const BUILTIN_ARMS = ['planner', 'retriever', 'coder', 'executor', 'judge', 'guardian'] as const
-const ROLES = ['admin', 'member', 'viewer', 'service'] as const
 
 const program = new Program('ganglion')
   .version(VERSION)
