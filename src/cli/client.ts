@@ -48,7 +48,7 @@ export interface SseEvent {
 export interface ClientOptions {
   url: string
   key?: string | undefined
-  /** Per request, not for event streams (default 30 s). */
+  /** Per request, not for event streams (default 120 s: an ingest of large documents embeds them all). */
   timeoutMs?: number
   /** A stream that sends nothing, not even its keep-alive comment, this long is dropped and resumed (default 45 s). */
   idleMs?: number
@@ -70,7 +70,7 @@ export class ApiClient {
   constructor(opts: ClientOptions) {
     this.url = opts.url.endsWith('/') ? opts.url.slice(0, -1) : opts.url
     this.key = opts.key
-    this.timeoutMs = opts.timeoutMs ?? 30_000
+    this.timeoutMs = opts.timeoutMs ?? 120_000
     this.idleMs = opts.idleMs ?? 45_000
     this.maxReconnects = opts.maxReconnects ?? 10
   }

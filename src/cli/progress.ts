@@ -52,6 +52,10 @@ export function describe(e: SseEvent): string {
       return `plan of ${str(d.total_steps)} steps`
     case 'task.replanned':
       return `replanned: ${str(d.total_steps)} steps`
+    case 'budget.usage': {
+      const tokens = (Number(d.prompt) || 0) + (Number(d.completion) || 0)
+      return `step ${step} used ${tokens} model tokens${d.model ? ` (${str(d.model)})` : ''}`
+    }
     case 'step.started':
       return `step ${step} started on ${str(d.arm)} (attempt ${str(d.attempt) || '1'})`
     default: {
