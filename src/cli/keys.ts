@@ -72,12 +72,14 @@ function asNumber(text: string): number | string {
   return /^\d{1,10}$/.test(text) ? Number(text) : text
 }
 
-export async function createKey(opts: CreateOptions): Promise<void> {
-  let req: CreateApiKeyRequest
+/** The create request the options make, checked as the service checks it; undefined (exit 2) when they are bad. */
+export function createRequest(opts: CreateOptions): CreateApiKeyRequest | undefined {
   try {
-    const { json: _, rateLimit, readRateLimit, ...given } = opts
-    req = parseCreate({
-      ...given,
+    const { tenant, role, name, rateLimit, readRateLimit } = opts
+    return parseCreate({
+      tenant,
+      role,
+      name,
       ...(rateLimit !== undefined && { rate_limit: asNumber(rateLimit) }),
       ...(readRateLimit !== undefined && { read_rate_limit: asNumber(readRateLimit) }),
     })
@@ -85,8 +87,13 @@ export async function createKey(opts: CreateOptions): Promise<void> {
     if (!(err instanceof HttpError) || err.details.field === undefined) throw err
     process.stderr.write(`--${err.details.field.replaceAll('_', '-')}: ${err.details.constraint}\n`)
     process.exitCode = USAGE
-    return
+    return undefined
   }
+}
+
+export async function createKey(opts: CreateOptions): Promise<void> {
+  const req = createRequest(opts)
+  if (req === undefined) return
   await withKeys(async (keys, config) => {
     const { record, key } = await createApiKey(keys, req)
     if (opts.json) {
@@ -155,12 +162,12 @@ export async function revokeKey(id: string): Promise<void> {
 }
 
 /** A key's own limits as `writes/reads`: `default` where it has none, `none` for 0. */
-function limits(k: ApiKeyRecord): string {
+export function limits(k: ApiKeyRecord): string {
   const one = (n: number | null) => (n === null ? 'default' : n === 0 ? 'none' : String(n))
   return k.rate_limit === null && k.read_rate_limit === null ? 'default' : `${one(k.rate_limit)}/${one(k.read_rate_limit)}`
 }
 
-function table(keys: readonly ApiKeyRecord[]): string {
+export function table(keys: readonly ApiKeyRecord[]): string {
   const header = ['ID', 'TENANT', 'ROLE', 'NAME', 'LIMITS/MIN', 'CREATED', 'LAST USED', 'REVOKED']
   const rows = keys.map((k) => [k.id, k.tenant, k.role, k.name, limits(k), k.created_at, k.last_used_at ?? '-', k.revoked_at ?? '-'])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
