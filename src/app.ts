@@ -393,6 +393,7 @@ async function startOrchestrator(
     version: VERSION,
     startedAt,
     auth: authStatus(config.auth, config.authOffInTheOpen),
+    ...(arms.qdrant && { qdrant: arms.qdrant }),
   })
   registerDocsRoutes(app)
   const port = await app.listen(config.port, config.host)

@@ -21,6 +21,8 @@ export interface StatusDeps {
   version: string
   startedAt: Date
   auth: AuthStatus
+  /** Qdrant, when it keeps the vectors (QDRANT_URL): reported, and `degraded` while it is down. */
+  qdrant?: () => Promise<'up' | 'down'>
 }
 
 /** A database that does not answer within this is reported down. */
@@ -46,11 +48,12 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
     const queue = deps.queueRunning() ? 'up' : 'down'
     const redis = deps.cacheHealth().redis
     const limits = deps.limitsHealth?.().redis
+    const qdrant = await deps.qdrant?.()
     const required = database === 'up' && queue === 'up'
     return {
       status: required ? 200 : 503,
       body: {
-        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' ? 'degraded' : 'healthy',
+        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' || qdrant === 'down' ? 'degraded' : 'healthy',
         service: 'orchestrator',
         version: deps.version,
         addon_version: addonVersion,
@@ -62,6 +65,7 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
           reflex: 'up',
           redis,
           ...(limits !== undefined && { rate_limit_redis: limits }),
+          ...(qdrant !== undefined && { qdrant }),
         },
         auth: deps.auth,
       },
