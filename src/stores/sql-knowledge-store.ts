@@ -1,12 +1,13 @@
 /**
  * The knowledge store on the SQL port (PGlite or PostgreSQL): full text through a generated
- * tsvector column, vectors through pgvector when the migration could add its column, else through
- * `real[]` compared in SQL. The choice is made once, at open.
+ * tsvector column, vectors through a vector index (vector-index.ts): in the rows, pgvector when the
+ * migration could add its column, else `real[]` (sql-vector-index.ts), or in Qdrant
+ * (qdrant-vector-index.ts). The choice is made once, at open.
  *
  * ```ts
  * const knowledge = await SqlKnowledgeStore.open(sql)                     // hashing embedder
  * const knowledge = await SqlKnowledgeStore.open(sql, providerEmbedder(llm, 'nomic-embed-text'), { candidates: 100 })
- * knowledge.vectorPath // 'pgvector' | 'array'
+ * knowledge.vectorPath // 'pgvector' | 'array' | 'qdrant'
  * ```
  *
  * Every statement filters by the tenant scope (documents, chunks, both lists of a search), so a
