@@ -79,6 +79,15 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     })
   }
 
+  async deleteTenant(tenant: string): Promise<number> {
+    // The points go before the rows' delete commits: a vector store that fails keeps both.
+    return this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query('delete from episodes where tenant = $1', [tenant])
+      await this.vectors.deleteTenant(tenant)
+      return rowCount
+    })
+  }
+
   async similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`similar: k must be a positive integer, got ${k}`)
     const [vector = []] = await this.embedder.embed([goal], signal)

@@ -296,6 +296,15 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     })
   }
 
+  async deleteTenant(tenant: string): Promise<number> {
+    // As `delete`: the points go before the rows' delete commits.
+    return this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query('delete from knowledge_documents where tenant = $1', [tenant])
+      await this.vectors.deleteTenant(tenant)
+      return rowCount
+    })
+  }
+
   async list(tenant: TenantScope, opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
     const order = opts.order === 'asc' ? 'asc' : 'desc'
     const filter: unknown[] = []

@@ -239,6 +239,36 @@ export async function knowledgeStoreContract(t: Test, sql: Sql, vectors?: Contra
     t.equal(kept.find((s) => s.task_id === 'lighthouse-x')?.goal, episode('x').goal, 'an upsert from another tenant changes nothing')
   })
 
+  await t.test("deleting a tenant's data removes its documents, chunks and episodes, and nothing of another tenant's", async (t) => {
+    const memory = new SqlEpisodicMemory(sql, store.embedder, vectors?.episodes)
+    const doc = { title: 'Capybara', text: 'The capybara paddock floods in the spring thaw.' }
+    const [gone] = await store.ingest('tenant-gone', [doc])
+    const [kept] = await store.ingest('tenant-kept', [doc])
+    const at = new Date().toISOString()
+    const episode = (task_id: string) => ({ task_id, goal: 'Drain the capybara paddock', steps: [], outcome: 'done', completed_at: at })
+    await memory.remember('tenant-gone', episode('capybara-gone'))
+    await memory.remember('tenant-kept', episode('capybara-kept'))
+
+    t.equal(await store.deleteTenant('tenant-gone'), 1)
+    t.equal(await memory.deleteTenant('tenant-gone'), 1)
+    t.equal(await store.get('tenant-gone', gone!.document_id), undefined)
+    const { rows } = await sql.query('select 1 from knowledge_chunks where tenant = $1', ['tenant-gone'])
+    t.equal(rows.length, 0, 'its chunks are gone')
+    t.same(await store.search('tenant-gone', 'capybara paddock', { k: 5 }), [])
+    t.same(await memory.similar('tenant-gone', 'drain the capybara paddock', 5), [])
+
+    t.same(
+      (await store.search('tenant-kept', 'capybara paddock', { k: 5 })).map((h) => [h.document_id, h.vector_rank]),
+      [[kept!.document_id, 1]],
+      "the other tenant's document is still found by vector",
+    )
+    t.same(
+      (await memory.similar('tenant-kept', 'drain the capybara paddock', 5)).map((s) => s.task_id),
+      ['capybara-kept'],
+    )
+    t.equal(await store.deleteTenant('tenant-gone'), 0, 'a second time there is nothing to delete')
+  })
+
   await t.test('reports itself healthy', async (t) => {
     t.match(await store.check(), { ok: true, detail: /vectors: (pgvector|array|qdrant), embedder: hashing-384-v1/ })
   })

@@ -134,3 +134,23 @@ t.test('deleting a document while Qdrant is down keeps the document whole', { sk
   t.equal(await store.delete('a', doc!.document_id), true)
   t.equal(await count(up, up.collectionName('knowledge', 384), { document_id: doc!.document_id }), 0, 'its points went with it')
 })
+
+t.test("erasing a tenant's knowledge and episodes deletes their points", { skip: SKIP_QDRANT }, async (t) => {
+  const sql = await openSql({ dataDir: 'memory://' })
+  t.teardown(() => sql.close())
+  const qdrant = freshQdrant(t)
+  const store = await SqlKnowledgeStore.open(sql, undefined, { vectors: qdrant.index('knowledge') })
+  const memory = new SqlEpisodicMemory(sql, store.embedder, qdrant.index('episodes'))
+  const at = new Date().toISOString()
+  for (const tenant of ['a', 'b']) {
+    await store.ingest(tenant, [{ text: 'The quoll den is behind the fern gully.' }])
+    await memory.remember(tenant, { task_id: `task-${tenant}`, goal: 'Find the quoll den', steps: [], outcome: 'done', completed_at: at })
+  }
+  t.equal(await store.deleteTenant('a'), 1)
+  t.equal(await memory.deleteTenant('a'), 1)
+  for (const kind of ['knowledge', 'episodes'] as const) {
+    const name = qdrant.collectionName(kind, 384)
+    t.equal(await count(qdrant, name, { tenant: 'a' }), 0, `no ${kind} point of the erased tenant`)
+    t.equal(await count(qdrant, name, { tenant: 'b' }), 1, `the other tenant's ${kind} point stays`)
+  }
+})
