@@ -37,6 +37,13 @@ export interface ArmsDeps {
   sql: Sql
   detector: Detector
   version: string
+  /** Where the Qdrant backfill reports (openKnowledge). */
+  log?: BackfillLog
+}
+
+interface BackfillLog {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
 }
 
 export interface OpenedArms {
@@ -85,8 +92,19 @@ export async function openKnowledge(
   embedder: Embedder,
   detector: Detector,
   config: Pick<Config, 'qdrantUrl' | 'qdrantApiKey' | 'qdrantCollectionPrefix'>,
+  log?: BackfillLog,
 ): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory; qdrant?: () => Promise<'up' | 'down'> }> {
   const qdrant = await openQdrant(config)
+  if (qdrant !== undefined) {
+    // The first start with Qdrant copies the vectors the rows already hold, in the background.
+    const { backfillQdrant } = await import('./stores/qdrant-backfill.js')
+    backfillQdrant(sql, qdrant, { onlyWhenBehind: true }).then(
+      (copied) => {
+        if (copied.knowledge + copied.episodes > 0) log?.info({ copied }, 'qdrant: copied the vectors stored before')
+      },
+      (err: unknown) => log?.warn({ err }, 'qdrant: copying the vectors stored before failed; it is tried again at the next start'),
+    )
+  }
   const knowledge = await SqlKnowledgeStore.open(sql, embedder, {
     screen: injectionScreen(detector),
     ...(qdrant && { vectors: qdrant.index('knowledge') }),
@@ -110,7 +128,7 @@ async function openQdrant(config: Pick<Config, 'qdrantUrl' | 'qdrantApiKey' | 'q
 
 export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedArms> {
   const llm = openLlm(config, deps.detector)
-  const { knowledge, memory, qdrant } = await openKnowledge(deps.sql, openEmbedder(config, llm), deps.detector, config)
+  const { knowledge, memory, qdrant } = await openKnowledge(deps.sql, openEmbedder(config, llm), deps.detector, config, deps.log)
   const issuer = await CapabilityIssuer.open({
     sql: deps.sql,
     ...(config.capabilityPrivateKey !== undefined && { privateKey: config.capabilityPrivateKey }),
