@@ -29,12 +29,17 @@ export interface StatusDeps {
 const PROBE_MS = 2000
 
 async function probe(sql: Sql): Promise<'up' | 'down'> {
+  return within(() => sql.query('select 1').then(() => 'up' as const))
+}
+
+/** `check`'s answer, or `down` when it throws or takes longer than PROBE_MS. */
+async function within(check: () => Promise<'up' | 'down'>): Promise<'up' | 'down'> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<'down'>((resolve) => {
     timer = setTimeout(() => resolve('down'), PROBE_MS)
   })
   try {
-    return await Promise.race([sql.query('select 1').then(() => 'up' as const), timeout])
+    return await Promise.race([check(), timeout])
   } catch {
     return 'down'
   } finally {
@@ -44,11 +49,11 @@ async function probe(sql: Sql): Promise<'up' | 'down'> {
 
 export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
   const health = async (): Promise<Reply> => {
-    const database = await probe(deps.sql)
+    const qdrantCheck = deps.qdrant
+    const [database, qdrant] = await Promise.all([probe(deps.sql), qdrantCheck && within(qdrantCheck)])
     const queue = deps.queueRunning() ? 'up' : 'down'
     const redis = deps.cacheHealth().redis
     const limits = deps.limitsHealth?.().redis
-    const qdrant = await deps.qdrant?.()
     const required = database === 'up' && queue === 'up'
     return {
       status: required ? 200 : 503,
