@@ -11,7 +11,8 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { HashingEmbedder } from '../src/llm/hashing-embedder.js'
 import { openSql } from '../src/stores/open-sql.js'
-import { nearestParams, nearestSql, SqlKnowledgeStore } from '../src/stores/sql-knowledge-store.js'
+import { SqlKnowledgeStore } from '../src/stores/sql-knowledge-store.js'
+import { nearestParams, nearestSql } from '../src/stores/sql-vector-index.js'
 import { VectorScan } from '../src/stores/vector-scan.js'
 
 const { values: args } = parseArgs({

@@ -48,7 +48,8 @@ export async function startArmService(
   if (DATABASE_ARMS.has(name) && (name === 'retriever' || config.databaseUrl !== undefined)) {
     const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
     closers.push(() => sql.close())
-    Object.assign(armDeps, await openKnowledge(sql, openEmbedder(config, llm), deps.detector))
+    const { knowledge, memory } = await openKnowledge(sql, openEmbedder(config, llm), deps.detector, config, deps.log)
+    Object.assign(armDeps, { knowledge, memory })
   }
   const arm = createBuiltinArm(name, armDeps)
   const host = new ArmHost(arm, {

@@ -37,12 +37,21 @@ export interface ArmsDeps {
   sql: Sql
   detector: Detector
   version: string
+  /** Where the Qdrant backfill reports (openKnowledge). */
+  log?: BackfillLog
+}
+
+interface BackfillLog {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
 }
 
 export interface OpenedArms {
   llm: LlmProvider
   knowledge: KnowledgeStore
   memory: EpisodicMemory
+  /** Whether Qdrant answers, when it keeps the vectors (QDRANT_URL). */
+  qdrant?: () => Promise<'up' | 'down'>
   issuer: CapabilityIssuer
   registry: ArmRegistry
   /** Stores a completed task in episodic memory (redacted), in the task's tenant. */
@@ -74,19 +83,52 @@ export function openEmbedder(config: Config, llm: LlmProvider): Embedder {
   return new HashingEmbedder()
 }
 
-/** The knowledge store (screening documents for injected passages at ingest) and episodic memory over one database. */
+/**
+ * The knowledge store (screening documents for injected passages at ingest) and episodic memory
+ * over one database; their vectors in Qdrant when QDRANT_URL is set, else in the database's rows.
+ */
 export async function openKnowledge(
   sql: Sql,
   embedder: Embedder,
   detector: Detector,
-): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory }> {
-  const knowledge = await SqlKnowledgeStore.open(sql, embedder, { screen: injectionScreen(detector) })
-  return { knowledge, memory: new SqlEpisodicMemory(sql, embedder) }
+  config: Pick<Config, 'qdrantUrl' | 'qdrantApiKey' | 'qdrantCollectionPrefix'>,
+  log?: BackfillLog,
+): Promise<{ knowledge: KnowledgeStore; memory: EpisodicMemory; qdrant?: () => Promise<'up' | 'down'> }> {
+  const qdrant = await openQdrant(config)
+  if (qdrant !== undefined) {
+    // The first start with Qdrant copies the vectors the rows already hold, in the background.
+    const { backfillQdrant } = await import('./stores/qdrant-backfill.js')
+    backfillQdrant(sql, qdrant, { onlyWhenBehind: true }).then(
+      (copied) => {
+        if (copied.knowledge + copied.episodes > 0) log?.info({ copied }, 'qdrant: copied the vectors stored before')
+      },
+      (err: unknown) => log?.warn({ err }, 'qdrant: copying the vectors stored before failed; it is tried again at the next start'),
+    )
+  }
+  const knowledge = await SqlKnowledgeStore.open(sql, embedder, {
+    screen: injectionScreen(detector),
+    ...(qdrant && { vectors: qdrant.index('knowledge') }),
+  })
+  const memory = new SqlEpisodicMemory(sql, embedder, qdrant?.index('episodes'))
+  if (qdrant === undefined) return { knowledge, memory }
+  const chunks = qdrant.index('knowledge')
+  return { knowledge, memory, qdrant: async () => ((await chunks.check()).ok ? 'up' : 'down') }
+}
+
+/** The Qdrant collections of QDRANT_URL; the client is loaded only when it is set. */
+async function openQdrant(config: Pick<Config, 'qdrantUrl' | 'qdrantApiKey' | 'qdrantCollectionPrefix'>) {
+  if (config.qdrantUrl === undefined) return undefined
+  const { QdrantIndexes } = await import('./stores/qdrant-vector-index.js')
+  return new QdrantIndexes({
+    url: config.qdrantUrl,
+    prefix: config.qdrantCollectionPrefix,
+    ...(config.qdrantApiKey !== undefined && { apiKey: config.qdrantApiKey }),
+  })
 }
 
 export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedArms> {
   const llm = openLlm(config, deps.detector)
-  const { knowledge, memory } = await openKnowledge(deps.sql, openEmbedder(config, llm), deps.detector)
+  const { knowledge, memory, qdrant } = await openKnowledge(deps.sql, openEmbedder(config, llm), deps.detector, config, deps.log)
   const issuer = await CapabilityIssuer.open({
     sql: deps.sql,
     ...(config.capabilityPrivateKey !== undefined && { privateKey: config.capabilityPrivateKey }),
@@ -114,6 +156,7 @@ export async function openArms(config: Config, deps: ArmsDeps): Promise<OpenedAr
     llm,
     knowledge,
     memory,
+    ...(qdrant && { qdrant }),
     issuer,
     registry,
     remember: (task) => memory.remember(task.tenant, episodeOf(task, deps.detector)),

@@ -328,7 +328,7 @@ async function startOrchestrator(
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
     queueDepths: async () => (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })
-  const arms = await openArms(config, { sql, detector: shared.detector, version: VERSION })
+  const arms = await openArms(config, { sql, detector: shared.detector, version: VERSION, log })
   closers.push(() => arms.close())
   const price = priceOf(arms.llm.provider, arms.llm.model, config.llmPrices)
   const callDeps: CallArmDeps = {
@@ -422,6 +422,7 @@ async function startOrchestrator(
     version: VERSION,
     startedAt,
     auth: authStatus(config.auth, config.authOffInTheOpen),
+    ...(arms.qdrant && { qdrant: arms.qdrant }),
   })
   registerDocsRoutes(app)
   const port = await app.listen(config.port, config.host)

@@ -42,4 +42,6 @@ export interface EpisodicMemory {
   remember(tenant: string, episode: Episode, signal?: AbortSignal): Promise<void>
   /** The `k` episodes of `tenant` most similar to `goal`, best first. */
   similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]>
+  /** Forgets every episode of `tenant`, with their vectors; how many there were. */
+  deleteTenant?(tenant: string): Promise<number>
 }

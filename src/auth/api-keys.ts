@@ -16,6 +16,7 @@
  * by every process on the database within that second.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import Type from 'typebox'
 import type { ApiKeyRecord, ApiKeyStore, StoredApiKey } from '../stores/api-key-store.js'
 import { AuthenticationUnavailableError, type CredentialVerifier } from './authenticator.js'
@@ -94,7 +95,7 @@ export interface ApiKeyVerifierOptions {
   onError?: (err: unknown) => void
 }
 
-/** Keys whose last write of `last_used_at` this process remembers; the oldest go first past it. */
+/** Keys whose last write of `last_used_at` this process remembers; the least recently used go first past it. */
 const TOUCHED = 10_000
 
 /** Compared with when no key has the id, so an unknown id takes the path a wrong secret does. */
@@ -108,14 +109,12 @@ const NO_HASH = new Uint8Array(32)
 export function apiKeyVerifier(store: Pick<ApiKeyStore, 'get' | 'touch'>, options: ApiKeyVerifierOptions = {}): CredentialVerifier {
   const touchEveryMs = options.touchEveryMs ?? 60_000
   const now = options.now ?? Date.now
-  const touched = new Map<string, number>()
+  const touched = new LRUCache<string, number>({ max: TOUCHED })
 
   const touch = (id: string): void => {
     const at = now()
     const last = touched.get(id)
     if (last !== undefined && at - last < touchEveryMs) return
-    touched.delete(id) // re-inserted last: the map stays in order of writes
-    if (touched.size >= TOUCHED) touched.delete(touched.keys().next().value!)
     touched.set(id, at)
     store.touch(id, new Date(at), touchEveryMs).catch((err: unknown) => options.onError?.(err))
   }

@@ -17,6 +17,7 @@
  * provider's key set) throws `AuthenticationUnavailableError`: the HTTP layer answers 503.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import { bearerToken } from './capability-verifier.js'
 import { ANONYMOUS, DEFAULT_TENANT, type Principal } from './principal.js'
 
@@ -91,7 +92,7 @@ export const ADMIN: Principal = Object.freeze({
   via: 'admin-token',
 })
 
-/** Verified tokens kept at most; the oldest go first past it. */
+/** Verified tokens kept at most; the least recently used go first past it. */
 const REMEMBERED = 10_000
 
 function unauthorized(message: string, constraint: string): AuthenticationError {
@@ -105,7 +106,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
   const now = options.now ?? Date.now
   const admin = options.adminToken === undefined ? undefined : digest(options.adminToken)
   // Keyed by a digest of the token, so the map holds no credential.
-  const remembered = new Map<string, { principal: Principal; until: number }>()
+  const remembered = new LRUCache<string, { principal: Principal; until: number }>({ max: REMEMBERED })
 
   return (authorization) => {
     const token = bearerToken(authorization)
@@ -124,10 +125,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticate
       const { principal, expiresAt } = 'principal' in verified ? verified : { principal: verified, expiresAt: Infinity }
       // Never past the credential's own expiry: an expired token is not taken from memory.
       const until = Math.min(now() + rememberMs, expiresAt)
-      if (until > now()) {
-        if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!)
-        remembered.set(id, { principal, until })
-      }
+      if (until > now()) remembered.set(id, { principal, until })
       return principal
     })
   }

@@ -33,7 +33,11 @@ export interface Config {
    * evicting the buckets (docs/cache-and-limits.md).
    */
   rateLimitRedisUrl: string | undefined
+  /** Unset → vectors stay in the database (pgvector or `real[]`); set → Qdrant keeps and searches them. */
   qdrantUrl: string | undefined
+  qdrantApiKey: string | undefined
+  /** Collection names begin `<prefix>_`; default `ganglion`. */
+  qdrantCollectionPrefix: string
   /** Seconds. */
   taskTimeout: number
   maxParallelArms: number
@@ -184,6 +188,7 @@ const RULES: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE: 'must be CIDR networks (127.0.0.0/8, fd00::/8) separated by commas',
   WEBHOOK_SECRET_KEY: 'must be at least 32 characters',
   AUTH_ALGORITHMS: 'must be algorithm names separated by commas',
+  QDRANT_COLLECTION_PREFIX: 'must be 1 to 64 letters, digits, _ or -, beginning with a letter or digit',
 }
 
 /** The variables that only mean something with AUTH_JWKS_URL or AUTH_PUBLIC_KEY. */
@@ -236,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     redisUrl: raw.REDIS_URL,
     rateLimitRedisUrl: raw.RATE_LIMIT_REDIS_URL ?? raw.REDIS_URL,
     qdrantUrl: raw.QDRANT_URL,
+    qdrantApiKey: raw.QDRANT_API_KEY,
+    qdrantCollectionPrefix: raw.QDRANT_COLLECTION_PREFIX ?? 'ganglion',
     taskTimeout: int('TASK_TIMEOUT'),
     maxParallelArms: int('MAX_PARALLEL_ARMS'),
     taskWorkers: int('TASK_WORKERS'),
@@ -410,6 +417,7 @@ function show(name: string, value: string | undefined): string {
       'CACHE_KEY_SECRET',
       'AUTH_PUBLIC_KEY',
       'WEBHOOK_SECRET_KEY',
+      'QDRANT_API_KEY',
     ].includes(name)
   )
     return '(hidden)'

@@ -78,7 +78,11 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Url(['postgres', 'postgresql'], 'PostgreSQL; unset means embedded PGlite under DATA_DIR'),
   REDIS_URL: Url(['redis', 'rediss'], 'shared cache and rate-limit tier; unset means in-process only'),
   RATE_LIMIT_REDIS_URL: Url(['redis', 'rediss'], 'a Redis of its own for the rate-limit buckets; unset means REDIS_URL'),
-  QDRANT_URL: Url(['http', 'https'], 'Qdrant instead of pgvector'),
+  QDRANT_URL: Url(['http', 'https'], 'Qdrant keeps and searches the vectors instead of the database'),
+  QDRANT_API_KEY: Type.Optional(Type.String({ minLength: 1, description: "Qdrant's API key (its service.api_key)" })),
+  QDRANT_COLLECTION_PREFIX: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', description: 'collection names begin <prefix>_' }),
+  ),
   LOG_LEVEL: Type.Optional(Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)))),
   REFLEX_BLOCK_LEVEL: Type.Optional(Type.Union(BLOCK_LEVELS.map((l) => Type.Literal(l)))),
   REFLEX_INJECTION_THRESHOLD: Fraction('injection score (0..1) at which a check is blocked, instead of REFLEX_BLOCK_LEVEL'),

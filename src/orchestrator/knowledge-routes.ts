@@ -23,6 +23,7 @@ import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
 import { compileSchema } from '../http/validate.js'
 import { LlmError } from '../llm/provider.js'
 import type { KnowledgeStore } from '../stores/knowledge-store.js'
+import { VectorIndexUnavailableError } from '../stores/vector-index.js'
 import { tenantToRead, tenantToWrite } from './request-scope.js'
 
 export interface KnowledgeRouteDeps {
@@ -72,12 +73,25 @@ function checkTexts(req: IngestRequest): void {
   })
 }
 
-/** An embedder that is a remote model can be down: that is a 503, not a 500. */
+/** An embedder that is a remote model, or Qdrant keeping the vectors, can be down: that is a 503, not a 500. */
 function embedderError(err: unknown): never {
   if (err instanceof LlmError && err.retryable)
     throw new HttpError('SERVICE_UNAVAILABLE', `The embeddings model is unavailable: ${err.message}`)
+  if (err instanceof VectorIndexUnavailableError) throw vectorsUnavailable(err)
   throw err
 }
+
+/** 503 naming the vector store, with Retry-After: nothing was changed, the same request may be sent again. */
+function vectorsUnavailable(err: VectorIndexUnavailableError): HttpError {
+  return new HttpError(
+    'SERVICE_UNAVAILABLE',
+    `The vector store (${err.dependency}) is unavailable; nothing was changed, try again later`,
+    { field: err.dependency, constraint: 'must be reachable' },
+    { 'retry-after': String(VECTORS_RETRY_AFTER_SECONDS) },
+  )
+}
+
+const VECTORS_RETRY_AFTER_SECONDS = 5
 
 function documentId(ctx: Ctx): string {
   return ctx.params.document_id ?? ''
@@ -143,7 +157,7 @@ export function registerKnowledgeRoutes(app: HttpApp, deps: KnowledgeRouteDeps):
     '/api/v1/knowledge/:document_id',
     async (ctx: Ctx): Promise<Reply> => {
       const id = documentId(ctx)
-      if (!(await knowledge.delete(tenantToRead(ctx), id))) throw notFound(id)
+      if (!(await knowledge.delete(tenantToRead(ctx), id).catch(embedderError))) throw notFound(id)
       return { body: { document_id: id, deleted: true } }
     },
     { permission: 'knowledge:write' },

@@ -21,18 +21,25 @@ export interface StatusDeps {
   version: string
   startedAt: Date
   auth: AuthStatus
+  /** Qdrant, when it keeps the vectors (QDRANT_URL): reported, and `degraded` while it is down. */
+  qdrant?: () => Promise<'up' | 'down'>
 }
 
 /** A database that does not answer within this is reported down. */
 const PROBE_MS = 2000
 
 async function probe(sql: Sql): Promise<'up' | 'down'> {
+  return within(() => sql.query('select 1').then(() => 'up' as const))
+}
+
+/** `check`'s answer, or `down` when it throws or takes longer than PROBE_MS. */
+async function within(check: () => Promise<'up' | 'down'>): Promise<'up' | 'down'> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<'down'>((resolve) => {
     timer = setTimeout(() => resolve('down'), PROBE_MS)
   })
   try {
-    return await Promise.race([sql.query('select 1').then(() => 'up' as const), timeout])
+    return await Promise.race([check(), timeout])
   } catch {
     return 'down'
   } finally {
@@ -42,7 +49,8 @@ async function probe(sql: Sql): Promise<'up' | 'down'> {
 
 export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
   const health = async (): Promise<Reply> => {
-    const database = await probe(deps.sql)
+    const qdrantCheck = deps.qdrant
+    const [database, qdrant] = await Promise.all([probe(deps.sql), qdrantCheck && within(qdrantCheck)])
     const queue = deps.queueRunning() ? 'up' : 'down'
     const redis = deps.cacheHealth().redis
     const limits = deps.limitsHealth?.().redis
@@ -50,7 +58,7 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
     return {
       status: required ? 200 : 503,
       body: {
-        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' ? 'degraded' : 'healthy',
+        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' || qdrant === 'down' ? 'degraded' : 'healthy',
         service: 'orchestrator',
         version: deps.version,
         addon_version: addonVersion,
@@ -62,6 +70,7 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
           reflex: 'up',
           redis,
           ...(limits !== undefined && { rate_limit_redis: limits }),
+          ...(qdrant !== undefined && { qdrant }),
         },
         auth: deps.auth,
       },

@@ -116,6 +116,8 @@ export interface KnowledgeStore {
   /** True when it existed in the tenant. Its chunks go with it. */
   delete(tenant: TenantScope, documentId: string): Promise<boolean>
   list(tenant: TenantScope, opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }>
+  /** Deletes every document of `tenant`, with their chunks and vectors; how many documents there were. */
+  deleteTenant?(tenant: string): Promise<number>
   /** Store reachable and which vector path it uses, for health checks; never throws. */
   check(): Promise<{ ok: boolean; detail: string }>
 }

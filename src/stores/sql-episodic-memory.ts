@@ -1,8 +1,9 @@
 /**
  * Episodic memory (src/arms/memory.ts) on the SQL port: one row per completed task in `episodes`,
- * its goal embedded, compared by cosine similarity over the same two vector paths as the knowledge
- * store (pgvector's `<=>` when its column exists; otherwise an in-memory copy kept current row by
- * row, episode-scan.ts, or `real[]` in SQL while the copy loads or when it would be too large).
+ * its goal embedded, compared by cosine similarity through a vector index (vector-index.ts): in the rows, as the
+ * knowledge store's (pgvector's `<=>` when its column exists; otherwise an in-memory copy kept
+ * current row by row, episode-scan.ts, or `real[]` in SQL while the copy loads or when it would be
+ * too large), or in Qdrant.
  *
  * ```ts
  * const memory = new SqlEpisodicMemory(sql, embedder)
@@ -20,9 +21,9 @@
  */
 import type { Episode, EpisodeStep, EpisodicMemory, SimilarTask } from '../arms/memory.js'
 import type { Embedder } from '../llm/embedder.js'
-import { EpisodeScan } from './episode-scan.js'
 import type { Sql } from './sql.js'
-import { detectVectorPath, nearestParams, nearestSql, type VectorPath, vectorLiteral } from './sql-knowledge-store.js'
+import { SqlVectorIndex, vectorLiteral } from './sql-vector-index.js'
+import type { VectorIndex, VectorIndexKind } from './vector-index.js'
 
 interface EpisodeRow {
   task_id: string
@@ -33,47 +34,58 @@ interface EpisodeRow {
 }
 
 export class SqlEpisodicMemory implements EpisodicMemory {
-  // Found on first use, so construction stays synchronous for the composition root.
-  private path: Promise<VectorPath> | undefined
-  private readonly scan: EpisodeScan
+  private readonly vectors: VectorIndex
 
+  /** `vectors`: where the goals' vectors are kept and searched; default: in the rows (sql-vector-index.ts). */
   constructor(
     private readonly sql: Sql,
     readonly embedder: Embedder,
+    vectors?: VectorIndex,
   ) {
-    this.scan = new EpisodeScan(sql)
+    this.vectors = vectors ?? new SqlVectorIndex(sql, 'episodes')
   }
 
-  vectorPath(): Promise<VectorPath> {
-    return (this.path ??= detectVectorPath(this.sql, 'episodes').catch((err: unknown) => {
-      this.path = undefined // a failed probe (database down) is tried again next time
-      throw err
-    }))
+  vectorPath(): Promise<VectorIndexKind> {
+    return this.vectors.kind()
   }
 
   async remember(tenant: string, episode: Episode, signal?: AbortSignal): Promise<void> {
     const [vector = []] = await this.embedder.embed([episode.goal], signal)
     signal?.throwIfAborted()
     const pg = (await this.vectorPath()) === 'pgvector'
-    await this.sql.query(
-      `insert into episodes (task_id, tenant, goal, steps, outcome, completed_at, embedder, embedding${pg ? ', embedding_vec' : ''})
+    // The row first, then its point, in one transaction: a vector store that fails undoes the row.
+    await this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `insert into episodes (task_id, tenant, goal, steps, outcome, completed_at, embedder, embedding${pg ? ', embedding_vec' : ''})
        values ($1, $8, $2, $3::jsonb, $4, $5, $6, $7::real[]${pg ? ', $9::vector' : ''})
        on conflict (task_id) do update set goal = excluded.goal, steps = excluded.steps, outcome = excluded.outcome,
          completed_at = excluded.completed_at, embedder = excluded.embedder, embedding = excluded.embedding
          ${pg ? ', embedding_vec = excluded.embedding_vec' : ''}
        where episodes.tenant = excluded.tenant`,
-      [
-        episode.task_id,
-        episode.goal,
-        JSON.stringify(episode.steps),
-        episode.outcome,
-        episode.completed_at,
-        this.embedder.id,
-        vector,
-        tenant,
-        ...(pg ? [vectorLiteral(vector)] : []),
-      ],
-    )
+        [
+          episode.task_id,
+          episode.goal,
+          JSON.stringify(episode.steps),
+          episode.outcome,
+          episode.completed_at,
+          this.embedder.id,
+          vector,
+          tenant,
+          ...(pg ? [vectorLiteral(vector)] : []),
+        ],
+      )
+      // No row written (the id is another tenant's): no point either.
+      if (rowCount > 0) await this.vectors.upsert([{ id: episode.task_id, tenant, embedder: this.embedder.id, vector }])
+    })
+  }
+
+  async deleteTenant(tenant: string): Promise<number> {
+    // The points go before the rows' delete commits: a vector store that fails keeps both.
+    return this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query('delete from episodes where tenant = $1', [tenant])
+      await this.vectors.deleteTenant(tenant)
+      return rowCount
+    })
   }
 
   async similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]> {
@@ -81,24 +93,15 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     const [vector = []] = await this.embedder.embed([goal], signal)
     if (!vector.some((x) => x !== 0)) return []
     signal?.throwIfAborted()
-    const path = await this.vectorPath()
-    const hits = path === 'array' ? await this.scan.nearest(tenant, this.embedder.id, vector, k, 0) : null
-    const { rows } =
-      hits !== null
-        ? await this.sql.query<EpisodeRow & { similarity: number }>(
-            `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
-           from unnest($1::text[], $2::float8[]) as n(id, similarity) join episodes e on e.task_id = n.id
-          where e.tenant = $3
-          order by n.similarity desc, e.task_id`,
-            [hits.map((h) => h.id), hits.map((h) => h.similarity), tenant],
-          )
-        : await this.sql.query<EpisodeRow & { similarity: number }>(
-            `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
-           from (${nearestSql(path, 'episodes', 'task_id', tenant)}) n join episodes e on e.task_id = n.id
-          where e.tenant = $5
-          order by n.similarity desc, e.task_id`,
-            nearestParams(path, vector, this.embedder.id, k, 0, tenant),
-          )
+    const hits = await this.vectors.search(vector, k, 0, tenant, this.embedder.id)
+    if (hits.length === 0) return []
+    const { rows } = await this.sql.query<EpisodeRow & { similarity: number }>(
+      `select e.task_id, e.goal, e.steps, e.outcome, e.completed_at, n.similarity
+         from unnest($1::text[], $2::float8[]) as n(id, similarity) join episodes e on e.task_id = n.id
+        where e.tenant = $3
+        order by n.similarity desc, e.task_id`,
+      [hits.map((h) => h.id), hits.map((h) => h.similarity), tenant],
+    )
     return rows.map((r) => ({
       task_id: r.task_id,
       goal: r.goal,

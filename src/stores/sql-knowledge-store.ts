@@ -1,12 +1,13 @@
 /**
  * The knowledge store on the SQL port (PGlite or PostgreSQL): full text through a generated
- * tsvector column, vectors through pgvector when the migration could add its column, else through
- * `real[]` compared in SQL. The choice is made once, at open.
+ * tsvector column, vectors through a vector index (vector-index.ts): in the rows, pgvector when the
+ * migration could add its column, else `real[]` (sql-vector-index.ts), or in Qdrant
+ * (qdrant-vector-index.ts). The choice is made once, at open.
  *
  * ```ts
  * const knowledge = await SqlKnowledgeStore.open(sql)                     // hashing embedder
  * const knowledge = await SqlKnowledgeStore.open(sql, providerEmbedder(llm, 'nomic-embed-text'), { candidates: 100 })
- * knowledge.vectorPath // 'pgvector' | 'array'
+ * knowledge.vectorPath // 'pgvector' | 'array' | 'qdrant'
  * ```
  *
  * Every statement filters by the tenant scope (documents, chunks, both lists of a search), so a
@@ -36,14 +37,9 @@ import {
   type StoredDocument,
 } from './knowledge-store.js'
 import type { Sql } from './sql.js'
+import { SqlVectorIndex, vectorLiteral } from './sql-vector-index.js'
 import { ANY_TENANT, type TenantScope, tenantFilter } from './tenant.js'
-import { VectorScan } from './vector-scan.js'
-
-export type VectorPath = 'pgvector' | 'array'
-
-/** The tables with vectors, and their id columns: the only identifiers the vector SQL interpolates. */
-export type VectorTable = 'knowledge_chunks' | 'episodes'
-export type VectorIdColumn = 'chunk_id' | 'task_id'
+import type { VectorIndex, VectorIndexKind } from './vector-index.js'
 
 export interface SqlKnowledgeStoreOptions {
   /** Cosine similarity a chunk must exceed to be a vector candidate. Default 0.1 (see the docs). */
@@ -53,6 +49,8 @@ export interface SqlKnowledgeStoreOptions {
   chunking?: ChunkOptions
   /** Finds injected passages at ingest (injected-passages.ts `injectionScreen`); none: every chunk is clean. */
   screen?: InjectionScreen
+  /** Where the vectors are kept and searched; default: in the rows (sql-vector-index.ts). */
+  vectors?: VectorIndex
 }
 
 /** A chunk as stored: clean (`injection` null) or one flagged passage. */
@@ -64,52 +62,6 @@ interface ScreenedChunk extends TextChunk {
 const EMBED_BATCH = 64
 // Chunk rows per INSERT: 10 parameters each, far below PostgreSQL's 65,535.
 const INSERT_BATCH = 100
-
-/** `pgvector` when `table` has the `embedding_vec` column migration 0005 adds with pgvector. */
-export async function detectVectorPath(sql: Sql, table: VectorTable): Promise<VectorPath> {
-  const { rows } = await sql.query(
-    `select 1 from information_schema.columns where table_schema = $1 and table_name = $2 and column_name = 'embedding_vec'`,
-    [sql.schema, table],
-  )
-  return rows.length > 0 ? 'pgvector' : 'array'
-}
-
-/** The text form pgvector parses, or null for a zero vector (its cosine distance is NaN). */
-export function vectorLiteral(v: readonly number[]): string | null {
-  return v.some((x) => x !== 0) ? `[${v.join(',')}]` : null
-}
-
-/**
- * Ids (`idColumn` as `id`) and similarity of the `$3` nearest rows of `table` to the vector `$1`
- * among rows of embedder `$2` (and of tenant `$5`, unless `tenant` is `ANY_TENANT`) with
- * similarity above `$4`, best first. `$1` is the vector's text form on the pgvector path, a
- * number[] on the array path. Vectors are stored at unit length, so the dot product is the cosine.
- */
-export function nearestSql(path: VectorPath, table: VectorTable, idColumn: VectorIdColumn, tenant: TenantScope): string {
-  const scoped = tenant === ANY_TENANT ? '' : ' and t.tenant = $5'
-  if (path === 'pgvector') {
-    return `select t.${idColumn} as id, 1 - (t.embedding_vec <=> $1::vector) as similarity from ${table} t
-      where t.embedder = $2${scoped} and t.embedding_vec is not null and 1 - (t.embedding_vec <=> $1::vector) > $4
-      order by t.embedding_vec <=> $1::vector, t.${idColumn} limit $3`
-  }
-  return `select t.${idColumn} as id, s.similarity from ${table} t
-    cross join lateral (select sum(a::float8 * b::float8) as similarity from unnest(t.embedding, $1::real[]) as u(a, b)) s
-    where t.embedder = $2${scoped} and s.similarity > $4
-    order by s.similarity desc, t.${idColumn} limit $3`
-}
-
-/** The parameters of `nearestSql` for `path`: the vector, the embedder, k, the least similarity and the tenant. */
-export function nearestParams(
-  path: VectorPath,
-  v: readonly number[],
-  embedder: string,
-  k: number,
-  min: number,
-  tenant: TenantScope,
-): unknown[] {
-  const params = [path === 'pgvector' ? vectorLiteral(v) : v, embedder, k, min]
-  return tenant === ANY_TENANT ? params : [...params, tenant]
-}
 
 interface DocumentRow {
   document_id: string
@@ -164,24 +116,31 @@ export async function screenChunks(
 }
 
 export class SqlKnowledgeStore implements KnowledgeStore {
-  private readonly scan: VectorScan
-
   private constructor(
     private readonly sql: Sql,
     readonly embedder: Embedder,
-    readonly vectorPath: VectorPath,
+    private readonly vectors: VectorIndex,
+    readonly vectorPath: VectorIndexKind,
     private readonly minSimilarity: number,
     private readonly candidates: number,
     private readonly chunking: ChunkOptions,
     private readonly screen: InjectionScreen | undefined,
-  ) {
-    this.scan = new VectorScan(sql)
-  }
+  ) {}
 
   /** `embedder` defaults to `new HashingEmbedder()`. */
   static async open(sql: Sql, embedder: Embedder = new HashingEmbedder(), opts: SqlKnowledgeStoreOptions = {}): Promise<SqlKnowledgeStore> {
-    const path = await detectVectorPath(sql, 'knowledge_chunks')
-    return new SqlKnowledgeStore(sql, embedder, path, opts.minSimilarity ?? 0.1, opts.candidates ?? 50, opts.chunking ?? {}, opts.screen)
+    const vectors = opts.vectors ?? new SqlVectorIndex(sql, 'knowledge_chunks')
+    const path = await vectors.kind()
+    return new SqlKnowledgeStore(
+      sql,
+      embedder,
+      vectors,
+      path,
+      opts.minSimilarity ?? 0.1,
+      opts.candidates ?? 50,
+      opts.chunking ?? {},
+      opts.screen,
+    )
   }
 
   async ingest(tenant: string, docs: readonly NewDocument[], signal?: AbortSignal): Promise<IngestedDocument[]> {
@@ -226,6 +185,12 @@ export class SqlKnowledgeStore implements KnowledgeStore {
           await tx.query(`insert into knowledge_chunks (${columns}) values ${batch.map((_, i) => row(i)).join(', ')}`, params)
         }
       }
+      // The rows first, then the points: a vector store that fails undoes the rows (all or none).
+      let w = 0
+      const points = planned.flatMap(({ id, chunks }) =>
+        chunks.map((_, i) => ({ id: `${id}:${i}`, documentId: id, tenant, embedder: this.embedder.id, vector: vectors[w++]! })),
+      )
+      await this.vectors.upsert(points)
     })
     return planned.map(({ doc, id, chunks }) => ({
       document_id: id,
@@ -248,10 +213,10 @@ export class SqlKnowledgeStore implements KnowledgeStore {
         ftsParams,
       ),
       // A query with no words has the zero vector: nothing is near it.
-      vector.some((x) => x !== 0) ? this.nearest(tenant, vector) : { rows: [] },
+      vector.some((x) => x !== 0) ? this.vectors.search(vector, this.candidates, this.minSimilarity, tenant, this.embedder.id) : [],
     ])
     signal?.throwIfAborted()
-    const fused = fuseRanks([fts.rows.map((r) => r.id), nearest.rows.map((r) => r.id)])
+    const fused = fuseRanks([fts.rows.map((r) => r.id), nearest.map((r) => r.id)])
     // Without flagged chunks, every candidate is read: the k best clean ones may lie past the first k.
     const wanted = opts.withFlagged ? fused.slice(0, k) : fused
     if (wanted.length === 0) return []
@@ -292,18 +257,6 @@ export class SqlKnowledgeStore implements KnowledgeStore {
     })
   }
 
-  /** The vector candidates: pgvector, else the in-memory scan, else (too many to hold) SQL over `real[]`. */
-  private async nearest(tenant: TenantScope, vector: readonly number[]): Promise<{ rows: Array<{ id: string }> }> {
-    if (this.vectorPath === 'array') {
-      const hits = await this.scan.nearest(tenant, this.embedder.id, vector, this.candidates, this.minSimilarity)
-      if (hits !== null) return { rows: hits }
-    }
-    return this.sql.query<{ id: string }>(
-      nearestSql(this.vectorPath, 'knowledge_chunks', 'chunk_id', tenant),
-      nearestParams(this.vectorPath, vector, this.embedder.id, this.candidates, this.minSimilarity, tenant),
-    )
-  }
-
   async get(tenant: TenantScope, documentId: string): Promise<StoredDocument | undefined> {
     const params: unknown[] = [documentId]
     const { rows } = await this.sql.query<DocumentRow & { text: string }>(
@@ -332,11 +285,24 @@ export class SqlKnowledgeStore implements KnowledgeStore {
 
   async delete(tenant: TenantScope, documentId: string): Promise<boolean> {
     const params: unknown[] = [documentId]
-    const { rowCount } = await this.sql.query(
-      `delete from knowledge_documents where document_id = $1${tenantFilter(tenant, 'tenant', params)}`,
-      params,
-    )
-    return rowCount > 0
+    // The points go before the delete commits: a vector store that fails keeps the document whole.
+    return this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `delete from knowledge_documents where document_id = $1${tenantFilter(tenant, 'tenant', params)}`,
+        params,
+      )
+      if (rowCount > 0) await this.vectors.deleteDocument(documentId)
+      return rowCount > 0
+    })
+  }
+
+  async deleteTenant(tenant: string): Promise<number> {
+    // As `delete`: the points go before the rows' delete commits.
+    return this.sql.transaction(async (tx) => {
+      const { rowCount } = await tx.query('delete from knowledge_documents where tenant = $1', [tenant])
+      await this.vectors.deleteTenant(tenant)
+      return rowCount
+    })
   }
 
   async list(tenant: TenantScope, opts: ListOptions): Promise<{ items: KnowledgeDocument[]; total: number }> {
@@ -358,7 +324,8 @@ export class SqlKnowledgeStore implements KnowledgeStore {
   async check(): Promise<{ ok: boolean; detail: string }> {
     try {
       await this.sql.query('select 1 from knowledge_chunks limit 1')
-      return { ok: true, detail: `vectors: ${this.vectorPath}, embedder: ${this.embedder.id}` }
+      const vectors = await this.vectors.check()
+      return { ok: vectors.ok, detail: `vectors: ${vectors.ok ? this.vectorPath : vectors.detail}, embedder: ${this.embedder.id}` }
     } catch (err) {
       return { ok: false, detail: err instanceof Error ? err.message : String(err) }
     }

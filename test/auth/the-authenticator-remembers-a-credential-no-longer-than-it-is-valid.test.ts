@@ -41,3 +41,25 @@ t.test('a credential is remembered no longer than it is valid', async (t) => {
   t.same(await authenticate('Bearer late'), alice)
   t.ok(authenticate('Bearer late') instanceof Promise, 'asked again at once')
 })
+
+t.test('past 10,000 remembered credentials the least recently used goes first', async (t) => {
+  const asked: string[] = []
+  const verifier: CredentialVerifier = {
+    accepts: () => true,
+    async verify(token) {
+      asked.push(token)
+      return alice
+    },
+  }
+  const authenticate = createAuthenticator({ mode: 'required', verifiers: [verifier], rememberMs: 60_000 })
+  await authenticate('Bearer hot')
+  await authenticate('Bearer cold')
+  for (let i = 0; i < 9_999; i++) {
+    await authenticate(`Bearer other-${i}`)
+    if (i % 1000 === 0) t.same(authenticate('Bearer hot'), alice) // used again: stays
+  }
+  asked.length = 0
+  t.same(authenticate('Bearer hot'), alice, 'the credential in use is still remembered')
+  t.ok(authenticate('Bearer cold') instanceof Promise, 'the one not used since is asked again')
+  t.same(asked, ['cold'])
+})

@@ -35,6 +35,14 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ RATE_LIMIT_REDIS_URL: 'localhost:6380' }, 'RATE_LIMIT_REDIS_URL="localhost:6380": must be a redis:// or rediss:// URL'],
     [{ RATE_LIMIT_REDIS_URL: 'http://limits:6379' }, 'RATE_LIMIT_REDIS_URL="http://limits:6379": must be a redis:// or rediss:// URL'],
     [{ QDRANT_URL: 'qdrant:6333' }, 'QDRANT_URL="qdrant:6333": must be an http:// or https:// URL'],
+    [
+      { QDRANT_COLLECTION_PREFIX: 'ganglion/prod' },
+      'QDRANT_COLLECTION_PREFIX="ganglion/prod": must be 1 to 64 letters, digits, _ or -, beginning with a letter or digit',
+    ],
+    [
+      { QDRANT_COLLECTION_PREFIX: '_hidden' },
+      'QDRANT_COLLECTION_PREFIX="_hidden": must be 1 to 64 letters, digits, _ or -, beginning with a letter or digit',
+    ],
     [{ ARM_PLANNER_URL: 'ftp://planner' }, 'ARM_PLANNER_URL="ftp://planner": must be an http:// or https:// URL'],
     [{ STEP_TIMEOUT: '0' }, 'STEP_TIMEOUT="0": must be between 1 and 86400'],
     [{ ORCHESTRATOR_URL: 'orchestrator:8000' }, 'ORCHESTRATOR_URL="orchestrator:8000": must be an http:// or https:// URL'],

@@ -17,6 +17,8 @@ t.test('uses the defaults for an empty environment', async (t) => {
     redisUrl: undefined,
     rateLimitRedisUrl: undefined,
     qdrantUrl: undefined,
+    qdrantApiKey: undefined,
+    qdrantCollectionPrefix: 'ganglion',
     taskTimeout: 300,
     maxParallelArms: 5,
     taskWorkers: 4,

@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import t from 'tap'
 import { orchestratorUrl, postJson } from '../helpers/servers.js'
 
@@ -11,6 +12,24 @@ t.test('health lists each dependency; ready says ready', async (t) => {
     t.match(body.dependencies, { database: 'up', database_kind: 'pglite', job_queue: 'up', reflex: 'up', redis: 'disabled' })
   }
   t.same(await (await fetch(`${base}/ready`)).json(), { ready: true })
+})
+
+t.test('a Qdrant that takes the connection and never answers is reported down within the probe time', async (t) => {
+  // Accepts and holds every connection: no refusal to notice, only silence.
+  const held: Socket[] = []
+  const silent = createServer((socket) => void held.push(socket))
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const socket of held) socket.destroy()
+    silent.close()
+  })
+  const { port } = silent.address() as AddressInfo
+  const base = await orchestratorUrl(t, { QDRANT_URL: `http://127.0.0.1:${port}` })
+  const started = Date.now()
+  const res = await fetch(`${base}/api/v1/health`)
+  t.ok(Date.now() - started < 4000, `answered in ${Date.now() - started} ms`)
+  t.equal(res.status, 200, 'Qdrant is not required for the task service')
+  t.match(await res.json(), { status: 'degraded', dependencies: { database: 'up', qdrant: 'down' } })
 })
 
 t.test('metrics are Prometheus text with HTTP, task and reflex series', async (t) => {

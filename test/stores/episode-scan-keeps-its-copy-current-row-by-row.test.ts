@@ -10,7 +10,7 @@ import { EpisodeScan } from '../../src/stores/episode-scan.js'
 import { migrate } from '../../src/stores/migrate.js'
 import type { Sql } from '../../src/stores/sql.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
-import { nearestParams, nearestSql } from '../../src/stores/sql-knowledge-store.js'
+import { nearestParams, nearestSql } from '../../src/stores/sql-vector-index.js'
 import { ANY_TENANT } from '../../src/stores/tenant.js'
 import { onEachSql } from '../auth/each-sql.js'
 

@@ -1,6 +1,7 @@
 import { HashingEmbedder } from '../../src/llm/hashing-embedder.js'
 import type { Sql } from '../../src/stores/sql.js'
-import { nearestParams, nearestSql, SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { nearestParams, nearestSql } from '../../src/stores/sql-vector-index.js'
 import { VectorScan } from '../../src/stores/vector-scan.js'
 import { onEachSql } from '../auth/each-sql.js'
 
