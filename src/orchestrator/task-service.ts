@@ -123,7 +123,7 @@ export class TaskService {
       throw activeCapReached(cap)
     }
 
-    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
+    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout, priority: base.priority }
     // A keyed request takes the one-task path, where the key is claimed in the same statement.
     const created =
       this.batcher && meta.idempotencyKey === undefined
