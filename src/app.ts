@@ -306,7 +306,7 @@ async function startOrchestrator(
   const store = new SqlTaskStore(apiSql)
   const runnerSql = limitSql(sql, () => (Date.now() - apiUsedAt < API_QUIET_MS ? config.runnerConnections : config.runnerConnectionsIdle))
   const runnerStore = new SqlTaskStore(runnerSql)
-  const stopRetention = startRetention(sql, log)
+  const stopRetention = startRetention(sql, log, { taskRetentionDays: config.taskRetentionDays })
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
     detector: shared.detector,
