@@ -29,6 +29,7 @@ import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
+import { registerDeletionRoutes } from './orchestrator/deletion-routes.js'
 import { EventFeed } from './orchestrator/event-feed.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
@@ -384,6 +385,7 @@ async function startOrchestrator(
   })
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerApiKeyRoutes(app, { keys: new SqlApiKeyStore(apiSql) })
+  registerDeletionRoutes(app, { store, sql: apiSql, knowledge: arms.knowledge, forgetAnswer: (task) => service.forget(task) })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

@@ -33,6 +33,7 @@ export type Permission =
   | 'arms:admin'
   | 'keys:admin'
   | 'metrics'
+  | 'tenants:admin'
 
 const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set<Permission>([
@@ -47,6 +48,7 @@ const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     'arms:admin',
     'keys:admin',
     'metrics',
+    'tenants:admin',
   ]),
   member: new Set<Permission>([
     'check',

@@ -156,6 +156,12 @@ export class TaskService {
     }
   }
 
+  /** Drops the answer `remember` stored for `task`, so a deleted task's answer is not served again. */
+  async forget(task: StoredTask): Promise<void> {
+    if (!this.isCacheable(task) || task.status !== 'completed' || task.cached) return
+    await this.deps.cache.delete(this.deps.answerKeys.key(task.tenant, task.goal, GOAL_FLAGS))
+  }
+
   /** Nothing but a goal: no constraints, context or criteria, and no budget but the default one. */
   private isCacheable(t: CacheableShape): boolean {
     const defaults: TaskBudget = { max_tokens: this.deps.quotas.defaultMaxTokens }

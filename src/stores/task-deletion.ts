@@ -39,6 +39,22 @@ export class TaskDeletion {
   }
 
   /**
+   * One batch of a tenant's erasure: deletes up to `limit` finished tasks of `tenant` and what
+   * hangs off them; how many tasks and episodic-memory entries went.
+   */
+  deleteFinishedOf(tenant: string, limit: number): Promise<{ tasks: number; episodes: number }> {
+    return this.sql.transaction(async (tx) => {
+      const { rows } = await tx.query<Gone>(
+        `delete from tasks where task_id in (
+           select task_id from tasks where tenant = $1 and status = any($2::text[]) limit $3 for update)
+         returning task_id, tenant`,
+        [tenant, [...FINAL_STATUSES], limit],
+      )
+      return { tasks: rows.length, episodes: await forgetEpisodes(tx, rows) }
+    })
+  }
+
+  /**
    * One retention batch: deletes up to `limit` tasks that finished more than `days` days ago, the
    * oldest first, and what hangs off them; resolves with how many went. Rows another transaction
    * holds are skipped (a later batch takes them), so a batch never waits on a lock.
@@ -68,8 +84,8 @@ export class TaskDeletion {
  * `episodes` makes each process reload its copy of their vectors (migrations/0007), even one that
  * removes nothing.
  */
-async function forgetEpisodes(tx: Sql, tasks: readonly Gone[]): Promise<void> {
-  if (tasks.length === 0) return
+async function forgetEpisodes(tx: Sql, tasks: readonly Gone[]): Promise<number> {
+  if (tasks.length === 0) return 0
   const ids = tasks.map((t) => t.task_id)
   const tenants = tasks.map((t) => t.tenant)
   const pairs = `select * from unnest($1::text[], $2::text[]) as gone(task_id, tenant)`
@@ -77,6 +93,10 @@ async function forgetEpisodes(tx: Sql, tasks: readonly Gone[]): Promise<void> {
     `select count(*) as n from episodes e join (${pairs}) g on e.task_id = g.task_id and e.tenant = g.tenant`,
     [ids, tenants],
   )
-  if (Number(rows[0]?.n ?? 0) === 0) return
-  await tx.query(`delete from episodes e using (${pairs}) g where e.task_id = g.task_id and e.tenant = g.tenant`, [ids, tenants])
+  if (Number(rows[0]?.n ?? 0) === 0) return 0
+  const { rowCount } = await tx.query(`delete from episodes e using (${pairs}) g where e.task_id = g.task_id and e.tenant = g.tenant`, [
+    ids,
+    tenants,
+  ])
+  return rowCount
 }
