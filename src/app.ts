@@ -29,6 +29,7 @@ import { createLogger, type Logger } from './log.js'
 import { Metrics } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
+import { registerDeletionRoutes } from './orchestrator/deletion-routes.js'
 import { EventFeed } from './orchestrator/event-feed.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
@@ -320,7 +321,7 @@ async function startOrchestrator(
   const onFinal = queueOnFinal(webhooks, queue)
   const store = new SqlTaskStore(apiSql, { onFinal })
   const runnerStore = new SqlTaskStore(runnerSql, { onFinal })
-  const stopRetention = startRetention(sql, log)
+  const stopRetention = startRetention(sql, log, { taskRetentionDays: config.taskRetentionDays })
   closers.push(async () => stopRetention())
   const metrics = new Metrics({
     detector: shared.detector,
@@ -413,6 +414,7 @@ async function startOrchestrator(
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerApiKeyRoutes(app, { keys: new SqlApiKeyStore(apiSql) })
   registerWebhookRoutes(app, { webhooks, tasks: store, policy: webhookPolicy })
+  registerDeletionRoutes(app, { store, sql: apiSql, knowledge: arms.knowledge, forgetAnswer: (task) => service.forget(task) })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

@@ -36,6 +36,7 @@ export type Permission =
   | 'webhooks:read'
   | 'webhooks:write'
   | 'webhooks:admin'
+  | 'tenants:admin'
 
 const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set<Permission>([
@@ -53,6 +54,7 @@ const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
     'webhooks:read',
     'webhooks:write',
     'webhooks:admin',
+    'tenants:admin',
   ]),
   member: new Set<Permission>([
     'check',

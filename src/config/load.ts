@@ -107,6 +107,8 @@ export interface Config {
   checkBudgetMs: number
   /** Seconds from SIGTERM or SIGINT to the exit, however far the drain got. */
   shutdownGraceSeconds: number
+  /** Finished tasks older than this many days are deleted (docs/storage.md); 0 keeps them for good. */
+  taskRetentionDays: number
   /** Where an arm running as its own service finds the orchestrator (for its public key). */
   orchestratorUrl: string
   /** The capability-token signing key shared by several orchestrators; unset → a key per process, only its public half published in the database. */
@@ -282,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     taskMaxTokens: int('TASK_MAX_TOKENS'),
     checkBudgetMs: int('CHECK_BUDGET_MS'),
     shutdownGraceSeconds: int('SHUTDOWN_GRACE_SECONDS'),
+    taskRetentionDays: int('TASK_RETENTION_DAYS'),
     orchestratorUrl: raw.ORCHESTRATOR_URL ?? 'http://127.0.0.1:8000',
     capabilityPrivateKey: raw.CAPABILITY_PRIVATE_KEY,
     executorShellAllow: raw.EXECUTOR_SHELL_ALLOW === undefined ? undefined : Object.freeze(raw.EXECUTOR_SHELL_ALLOW.split(',')),

@@ -57,6 +57,7 @@ export const INTEGER_VARS = {
   WEBHOOK_TIMEOUT: [1, 300, 10], // seconds one delivery attempt may take
   CHECK_BUDGET_MS: [1, 60000, 2000], // event-loop time the guardian's or judge's checks of one call may take together
   SHUTDOWN_GRACE_SECONDS: [1, 3600, 15], // after SIGTERM/SIGINT, the process exits by this time even if draining hangs
+  TASK_RETENTION_DAYS: [0, 36500, 0], // finished tasks older than this are deleted with their events and steps; 0 = kept for good
 } as const satisfies Record<string, readonly [number, number, number]>
 
 export type IntegerVar = keyof typeof INTEGER_VARS

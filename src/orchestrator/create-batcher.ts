@@ -23,7 +23,7 @@
  *   replays and conflicts behave exactly as before.
  */
 import type { Sql } from '../stores/sql.js'
-import type { StoredTask } from '../stores/task.js'
+import type { Priority, StoredTask } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 
 /** What the jobs of a task need besides its row (its timeout, for the delayed job). */
@@ -31,6 +31,8 @@ export interface BatchJob {
   task_id: string
   tenant: string
   timeout_seconds: number
+  /** Orders its jobs in the queue; default `medium`. */
+  priority?: Priority
 }
 
 export type EnqueueBatch = (tx: Sql, jobs: readonly BatchJob[]) => Promise<void>

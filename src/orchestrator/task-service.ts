@@ -136,7 +136,7 @@ export class TaskService {
       throw activeCapReached(cap)
     }
 
-    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout }
+    const job = { task_id: base.task_id, tenant: base.tenant, timeout_seconds: timeout, priority: base.priority }
     const enqueue = async (tx: Sql) => {
       await saveUrl?.(tx, base.task_id)
       await enqueueTask(queue, tx, job)
@@ -182,6 +182,12 @@ export class TaskService {
       // A result too large or too deep for the cache is simply not reused.
       if (!(err instanceof CacheError)) throw err
     }
+  }
+
+  /** Drops the answer `remember` stored for `task`, so a deleted task's answer is not served again. */
+  async forget(task: StoredTask): Promise<void> {
+    if (!this.isCacheable(task) || task.status !== 'completed' || task.cached) return
+    await this.deps.cache.delete(this.deps.answerKeys.key(task.tenant, task.goal, GOAL_FLAGS))
   }
 
   /** Nothing but a goal: no constraints, context or criteria, and no budget but the default one. */

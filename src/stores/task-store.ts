@@ -23,8 +23,9 @@
  *   (`where status = any($from)`), so a late or duplicate worker gets `null` and can never
  *   overwrite a final state.
  *
- * Deliberately left out: deleting tasks and pruning events or idempotency keys (retention is a
- * maintenance job, not a request path), full-text search over goals, and any cache of records
+ * Deliberately left out: deleting tasks (src/stores/task-deletion.ts, for the delete route,
+ * retention and tenant erasure) and pruning idempotency keys (src/orchestrator/retention.ts),
+ * full-text search over goals, and any cache of records
  * (the reflex layer caches results, the store answers from the database every time).
  */
 import type { Sql } from './sql.js'

@@ -57,6 +57,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
     taskMaxTokens: 200000,
     checkBudgetMs: 2000,
     shutdownGraceSeconds: 15,
+    taskRetentionDays: 0,
     orchestratorUrl: 'http://127.0.0.1:8000',
     capabilityPrivateKey: undefined,
     executorShellAllow: undefined,

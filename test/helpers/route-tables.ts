@@ -15,6 +15,7 @@ import { createHttpApp, type DeclaredRoute, type HttpApp } from '../../src/http/
 import { registerDocsRoutes } from '../../src/http/docs-routes.js'
 import { registerApiKeyRoutes } from '../../src/orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from '../../src/orchestrator/arms-routes.js'
+import { registerDeletionRoutes } from '../../src/orchestrator/deletion-routes.js'
 import { registerEventsRoute } from '../../src/orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from '../../src/orchestrator/knowledge-routes.js'
 import { registerStatusRoutes } from '../../src/orchestrator/status-routes.js'
@@ -37,6 +38,7 @@ export const ROUTE_MODULES: Readonly<Record<Service, Readonly<Record<string, (ap
     registerKnowledgeRoutes: (app) => registerKnowledgeRoutes(app, none),
     registerApiKeyRoutes: (app) => registerApiKeyRoutes(app, none),
     registerWebhookRoutes: (app) => registerWebhookRoutes(app, none),
+    registerDeletionRoutes: (app) => registerDeletionRoutes(app, none),
     registerStatusRoutes: (app) => registerStatusRoutes(app, none),
     registerDocsRoutes: (app) => registerDocsRoutes(app),
   },

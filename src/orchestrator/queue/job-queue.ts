@@ -187,7 +187,7 @@ export class JobQueue {
    */
   async sendMany(
     queue: string,
-    jobs: ReadonlyArray<{ data: object; startAfterSeconds?: number }>,
+    jobs: ReadonlyArray<{ data: object; startAfterSeconds?: number; priority?: number }>,
     options: { tx?: Sql } = {},
   ): Promise<void> {
     this.assertQueue(queue)
@@ -198,6 +198,7 @@ export class JobQueue {
         data: j.data,
         // A number of seconds from now, as send's startAfter.
         ...(j.startAfterSeconds !== undefined && { startAfter: j.startAfterSeconds }),
+        ...(j.priority !== undefined && { priority: j.priority }),
       })),
       options.tx ? { db: executorFor(options.tx) } : {},
     )

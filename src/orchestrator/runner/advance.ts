@@ -6,7 +6,7 @@
 import { stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js'
 import { aggregate } from './aggregate.js'
-import { STEP_RUN, type StepRunJob, type TaskRef } from './queues.js'
+import { queuePriority, STEP_RUN, type StepRunJob, type TaskRef } from './queues.js'
 import { reasonForLog } from './replan-reason.js'
 import type { RunnerContext } from './runner-context.js'
 
@@ -45,7 +45,8 @@ export async function advance(ctx: RunnerContext, ref: TaskRef, known?: StoredTa
   const room = Math.max(0, ctx.maxParallelArms - running)
   for (const step of ready.slice(0, room)) {
     const job: StepRunJob = { task_id: task.task_id, tenant: task.tenant, step_id: step.step_id, ready_at: Date.now() }
-    await ctx.queue.send(STEP_RUN, job)
+    // The task's priority: a critical task's steps do not wait behind a low one's either.
+    await ctx.queue.send(STEP_RUN, job, { priority: queuePriority(task.priority) })
   }
 }
 

@@ -13,6 +13,7 @@
 
 import { DEFAULT_TENANT } from '../../auth/principal.js'
 import type { Sql } from '../../stores/sql.js'
+import type { Priority } from '../../stores/task.js'
 import type { JobQueue, QueueDefinition } from '../queue/job-queue.js'
 
 export const TASK_RUN = 'task.run'
@@ -81,11 +82,33 @@ export function orchestratorQueues(tuning: QueueTuning = {}): QueueDefinition[] 
 export const ORCHESTRATOR_QUEUES: QueueDefinition[] = orchestratorQueues()
 
 /**
+ * The pg-boss priority of a task's jobs (`task.run` and every `step.run`): workers fetch the highest
+ * first, then the oldest. `medium`, the default, is 0, pg-boss's own default, so a job sent before
+ * priorities reached the queue ranks with the medium ones, and `low` goes below it.
+ */
+export const QUEUE_PRIORITY: Readonly<Record<Priority, number>> = { low: -1, medium: 0, high: 1, critical: 2 }
+
+/** A task's queue priority; a task stored without one is `medium`. */
+export function queuePriority(priority: Priority | undefined): number {
+  return QUEUE_PRIORITY[priority ?? 'medium']
+}
+
+/** What the jobs of a new task need besides its id and tenant. */
+export interface TaskJobs extends TaskRef {
+  timeout_seconds: number
+  /** Default `medium`. */
+  priority?: Priority | undefined
+}
+
+/**
  * Sends `task.run` and the delayed `task.timeout` on the caller's transaction: both exist exactly when
  * the task does.
  */
-export async function enqueueTask(queue: JobQueue, tx: Sql, task: TaskRef & { timeout_seconds: number }): Promise<void> {
-  await queue.send(TASK_RUN, { task_id: task.task_id, tenant: task.tenant } satisfies TaskRunJob, { tx })
+export async function enqueueTask(queue: JobQueue, tx: Sql, task: TaskJobs): Promise<void> {
+  await queue.send(TASK_RUN, { task_id: task.task_id, tenant: task.tenant } satisfies TaskRunJob, {
+    tx,
+    priority: queuePriority(task.priority),
+  })
   await queue.send(TASK_TIMEOUT, { task_id: task.task_id, tenant: task.tenant } satisfies TaskTimeoutJob, {
     tx,
     startAfterSeconds: Math.max(1, Math.ceil(task.timeout_seconds)),
@@ -96,10 +119,10 @@ export async function enqueueTask(queue: JobQueue, tx: Sql, task: TaskRef & { ti
  * `enqueueTask` for a batch of tasks created in one transaction: one `task.run` insert and one
  * `task.timeout` insert for all of them, whatever their number.
  */
-export async function enqueueTasks(queue: JobQueue, tx: Sql, tasks: ReadonlyArray<TaskRef & { timeout_seconds: number }>): Promise<void> {
+export async function enqueueTasks(queue: JobQueue, tx: Sql, tasks: readonly TaskJobs[]): Promise<void> {
   await queue.sendMany(
     TASK_RUN,
-    tasks.map((t) => ({ data: { task_id: t.task_id, tenant: t.tenant } satisfies TaskRunJob })),
+    tasks.map((t) => ({ data: { task_id: t.task_id, tenant: t.tenant } satisfies TaskRunJob, priority: queuePriority(t.priority) })),
     { tx },
   )
   await queue.sendMany(
