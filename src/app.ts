@@ -53,6 +53,7 @@ import type { Sql } from './stores/sql.js'
 import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
+import { startTracing, type Tracing } from './telemetry/tracing.js'
 
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -196,13 +197,21 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   if (which.reflex) await ensurePortFree(config.reflexPort, config.host)
   if (which.orchestrator) await ensurePortFree(config.port, config.host)
   if (which.arm) await ensurePortFree(which.arm.port, config.host)
-  const sql = await openDatabase(config, which, log)
+  const tracing = openTracing(config, which)
+  let sql: Sql | undefined
+  try {
+    sql = await openDatabase(config, which, log)
+  } catch (err) {
+    await tracing?.stop()
+    throw err
+  }
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   let shared: Shared | undefined
   try {
     shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, sql, options) : undefined
   } catch (err) {
     await sql?.close()
+    await tracing?.stop()
     throw err
   }
   const closers: Array<() => Promise<void>> = []
@@ -218,6 +227,8 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     await shared?.redis?.close()
     await shared?.limitsRedis?.close()
     await sql?.close()
+    // Last: the spans of the shutdown itself are flushed too.
+    await tracing?.stop()
   }
 
   try {
@@ -251,6 +262,22 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     throw err
   }
   return { ports, log, close: closeAll }
+}
+
+/**
+ * Tracing when an OTLP endpoint is configured (docs/observability.md). The service name is
+ * OTEL_SERVICE_NAME, else the one service the process runs (`ganglion-orchestrator`,
+ * `ganglion-reflex`, `ganglion-arm-<name>`), else `ganglion` for several at once.
+ */
+function openTracing(config: Config, which: Which): Tracing | undefined {
+  if (config.otlpTracesEndpoint === undefined) return undefined
+  const names = [
+    ...(which.orchestrator ? ['ganglion-orchestrator'] : []),
+    ...(which.reflex ? ['ganglion-reflex'] : []),
+    ...(which.arm ? [`ganglion-arm-${which.arm.name}`] : []),
+  ]
+  const serviceName = config.otelServiceName ?? (names.length === 1 ? names[0]! : 'ganglion')
+  return startTracing({ endpoint: config.otlpTracesEndpoint, serviceName, serviceVersion: VERSION })
 }
 
 /**

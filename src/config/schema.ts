@@ -121,6 +121,9 @@ export const EnvSchema = Type.Object({
       description: 'networks beyond public addresses that registered arms may be on, CIDRs separated by commas',
     }),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Url(['http', 'https'], 'OTLP/HTTP collector root; traces go to its /v1/traces'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Url(['http', 'https'], 'OTLP/HTTP traces URL, used as it is'),
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'service.name of the exported spans' })),
   ...armProperties,
 })
 

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto'
 import type { AnswerKeys, Detector } from '@ganglion/reflex'
 import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
-import type { StoredTask, TaskBudget } from '../stores/task.js'
+import type { StoredTask, TaskBudget, TaskOrigin } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
 import type { JobQueue } from './queue/job-queue.js'
@@ -53,6 +53,8 @@ export interface CreateMeta {
   idempotencyKey?: string | undefined
   userId?: string | undefined
   clientIp?: string | undefined
+  /** The submitting request's id and trace context (telemetry/task-trace.ts). */
+  origin?: TaskOrigin | undefined
 }
 
 export interface CreateOutcome {
@@ -91,6 +93,7 @@ export class TaskService {
       user_id: meta.userId ?? null,
       client_ip: meta.clientIp ?? null,
       deadline_at: new Date(Date.now() + timeout * 1000).toISOString(),
+      ...(meta.origin !== undefined && { origin: meta.origin }),
     }
     const options = {
       ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),
