@@ -26,7 +26,7 @@ import { ensurePortFree } from './http/port-in-use.js'
 import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
 import { priceOf } from './llm/prices.js'
 import { createLogger, type Logger } from './log.js'
-import { Metrics } from './metrics.js'
+import { Metrics, registerMetricsRoutes } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
 import { EventFeed } from './orchestrator/event-feed.js'
@@ -143,6 +143,15 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
   const answerKeys = new AnswerKeys(config.cacheKeySecret)
   // With Redis, a check must consult the shared tier: no native shortcut.
   const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
+  const authenticate = authenticatorOf(config, log, sql, options)
+  if (config.authOffInTheOpen) {
+    log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
+  }
+  return { detector, cacheTier, cache, redis, limitsRedis, limit, answerKeys, endpoint, authenticate }
+}
+
+/** Who is calling: ADMIN_TOKEN, the given verifiers, API keys (with a database), identity-provider tokens. */
+function authenticatorOf(config: Config, log: Logger, sql: Sql | undefined, options: StartOptions): Authenticate {
   // API keys live in the database, so one key works on every service that shares it.
   const verifiers: CredentialVerifier[] = [...(options.verifiers ?? [])]
   if (sql !== undefined) {
@@ -150,15 +159,11 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
     verifiers.push(apiKeyVerifier(new SqlApiKeyStore(sql), { onError }))
   }
   if (config.jwt !== undefined) verifiers.push(createJwtVerifier(config.jwt, { log }))
-  const authenticate = createAuthenticator({
+  return createAuthenticator({
     mode: config.auth,
     ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
     verifiers,
   })
-  if (config.authOffInTheOpen) {
-    log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
-  }
-  return { detector, cacheTier, cache, redis, limitsRedis, limit, answerKeys, endpoint, authenticate }
 }
 
 /** The health of the limits' own Redis, for the health routes; nothing when the buckets share `redis`. */
@@ -167,13 +172,20 @@ function limitsHealth(shared: Shared): { limitsHealth?: () => RedisHealth } {
   return limits === undefined ? {} : { limitsHealth: () => limits.health() }
 }
 
-function httpApp(name: string, config: Config, log: Logger, shared?: Shared, metrics?: Metrics): HttpApp {
+function httpApp(
+  name: string,
+  config: Config,
+  log: Logger,
+  shared?: Pick<Shared, 'authenticate'> & Partial<Pick<Shared, 'limit'>>,
+  metrics?: Metrics,
+): HttpApp {
   return createHttpApp({
     name,
     bodyLimitBytes: config.bodyLimitBytes,
     logger: log,
     trustProxy: config.trustProxy,
-    ...(shared && { authenticate: shared.authenticate, limit: shared.limit }),
+    ...(shared && { authenticate: shared.authenticate }),
+    ...(shared?.limit && { limit: shared.limit }),
     streams: { perCaller: config.streamsPerUser, total: config.streamsTotal },
     ...(metrics && { onResponse: metrics.httpObserver(name) }),
   })
@@ -233,7 +245,9 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 
   try {
     if (which.reflex && shared) {
-      const app = httpApp('reflex', config, log, shared)
+      const metrics = new Metrics({ detector: shared.detector, cacheTier: shared.cacheTier, cache: shared.cache })
+      const app = httpApp('reflex', config, log, shared, metrics)
+      registerMetricsRoutes(app, metrics)
       registerReflexRoutes(app, {
         ...shared,
         cacheTtlSeconds: config.cacheTtl,
@@ -248,7 +262,10 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       log.info({ port: ports.reflex }, 'reflex layer listening')
     }
     if (which.arm) {
-      const app = httpApp(`arm-${which.arm.name}`, config, log)
+      // The arm's own routes take capability tokens; its metrics, the credentials of the other services.
+      const metrics = new Metrics({ detector })
+      const app = httpApp(`arm-${which.arm.name}`, config, log, { authenticate: authenticatorOf(config, log, sql, options) }, metrics)
+      registerMetricsRoutes(app, metrics)
       const started = await startArmService(config, which.arm.name, which.arm.port, { detector, log, version: VERSION, app })
       closers.push(...started.closers)
       ports.arm = started.port
@@ -287,6 +304,15 @@ function openTracing(config: Config, which: Which): Tracing | undefined {
  * may still take identity-provider tokens (and ADMIN_TOKEN), but no API key.
  */
 async function openDatabase(config: Config, which: Which, log: Logger): Promise<Sql | undefined> {
+  // An arm alone checks API keys only on its metrics, and only in a PostgreSQL it is given.
+  if (which.arm !== undefined && !which.orchestrator && !which.reflex) {
+    if (config.auth !== 'required') return undefined
+    if (config.databaseUrl === undefined) {
+      log.warn('no DATABASE_URL: the arm service takes ADMIN_TOKEN and identity-provider tokens on /metrics, but no API key')
+      return undefined
+    }
+    return openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  }
   const checksKeys = which.reflex === true && config.auth === 'required'
   if (!which.orchestrator && !checksKeys) return undefined
   if (!which.orchestrator && config.databaseUrl === undefined) {
@@ -338,6 +364,7 @@ async function startOrchestrator(
   const metrics = new Metrics({
     detector: shared.detector,
     cacheTier: shared.cacheTier,
+    cache: shared.cache,
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
     queueDepths: async () => (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })
