@@ -39,8 +39,6 @@ export interface TracingOptions {
   endpoint: string
   serviceName: string
   serviceVersion?: string
-  /** Time between exports of the batch processor; default 5000 ms. */
-  exportDelayMs?: number
 }
 
 export interface Tracing {
@@ -87,7 +85,8 @@ export function startTracing(opts: TracingOptions): Tracing {
         ...(opts.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: opts.serviceVersion }),
       }),
       idGenerator: ids,
-      spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: opts.exportDelayMs ?? 5000 })],
+      // Batching as the OTEL_BSP_* variables set it (default: every 5 s, or 512 spans).
+      spanProcessors: [new BatchSpanProcessor(exporter)],
     })
     provider.register({ propagator: new W3CTraceContextPropagator() })
     on = true
