@@ -26,7 +26,7 @@ import { ensurePortFree } from './http/port-in-use.js'
 import { type RouteLimiter, routeLimiter } from './http/rate-limit.js'
 import { priceOf } from './llm/prices.js'
 import { createLogger, type Logger } from './log.js'
-import { Metrics } from './metrics.js'
+import { Metrics, registerMetricsRoutes } from './metrics.js'
 import { registerApiKeyRoutes } from './orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from './orchestrator/arms-routes.js'
 import { registerDeletionRoutes } from './orchestrator/deletion-routes.js'
@@ -59,6 +59,7 @@ import { queueOnFinal, startDeliveries, WEBHOOK_QUEUES } from './webhooks/queue.
 import { registerWebhookRoutes } from './webhooks/routes.js'
 import { secretBox } from './webhooks/secret-box.js'
 import { SqlWebhookStore } from './webhooks/sql-webhook-store.js'
+import { startTracing, type Tracing } from './telemetry/tracing.js'
 
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -148,6 +149,15 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
   const answerKeys = new AnswerKeys(config.cacheKeySecret)
   // With Redis, a check must consult the shared tier: no native shortcut.
   const endpoint = redis === undefined ? new CheckEndpoint({ detector, cache: cacheTier, keys: answerKeys }) : undefined
+  const authenticate = authenticatorOf(config, log, sql, options)
+  if (config.authOffInTheOpen) {
+    log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
+  }
+  return { detector, cacheTier, cache, redis, limitsRedis, limit, answerKeys, endpoint, authenticate }
+}
+
+/** Who is calling: ADMIN_TOKEN, the given verifiers, API keys (with a database), identity-provider tokens. */
+function authenticatorOf(config: Config, log: Logger, sql: Sql | undefined, options: StartOptions): Authenticate {
   // API keys live in the database, so one key works on every service that shares it.
   const verifiers: CredentialVerifier[] = [...(options.verifiers ?? [])]
   if (sql !== undefined) {
@@ -155,15 +165,11 @@ async function openShared(config: Config, log: Logger, detector: Detector, sql: 
     verifiers.push(apiKeyVerifier(new SqlApiKeyStore(sql), { onError }))
   }
   if (config.jwt !== undefined) verifiers.push(createJwtVerifier(config.jwt, { log }))
-  const authenticate = createAuthenticator({
+  return createAuthenticator({
     mode: config.auth,
     ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
     verifiers,
   })
-  if (config.authOffInTheOpen) {
-    log.warn({ host: config.host }, `AUTH=off on ${config.host}: every client that reaches this address may do anything, as an admin`)
-  }
-  return { detector, cacheTier, cache, redis, limitsRedis, limit, answerKeys, endpoint, authenticate }
 }
 
 /** The health of the limits' own Redis, for the health routes; nothing when the buckets share `redis`. */
@@ -172,13 +178,20 @@ function limitsHealth(shared: Shared): { limitsHealth?: () => RedisHealth } {
   return limits === undefined ? {} : { limitsHealth: () => limits.health() }
 }
 
-function httpApp(name: string, config: Config, log: Logger, shared?: Shared, metrics?: Metrics): HttpApp {
+function httpApp(
+  name: string,
+  config: Config,
+  log: Logger,
+  shared?: Pick<Shared, 'authenticate'> & Partial<Pick<Shared, 'limit'>>,
+  metrics?: Metrics,
+): HttpApp {
   return createHttpApp({
     name,
     bodyLimitBytes: config.bodyLimitBytes,
     logger: log,
     trustProxy: config.trustProxy,
-    ...(shared && { authenticate: shared.authenticate, limit: shared.limit }),
+    ...(shared && { authenticate: shared.authenticate }),
+    ...(shared?.limit && { limit: shared.limit }),
     streams: { perCaller: config.streamsPerUser, total: config.streamsTotal },
     ...(metrics && { onResponse: metrics.httpObserver(name) }),
   })
@@ -202,13 +215,21 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
   if (which.reflex) await ensurePortFree(config.reflexPort, config.host)
   if (which.orchestrator) await ensurePortFree(config.port, config.host)
   if (which.arm) await ensurePortFree(which.arm.port, config.host)
-  const sql = await openDatabase(config, which, log)
+  const tracing = openTracing(config, which)
+  let sql: Sql | undefined
+  try {
+    sql = await openDatabase(config, which, log)
+  } catch (err) {
+    await tracing?.stop()
+    throw err
+  }
   // An arm alone uses neither the cache nor the rate limits: it opens no Redis connection.
   let shared: Shared | undefined
   try {
     shared = which.reflex || which.orchestrator ? await openShared(config, log, detector, sql, options) : undefined
   } catch (err) {
     await sql?.close()
+    await tracing?.stop()
     throw err
   }
   const closers: Array<() => Promise<void>> = []
@@ -224,11 +245,15 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
     await shared?.redis?.close()
     await shared?.limitsRedis?.close()
     await sql?.close()
+    // Last: the spans of the shutdown itself are flushed too.
+    await tracing?.stop()
   }
 
   try {
     if (which.reflex && shared) {
-      const app = httpApp('reflex', config, log, shared)
+      const metrics = new Metrics({ detector: shared.detector, cacheTier: shared.cacheTier, cache: shared.cache })
+      const app = httpApp('reflex', config, log, shared, metrics)
+      registerMetricsRoutes(app, metrics)
       registerReflexRoutes(app, {
         ...shared,
         cacheTtlSeconds: config.cacheTtl,
@@ -243,7 +268,10 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
       log.info({ port: ports.reflex }, 'reflex layer listening')
     }
     if (which.arm) {
-      const app = httpApp(`arm-${which.arm.name}`, config, log)
+      // The arm's own routes take capability tokens; its metrics, the credentials of the other services.
+      const metrics = new Metrics({ detector })
+      const app = httpApp(`arm-${which.arm.name}`, config, log, { authenticate: authenticatorOf(config, log, sql, options) }, metrics)
+      registerMetricsRoutes(app, metrics)
       const started = await startArmService(config, which.arm.name, which.arm.port, { detector, log, version: VERSION, app })
       closers.push(...started.closers)
       ports.arm = started.port
@@ -260,12 +288,37 @@ export async function start(config: Config, which: Which, logger?: Logger, optio
 }
 
 /**
+ * Tracing when an OTLP endpoint is configured (docs/observability.md). The service name is
+ * OTEL_SERVICE_NAME, else the one service the process runs (`ganglion-orchestrator`,
+ * `ganglion-reflex`, `ganglion-arm-<name>`), else `ganglion` for several at once.
+ */
+function openTracing(config: Config, which: Which): Tracing | undefined {
+  if (config.otlpTracesEndpoint === undefined) return undefined
+  const names = [
+    ...(which.orchestrator ? ['ganglion-orchestrator'] : []),
+    ...(which.reflex ? ['ganglion-reflex'] : []),
+    ...(which.arm ? [`ganglion-arm-${which.arm.name}`] : []),
+  ]
+  const serviceName = config.otelServiceName ?? (names.length === 1 ? names[0]! : 'ganglion')
+  return startTracing({ endpoint: config.otlpTracesEndpoint, serviceName, serviceVersion: VERSION })
+}
+
+/**
  * The database of the process, opened once and shared: the orchestrator's stores, and the API
  * keys every service with AUTH=required verifies. PGlite lives in one process, so a reflex layer
  * that checks keys apart from the orchestrator needs the PostgreSQL they share; without one it
  * may still take identity-provider tokens (and ADMIN_TOKEN), but no API key.
  */
 async function openDatabase(config: Config, which: Which, log: Logger): Promise<Sql | undefined> {
+  // An arm alone checks API keys only on its metrics, and only in a PostgreSQL it is given.
+  if (which.arm !== undefined && !which.orchestrator && !which.reflex) {
+    if (config.auth !== 'required') return undefined
+    if (config.databaseUrl === undefined) {
+      log.warn('no DATABASE_URL: the arm service takes ADMIN_TOKEN and identity-provider tokens on /metrics, but no API key')
+      return undefined
+    }
+    return openSql({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  }
   const checksKeys = which.reflex === true && config.auth === 'required'
   if (!which.orchestrator && !checksKeys) return undefined
   if (!which.orchestrator && config.databaseUrl === undefined) {
@@ -326,6 +379,7 @@ async function startOrchestrator(
   const metrics = new Metrics({
     detector: shared.detector,
     cacheTier: shared.cacheTier,
+    cache: shared.cache,
     // pg-boss's counts as of its last maintenance pass: cheap enough for every scrape.
     queueDepths: async () => (await queue.pgBoss.getQueues()).map((q) => ({ queue: q.name, queued: q.readyCount, active: q.activeCount })),
   })

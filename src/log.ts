@@ -19,10 +19,14 @@
  * cut, at points the redactor's `find` sees no personal data across, so the redactor then scans
  * a short line and still recognises every item kept; a line its placeholders made longer than the
  * bound is cut again. A line within the bound is written as it is.
+ *
+ * A line written while a request is handled, or a job of the task it submitted runs, carries the
+ * request's id as `request_id` (telemetry/request-scope.ts).
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
 import type { PiiFinder } from './cut-clear-of-pii.js'
 import { boundLine } from './log-bound.js'
+import { currentRequestId } from './telemetry/request-scope.js'
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR'
 
@@ -59,7 +63,15 @@ export function createLogger(opts: LoggerOptions): Logger {
       : // Placeholders can be longer than what they replace (`a@b.io` → `[EMAIL_1]`): a line the
         // redactor took past the bound is cut again, with no finder, as it holds placeholders now.
         (line: string) => boundLine(redactor.redact(boundLine(line, redactor.find)))
-  return pino({ name: opts.name, level: pinoLevel(opts.level ?? 'INFO'), hooks: { streamWrite } }, destination)
+  return pino({ name: opts.name, level: pinoLevel(opts.level ?? 'INFO'), hooks: { streamWrite }, mixin: requestIdField }, destination)
+}
+
+const NO_FIELDS = {}
+
+/** Every line written while a request (or a job of the task it submitted) is in progress names it. */
+function requestIdField(): object {
+  const id = currentRequestId()
+  return id === undefined ? NO_FIELDS : { request_id: id }
 }
 
 export type { Logger }

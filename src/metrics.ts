@@ -1,10 +1,14 @@
 /**
- * Prometheus metrics (prom-client) for `GET /api/v1/metrics`: HTTP, task, step, queue, reflex
- * and LLM series. One registry per process; counters the addon keeps are read at scrape time.
+ * Prometheus metrics (prom-client) for `GET /api/v1/metrics`: HTTP, task, step, queue, reflex,
+ * cache and LLM series. One registry per service; counters the addon and the cache tiers keep are
+ * read at scrape time. The orchestrator, the reflex layer and every arm service serve their own
+ * (docs/observability.md).
  */
 
 import type { CacheTier, Detector } from '@ganglion/reflex'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import type { HttpApp, Reply } from './http/app.js'
+import type { TierStats } from './stores/cache-store.js'
 
 export interface QueueDepth {
   queue: string
@@ -12,10 +16,17 @@ export interface QueueDepth {
   active: number
 }
 
+/** The cache as the counters read it: each tier's own (`memory`, then `redis` when configured). */
+export interface CacheTiers {
+  stats(): Promise<{ tiers: TierStats[] }>
+}
+
 export interface MetricsSources {
   detector: Detector
-  /** The in-process cache tier. */
-  cacheTier: CacheTier
+  /** The in-process cache tier; unset in a service without a cache (an arm). */
+  cacheTier?: CacheTier
+  /** Lookups and evictions per tier, read at scrape time; unset: no cache series. */
+  cache?: CacheTiers
   /** Job counts per queue, read at scrape time. */
   queueDepths?: () => Promise<QueueDepth[]>
 }
@@ -111,7 +122,9 @@ export class Metrics {
     reflex('ganglion_reflex_blocked', 'Reflex checks that blocked', () => detector.stats().blocked)
     reflex('ganglion_reflex_pii_detected', 'Reflex checks that found personal data', () => detector.stats().piiDetected)
     reflex('ganglion_reflex_injection_detected', 'Reflex checks that found injection patterns', () => detector.stats().injectionDetected)
-    reflex('ganglion_reflex_cache_entries', 'Entries in the in-process cache tier', () => cacheTier.stats().entries)
+    if (cacheTier !== undefined)
+      reflex('ganglion_reflex_cache_entries', 'Entries in the in-process cache tier', () => cacheTier.stats().entries)
+    if (sources.cache !== undefined) cacheCounters(sources.cache, registers)
 
     const depths = sources.queueDepths
     if (depths) {
@@ -171,4 +184,52 @@ export class Metrics {
   async text(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() }
   }
+}
+
+/**
+ * `ganglion_cache_requests_total{tier,result}` and `ganglion_cache_evictions_total{tier}`: the
+ * tiers' own running totals, copied at each scrape (they only grow, so they are counters). A
+ * lookup the memory tier misses goes on to Redis, so `redis` counts what `memory` missed.
+ */
+function cacheCounters(cache: CacheTiers, registers: Registry[]): void {
+  const tiers = (): Promise<TierStats[]> =>
+    cache.stats().then(
+      (s) => s.tiers,
+      () => [],
+    )
+  new Counter({
+    name: 'ganglion_cache_requests_total',
+    help: 'Cache lookups per tier, by result (hit, miss)',
+    labelNames: ['tier', 'result'],
+    registers,
+    async collect() {
+      const all = await tiers()
+      this.reset()
+      for (const t of all) {
+        this.inc({ tier: t.tier, result: 'hit' }, t.hits)
+        this.inc({ tier: t.tier, result: 'miss' }, t.misses)
+      }
+    },
+  })
+  new Counter({
+    name: 'ganglion_cache_evictions_total',
+    help: 'Entries a cache tier dropped to stay within its bounds',
+    labelNames: ['tier'],
+    registers,
+    async collect() {
+      const all = await tiers()
+      this.reset()
+      for (const t of all) this.inc({ tier: t.tier }, t.evictions)
+    },
+  })
+}
+
+/** `GET /api/v1/metrics` and `GET /metrics` on `app`, with the permission the orchestrator's need. */
+export function registerMetricsRoutes(app: HttpApp, metrics: Metrics): void {
+  const route = async (): Promise<Reply> => {
+    const { contentType, body } = await metrics.text()
+    return { headers: { 'content-type': contentType }, raw: body }
+  }
+  app.route('GET', '/api/v1/metrics', route, { permission: 'metrics' })
+  app.route('GET', '/metrics', route, { permission: 'metrics' })
 }

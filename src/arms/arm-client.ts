@@ -19,12 +19,16 @@
  * | a reply longer than `replyLimitBytes` (default 32 MiB) | ARM_REPLY_TOO_LARGE | no |
  * | the caller's signal aborted | STEP_ABORTED | yes |
  *
+ * `/execute` carries the task's `X-Request-ID` and, while tracing is on, the arm call's `traceparent`.
+ *
  * The reply is read no further than the limit (a declared Content-Length over it is refused before
  * reading), so a broken or hostile arm cannot make the orchestrator buffer an unbounded body.
  */
 import { Compile } from 'typebox/compile'
 import { type Agent, fetch, type RequestInit, type Response } from 'undici'
 import { StepError } from '../step-errors.js'
+import { withRequestIdHeader } from '../telemetry/request-scope.js'
+import { injectContext } from '../telemetry/tracing.js'
 import { trimEndOf } from '../text-scan.js'
 import { type AddressNotAllowed, type ArmAddressPolicy, guardedAgent, refusedLiteral } from './arm-address.js'
 import { ArmCapability, ArmHealth, type ExecuteRequest, ExecuteResponse } from './contract.js'
@@ -65,8 +69,11 @@ export class HttpArmClient implements ArmService {
   async execute(request: ExecuteRequest, token: string, signal: AbortSignal): Promise<ExecuteResponse> {
     const { status, body } = await this.call('/execute', signal, {
       method: 'POST',
-      // no token, no header: the arm then says TOKEN_MISSING rather than judging the text "undefined"
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      // no token, no header: the arm then says TOKEN_MISSING rather than judging the text "undefined";
+      // the task's request id and (tracing on) the arm call's span go with the step
+      headers: injectContext(
+        withRequestIdHeader({ 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }),
+      ),
       body: JSON.stringify(request),
     })
     if (status === 200) {

@@ -144,6 +144,13 @@ export interface Config {
   authOffInTheOpen: boolean
   /** Identity-provider tokens (OIDC JWTs) taken as credentials; undefined → none (AUTH_JWKS_URL and AUTH_PUBLIC_KEY unset). */
   jwt: JwtConfig | undefined
+  /**
+   * Where spans are exported by OTLP/HTTP: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, else
+   * OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`; undefined → tracing off.
+   */
+  otlpTracesEndpoint: string | undefined
+  /** OTEL_SERVICE_NAME; undefined → named after the service (`ganglion-orchestrator`, `ganglion-arm-<name>`…). */
+  otelServiceName: string | undefined
 }
 
 /** The AUTH_* variables of identity-provider tokens; exactly one of `jwksUrl` and `publicKey` is set. */
@@ -301,6 +308,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     auth,
     authOffInTheOpen: auth === 'off' && !isLoopback(host),
     jwt: jwtConfig(raw, problems),
+    otlpTracesEndpoint: tracesEndpoint(raw),
+    otelServiceName: raw.OTEL_SERVICE_NAME,
   }
 
   if (config.taskDefaultMaxTokens > config.taskMaxTokens)
@@ -309,6 +318,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     )
   if (problems.length > 0) throw new ConfigError(problems)
   return Object.freeze(config)
+}
+
+/** The OTLP traces URL: the signal's own variable as it is, else the collector root with `/v1/traces` (the OTLP rule). */
+function tracesEndpoint(raw: Record<string, string>): string | undefined {
+  const own = raw.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+  if (own !== undefined) return own
+  const root = raw.OTEL_EXPORTER_OTLP_ENDPOINT
+  return root === undefined ? undefined : `${root.endsWith('/') ? root.slice(0, -1) : root}/v1/traces`
 }
 
 /** A threshold variable as a number from 0 to 1; unset (or already reported) → undefined. A problem goes to `problems`. */

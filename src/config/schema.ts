@@ -138,6 +138,9 @@ export const EnvSchema = Type.Object({
   WEBHOOK_SECRET_KEY: Type.Optional(
     Type.String({ minLength: 32, description: 'seals stored webhook signing secrets; the same in every process of a deployment' }),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Url(['http', 'https'], 'OTLP/HTTP collector root; traces go to its /v1/traces'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Url(['http', 'https'], 'OTLP/HTTP traces URL, used as it is'),
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'service.name of the exported spans' })),
   ...armProperties,
 })
 

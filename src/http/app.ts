@@ -18,6 +18,8 @@ import HyperExpress from 'hyper-express'
 import { type Authenticate, AuthenticationError, AuthenticationUnavailableError } from '../auth/authenticator.js'
 import { can, NOBODY, type Permission, type Principal } from '../auth/principal.js'
 import type { Decision } from '../stores/rate-limit-store.js'
+import { runWithRequestId } from '../telemetry/request-scope.js'
+import { extractContext, type Span, SpanKind, SpanStatusCode, startSpan, tracingOn, withSpan } from '../telemetry/tracing.js'
 import { type BodyText, emptyBody, isJsonContentType, parseJsonBody } from './body.js'
 import { type Ctx, type Handler, type Reply, RequestContext } from './context.js'
 import { errorBody, HttpError, toHttpError } from './errors.js'
@@ -70,12 +72,32 @@ export interface DeclaredRoute {
   permission: Permission
 }
 
-// Where a response remembers its route pattern and start time, when `onResponse` is set.
+// Where a response remembers its route pattern and start time, when `onResponse` is set, and
+// its server span, when tracing is on.
 const ROUTE = Symbol('route')
 const STARTED = Symbol('started')
+const SPAN = Symbol('span')
 interface Observed {
   [ROUTE]?: string
   [STARTED]?: number
+  [SPAN]?: Span
+}
+
+/** Ends the request's server span, if it has one, with the status answered. */
+function endSpan(res: Response, status: number): void {
+  const o = res as unknown as Observed
+  const span = o[SPAN]
+  if (span === undefined) return
+  o[SPAN] = undefined
+  span.setAttribute('http.response.status_code', status)
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+  span.end()
+}
+
+/** The handler's call, inside its request id and (tracing on) its server span. */
+function within<T>(res: Response, requestId: string, fn: () => T): T {
+  const span = (res as unknown as Observed)[SPAN]
+  return runWithRequestId(requestId, span === undefined ? fn : () => withSpan(span, fn))
 }
 
 export interface RouteOptions<B> {
@@ -137,6 +159,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   const onResponse = opts.onResponse
   function observe(res: Response, method: string, status: number): void {
+    endSpan(res, status)
     if (onResponse === undefined) return
     const o = res as unknown as Observed
     const started = o[STARTED]
@@ -185,7 +208,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   function run<B>(ctx: RequestContext<B>, res: Response, handler: Handler<B>): void {
     let out: Reply | Promise<Reply>
     try {
-      out = handler(ctx)
+      out = within(res, ctx.requestId, () => handler(ctx))
     } catch (err) {
       sendError(res, ctx.requestId, ctx.method, ctx.path, err)
       return
@@ -226,6 +249,18 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         const o = res as unknown as Observed
         o[ROUTE] = path
         o[STARTED] = performance.now()
+        handle(req, res)
+      }
+    }
+    {
+      // A server span per request while tracing is on, under the client's `traceparent`.
+      const handle = onRequest
+      onRequest = (req, res) => {
+        if (tracingOn()) {
+          const parent = extractContext({ traceparent: req.headers.traceparent, tracestate: req.headers.tracestate })
+          const attributes = { 'http.request.method': req.method, 'http.route': path }
+          ;(res as unknown as Observed)[SPAN] = startSpan(`${method} ${path}`, { kind: SpanKind.SERVER, attributes }, parent)
+        }
         handle(req, res)
       }
     }
@@ -284,12 +319,16 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     // status line is out, and writing to a socket uWS has dropped throws.
     void ctx.signal
     // The slot is held until the handler is done: it returns when the stream ends or the client goes.
-    try {
-      const out = handler(ctx, res)
-      if (out instanceof Promise) out.catch(fail).finally(release)
-      else release()
-    } catch (err) {
+    const done = (): void => {
       release()
+      endSpan(res, res.completed || res.initiated ? 200 : 500)
+    }
+    try {
+      const out = within(res, ctx.requestId, () => handler(ctx, res))
+      if (out instanceof Promise) out.catch(fail).finally(done)
+      else done()
+    } catch (err) {
+      done()
       fail(err)
     }
   }

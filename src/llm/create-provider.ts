@@ -15,12 +15,15 @@
  * integers. OpenAI
  * without a key is allowed: local servers (Ollama, vLLM, llama.cpp) need none.
  */
+
+import { tracingOn } from '../telemetry/tracing.js'
 import { ANTHROPIC_DEFAULTS, AnthropicProvider } from './anthropic-provider.js'
 import { LlamaProvider } from './llama-provider.js'
 import { OfflineProvider } from './offline-provider.js'
 import { OPENAI_DEFAULTS, OpenAiProvider } from './openai-provider.js'
 import { LlmError, type LlmProvider, type LlmProviderId } from './provider.js'
 import { type Redact, RedactingProvider } from './redacting-provider.js'
+import { TracedProvider } from './traced-provider.js'
 
 export interface LlmProviderOptions {
   provider: LlmProviderId
@@ -55,7 +58,16 @@ export const DEFAULT_MODELS = {
 
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000
 
+/**
+ * The configured provider; with tracing on when it is made (the services start tracing first), a
+ * span per model call (traced-provider.ts).
+ */
 export function createLlmProvider(options: LlmProviderOptions, deps: LlmProviderDeps): LlmProvider {
+  const provider = createProvider(options, deps)
+  return tracingOn() ? new TracedProvider(provider) : provider
+}
+
+function createProvider(options: LlmProviderOptions, deps: LlmProviderDeps): LlmProvider {
   const problems: string[] = []
   const { provider, baseUrl, apiKey, model, modelPath, timeoutMs = DEFAULT_LLM_TIMEOUT_MS } = options
   if (!['offline', 'openai', 'anthropic', 'llama'].includes(provider))

@@ -11,7 +11,12 @@
  * Mapping: the caller's signal → `LLM_ABORTED`; the timeout, a connection error, 408, 409, 429
  * and 5xx → `LLM_UNAVAILABLE` (retryable); any other 4xx → `LLM_BAD_REQUEST`. The API's own error
  * message is kept (shortened), never the request.
+ *
+ * Every request carries the `X-Request-ID` of the work in progress and, while tracing is on, the
+ * `traceparent` of the model call's span (docs/observability.md).
  */
+import { withRequestIdHeader } from '../telemetry/request-scope.js'
+import { injectContext } from '../telemetry/tracing.js'
 import { trimEndOf } from '../text-scan.js'
 import { LlmError } from './provider.js'
 
@@ -38,7 +43,8 @@ export class ProviderRequest {
     try {
       response = await fetch(url, {
         method: init.method,
-        headers: init.headers,
+        // The request's id and (tracing on) the model call's span travel with it.
+        headers: injectContext(withRequestIdHeader({ ...init.headers })),
         body: init.body === undefined ? null : JSON.stringify(init.body),
         signal: this.signal,
       })

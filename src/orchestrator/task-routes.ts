@@ -11,8 +11,9 @@ import { HttpError } from '../http/errors.js'
 import { pageEnvelope, parsePageQuery } from '../http/pagination.js'
 import { compileSchema } from '../http/validate.js'
 import type { Metrics } from '../metrics.js'
-import { type StoredTask, TASK_STATUSES, type TaskStatus, toTaskRecord } from '../stores/task.js'
+import { isFinal, type StoredTask, TASK_STATUSES, type TaskStatus, toTaskRecord } from '../stores/task.js'
 import { IdempotencyConflict, type TaskSortKey, type TaskStore } from '../stores/task-store.js'
+import { endTaskSpan, taskOrigin } from '../telemetry/task-trace.js'
 import { actingUser, tenantToRead, tenantToWrite } from './request-scope.js'
 import type { TaskRunner } from './runner/task-runner.js'
 import { CreateTaskRequest } from './schemas.js'
@@ -54,7 +55,13 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     const headers: Record<string, string> = {}
     let outcome
     try {
-      outcome = await deps.service.create(req, { tenant, idempotencyKey: key, userId: user, clientIp: ctx.ip })
+      outcome = await deps.service.create(req, {
+        tenant,
+        idempotencyKey: key,
+        userId: user,
+        clientIp: ctx.ip,
+        origin: taskOrigin(ctx.requestId),
+      })
     } catch (err) {
       if (err instanceof IdempotencyConflict) {
         throw HttpError.conflict(
@@ -67,6 +74,8 @@ export function registerTaskRoutes(app: HttpApp, deps: TaskRouteDeps): void {
     }
     const { task, replayed } = outcome
     if (!replayed) deps.metrics.taskCreated(task.status)
+    // Refused or answered from the cache: the task ends here, and so does its span.
+    if (!replayed && isFinal(task.status)) endTaskSpan(task)
     headers.Location = `/api/v1/tasks/${encodeURIComponent(task.task_id)}`
     if (replayed) headers['Idempotent-Replayed'] = 'true'
     return { status: 201, headers, body: toTaskRecord(task) }

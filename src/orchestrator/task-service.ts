@@ -23,7 +23,7 @@ import { HttpError } from '../http/errors.js'
 import { CacheError, type CacheStore } from '../stores/cache-store.js'
 import { requestHash } from '../stores/request-hash.js'
 import type { Sql } from '../stores/sql.js'
-import type { StoredTask, TaskBudget } from '../stores/task.js'
+import type { StoredTask, TaskBudget, TaskOrigin } from '../stores/task.js'
 import type { NewTask, TaskStore } from '../stores/task-store.js'
 import { CreateBatcher, type CreateBatcherOptions } from './create-batcher.js'
 import type { JobQueue } from './queue/job-queue.js'
@@ -64,6 +64,8 @@ export interface CreateMeta {
   idempotencyKey?: string | undefined
   userId?: string | undefined
   clientIp?: string | undefined
+  /** The submitting request's id and trace context (telemetry/task-trace.ts). */
+  origin?: TaskOrigin | undefined
 }
 
 export interface CreateOutcome {
@@ -103,6 +105,7 @@ export class TaskService {
       user_id: meta.userId ?? null,
       client_ip: meta.clientIp ?? null,
       deadline_at: new Date(Date.now() + timeout * 1000).toISOString(),
+      ...(meta.origin !== undefined && { origin: meta.origin }),
     }
     const options = {
       ...(meta.idempotencyKey !== undefined && { idempotencyKey: scopedKey(meta), requestHash: requestHash(req) }),

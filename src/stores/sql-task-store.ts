@@ -23,6 +23,7 @@ import {
   type StepStatus,
   type StoredTask,
   type TaskEvent,
+  type TaskOrigin,
   type TaskStatus,
   type TaskStep,
   type TaskUsage,
@@ -101,6 +102,7 @@ interface TaskRow {
   completed_at: Date | string | null
   version: number | string
   replans: number
+  origin: TaskOrigin | null
   steps: StepJson[]
 }
 
@@ -183,6 +185,7 @@ function toTask(row: TaskRow): StoredTask {
     deadline_at: iso(row.deadline_at),
     version: Number(row.version),
     replans: Number(row.replans),
+    origin: row.origin ?? null,
   }
 }
 
@@ -658,15 +661,15 @@ function insertTasksSql(keyed: boolean): string {
       select * from jsonb_to_recordset($1::jsonb) as x(
         task_id text, tenant text, status text, goal text, constraints jsonb, context jsonb, acceptance_criteria jsonb,
         budget jsonb, priority text, metadata jsonb, user_id text, client_ip text, reason text,
-        deadline_at timestamptz, result jsonb, cached boolean, final boolean)
+        deadline_at timestamptz, result jsonb, cached boolean, final boolean, origin jsonb)
       ${keyed ? 'where exists (select 1 from claimed)' : ''}
     ),
     inserted as (
       insert into tasks (task_id, tenant, status, goal, constraints, context, acceptance_criteria, budget, priority,
-                         metadata, user_id, client_ip, reason, deadline_at, result, cached, completed_at, event_seq)
+                         metadata, user_id, client_ip, reason, deadline_at, result, cached, completed_at, event_seq, origin)
       select task_id, tenant, status, goal, constraints, coalesce(context, 'null'::jsonb), acceptance_criteria, budget,
              priority, metadata, user_id, client_ip, reason, deadline_at, coalesce(result, 'null'::jsonb), cached,
-             case when final then now() end, 1
+             case when final then now() end, 1, origin
         from input
       returning *
     ),
@@ -700,6 +703,7 @@ function taskJson(tasks: readonly NewTask[]): string {
         result: task.result ?? null,
         cached: task.cached ?? false,
         final: isFinal(status),
+        origin: task.origin ?? null,
       }
     }),
   )

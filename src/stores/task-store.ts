@@ -37,6 +37,7 @@ import type {
   TaskConstraints,
   TaskError,
   TaskEvent,
+  TaskOrigin,
   TaskStatus,
   TaskStep,
   TaskUsage,
@@ -64,6 +65,8 @@ export interface NewTask {
   /** A cache hit is created `completed` with its result and `cached: true`. */
   result?: unknown
   cached?: boolean
+  /** The submitting request's id and trace context (task.ts). */
+  origin?: TaskOrigin | null
 }
 
 export interface CreateOptions {

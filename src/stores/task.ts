@@ -97,6 +97,18 @@ export interface TaskBudget {
   max_cost_usd?: number
 }
 
+/**
+ * The request that submitted a task (docs/observability.md): its `X-Request-ID`, and with tracing
+ * on the W3C context of the task's own span (`traceparent`, whose span id is the task span's) and
+ * the span it is a child of (`parent_span_id`, the submitting request's server span).
+ */
+export interface TaskOrigin {
+  request_id: string
+  traceparent?: string
+  tracestate?: string
+  parent_span_id?: string
+}
+
 export interface StoredTask extends TaskRecord {
   /** Whose task it is (docs/security.md, "Tenants"); not in the record: a client sees only its own tenant's. */
   tenant: string
@@ -114,6 +126,8 @@ export interface StoredTask extends TaskRecord {
   version: number
   /** New plans the task got after a failed validation. */
   replans: number
+  /** The submitting request; null for a task created before it was kept (or absent where none is read). */
+  origin?: TaskOrigin | null
 }
 
 export function toTaskRecord(task: StoredTask): TaskRecord {

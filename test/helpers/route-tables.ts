@@ -13,6 +13,7 @@ import { registerArmRoutes } from '../../src/arms/arm-server.js'
 import { createAuthenticator } from '../../src/auth/authenticator.js'
 import { createHttpApp, type DeclaredRoute, type HttpApp } from '../../src/http/app.js'
 import { registerDocsRoutes } from '../../src/http/docs-routes.js'
+import { registerMetricsRoutes } from '../../src/metrics.js'
 import { registerApiKeyRoutes } from '../../src/orchestrator/api-key-routes.js'
 import { registerArmsRoutes } from '../../src/orchestrator/arms-routes.js'
 import { registerDeletionRoutes } from '../../src/orchestrator/deletion-routes.js'
@@ -44,9 +45,11 @@ export const ROUTE_MODULES: Readonly<Record<Service, Readonly<Record<string, (ap
   },
   reflex: {
     registerReflexRoutes: (app) => registerReflexRoutes(app, none),
+    registerMetricsRoutes: (app) => registerMetricsRoutes(app, none),
   },
   arm: {
     registerArmRoutes: (app) => registerArmRoutes(app, none),
+    registerMetricsRoutes: (app) => registerMetricsRoutes(app, none),
   },
 }
 
@@ -59,13 +62,8 @@ export function routeTables(t: Teardown): Record<Service, readonly DeclaredRoute
   const logger = { error() {}, warn() {} }
   const tables = {} as Record<Service, readonly DeclaredRoute[]>
   for (const service of SERVICES) {
-    // As in src/app.ts: the orchestrator and the reflex layer authenticate, an arm only verifies capability tokens.
-    const app = createHttpApp({
-      name: service,
-      bodyLimitBytes: 1 << 20,
-      logger,
-      ...(service !== 'arm' && { authenticate: createAuthenticator({ mode: 'required' }) }),
-    })
+    // As in src/app.ts: every service authenticates (an arm its metrics; its own routes take capability tokens).
+    const app = createHttpApp({ name: service, bodyLimitBytes: 1 << 20, logger, authenticate: createAuthenticator({ mode: 'required' }) })
     t.teardown(() => app.close())
     for (const register of Object.values(ROUTE_MODULES[service])) register(app)
     tables[service] = app.routes()

@@ -13,7 +13,7 @@ t.test('the helper registers exactly the route modules src/app.ts and the arm se
   for (const file of ['app.ts', 'app-arm-service.ts']) {
     for (const m of source(file).matchAll(/\b(register\w+)\(\s*(?:deps\.)?app\b/g)) registered.add(m[1]!)
   }
-  const helper = Object.values(ROUTE_MODULES).flatMap((modules) => Object.keys(modules))
+  const helper = new Set(Object.values(ROUTE_MODULES).flatMap((modules) => Object.keys(modules)))
   t.ok(registered.size >= 9, `${registered.size} route modules found in the composition root`)
   t.same([...registered].sort(), [...helper].sort())
 })
@@ -22,5 +22,11 @@ t.test('every service of the helper declares routes', async (t) => {
   const tables = routeTables(t)
   t.ok(tables.orchestrator.length >= 25, 'the orchestrator')
   t.ok(tables.reflex.length >= 10, 'the reflex layer')
-  t.same(tables.arm.map((r) => `${r.method} ${r.path}`).sort(), ['GET /capabilities', 'GET /health', 'POST /execute'])
+  t.same(tables.arm.map((r) => `${r.method} ${r.path}`).sort(), [
+    'GET /api/v1/metrics',
+    'GET /capabilities',
+    'GET /health',
+    'GET /metrics',
+    'POST /execute',
+  ])
 })

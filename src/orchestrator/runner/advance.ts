@@ -5,6 +5,7 @@
  */
 import { stepFailure } from '../../step-errors.js'
 import { ACTIVE_STATUSES, isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskUsage } from '../../stores/task.js'
+import { endTaskSpan } from '../../telemetry/task-trace.js'
 import { aggregate } from './aggregate.js'
 import { queuePriority, STEP_RUN, type StepRunJob, type TaskRef } from './queues.js'
 import { reasonForLog } from './replan-reason.js'
@@ -128,6 +129,7 @@ async function failTask(ctx: RunnerContext, task: StoredTask, error: TaskError):
 function finished(ctx: RunnerContext, task: StoredTask): void {
   const seconds = (Date.now() - Date.parse(task.created_at)) / 1000
   ctx.metrics?.taskFinished(task.status, seconds)
+  endTaskSpan(task)
   ctx.log.info({ task_id: task.task_id, status: task.status, seconds }, 'task finished')
 }
 

@@ -26,6 +26,7 @@ import { costUsd, type ModelPrice, worstPerToken } from '../../llm/prices.js'
 import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
+import { inSpan, SpanKind } from '../../telemetry/tracing.js'
 import { redactedTerms } from './redacted-terms.js'
 import type { RunnerMetrics } from './runner-context.js'
 
@@ -114,8 +115,18 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
       budget: { max_tokens: allowance },
       timeout_ms: deps.stepTimeoutMs,
     }
-    const response = await endpoint.execute(request, token, call.signal).catch((err: unknown) => {
-      throw asStepError(err)
+    // A client span per call: an arm service's server span (and its model calls) are its children.
+    const attributes = { 'ganglion.task.id': task.task_id, 'ganglion.step.id': stepId, 'ganglion.arm': arm, 'ganglion.tool': tool }
+    const response = await inSpan(`arm ${arm}`, { kind: SpanKind.CLIENT, attributes }, undefined, async (span) => {
+      const answer = await endpoint.execute(request, token, call.signal).catch((err: unknown) => {
+        throw asStepError(err)
+      })
+      span?.setAttributes({
+        'ganglion.arm.status': answer.status,
+        'gen_ai.usage.input_tokens': answer.provenance.tokens.prompt,
+        'gen_ai.usage.output_tokens': answer.provenance.tokens.completion,
+      })
+      return answer
     })
     used = response.provenance.tokens.total
     const { prompt, completion } = response.provenance.tokens

@@ -4,7 +4,9 @@
  */
 import { injectionScreen } from '../../injected-passages.js'
 import { StepError, stepFailure } from '../../step-errors.js'
-import { isFinal, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js'
+import { isFinal, type StoredTask, type TaskError, type TaskStatus, type TaskStep } from '../../stores/task.js'
+import { inTaskScope, taskContext } from '../../telemetry/task-trace.js'
+import { inSpan } from '../../telemetry/tracing.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { type AbortKind, StepAbort } from './abort-registry.js'
 import { advance, finishStopped } from './advance.js'
@@ -40,6 +42,14 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
     return advance(ctx, ref, now) // the crash fell between the step's commit and the task's next move
   }
   const { step, task } = claim
+  // Logged and forwarded under the submitting request's id.
+  return inTaskScope(task, () => runClaimed(ctx, job, ref, step, task))
+}
+
+/** The claimed step run, its outcome recorded and the task moved on. */
+async function runClaimed(ctx: RunnerContext, job: QueueJob<StepRunJob>, ref: TaskRef, step: TaskStep, task: StoredTask): Promise<void> {
+  const { task_id: taskId, tenant } = ref
+  const stepId = step.step_id
   ctx.metrics?.dispatchLatency(Math.max(0, Date.now() - job.data.ready_at) / 1000)
   ctx.metrics?.stepStarted(step.arm)
 
@@ -60,7 +70,15 @@ export async function runStepJob(ctx: RunnerContext, job: QueueJob<StepRunJob>):
     const outputs = new Map(task.plan.steps.map((s) => [s.step_id, s.output]))
     const given = Object.fromEntries(step.depends_on.map((d) => [d, outputs.get(d) ?? null]))
     const depOutputs = usesModel(step.arm) ? await screenForModel(ctx, ref, stepId, given) : given
-    outcome = { ok: true, result: await ctx.steps.run(step, { goal, task, depOutputs }, controller.signal) }
+    const attributes = {
+      'ganglion.task.id': taskId,
+      'ganglion.step.id': stepId,
+      'ganglion.arm': step.arm,
+      ...(step.tool !== null && { 'ganglion.tool': step.tool }),
+      'ganglion.step.attempt': step.attempts,
+    }
+    const run = () => ctx.steps.run(step, { goal, task, depOutputs }, controller.signal)
+    outcome = { ok: true, result: await inSpan('task.step', { attributes }, taskContext(task), run) }
   } catch (error) {
     outcome = { ok: false, error }
   } finally {

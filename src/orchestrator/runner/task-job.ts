@@ -3,10 +3,12 @@
  * resumes from whatever state the task reached.
  */
 import { StepError, stepFailure } from '../../step-errors.js'
-import { ACTIVE_STATUSES } from '../../stores/task.js'
+import { ACTIVE_STATUSES, type StoredTask } from '../../stores/task.js'
+import { inTaskScope, taskContext } from '../../telemetry/task-trace.js'
+import { inSpan } from '../../telemetry/tracing.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { advance, finishStopped } from './advance.js'
-import { jobTask, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
+import { jobTask, type TaskRef, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
@@ -16,13 +18,19 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
   // a task moved on by someone else, or gone).
   const task = (await ctx.store.transition(tenant, taskId, ['queued'], 'planning')) ?? (await ctx.store.get(tenant, taskId))
   if (!task) return
+  // Logged and forwarded under the submitting request's id.
+  return inTaskScope(task, () => planAndStart(ctx, job, ref, task))
+}
+
+async function planAndStart(ctx: RunnerContext, job: QueueJob<TaskRunJob>, ref: TaskRef, task: StoredTask): Promise<void> {
+  const { task_id: taskId, tenant } = ref
   if (task.status === 'planning') {
     // A retry after a crash may find the plan already written; the planner is deterministic, but
     // writing it again would log a second task.plan event.
     if (task.plan.steps.length === 0) {
       let steps
       try {
-        steps = await ctx.planner(task)
+        steps = await inSpan('task.plan', { attributes: { 'ganglion.task.id': taskId } }, taskContext(task), () => ctx.planner(task))
       } catch (err) {
         const retryable = !(err instanceof StepError && !err.retryable)
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
