@@ -34,6 +34,7 @@ import { EventFeed } from './orchestrator/event-feed.js'
 import { registerEventsRoute } from './orchestrator/events-route.js'
 import { registerKnowledgeRoutes } from './orchestrator/knowledge-routes.js'
 import { JobQueue } from './orchestrator/queue/job-queue.js'
+import { reflexSelfCheck } from './orchestrator/reflex-self-check.js'
 import { startRetention } from './orchestrator/retention.js'
 import { armPlanner } from './orchestrator/runner/arm-planner.js'
 import { ArmStepRunner } from './orchestrator/runner/arm-step-runner.js'
@@ -474,6 +475,9 @@ async function startOrchestrator(
     cacheHealth: () => shared.cache.health(),
     ...limitsHealth(shared),
     queueRunning: () => queueRunning,
+    ...(shared.redis && { redis: shared.redis }),
+    ...(shared.limitsRedis && { limitsRedis: shared.limitsRedis }),
+    reflexCheck: () => reflexSelfCheck(shared.detector),
     metrics,
     version: VERSION,
     startedAt,

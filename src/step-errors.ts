@@ -71,6 +71,16 @@ export const STEP_ERRORS = {
 
   // The planner arm
   PLAN_NOT_POSSIBLE: { retryable: false, meaning: 'no allowed arm can do the goal' },
+  MODEL_REQUIRED: {
+    retryable: false,
+    meaning: 'no offline rule recognises the goal: planning it needs a language model (LLM_PROVIDER); the task fails with this code',
+  },
+
+  // The retriever arm
+  NO_KNOWLEDGE_MATCH: {
+    retryable: false,
+    meaning: 'a question answered from the knowledge base found no matching passage, so there is no answer',
+  },
 
   // The executor arm
   COMMAND_NOT_ALLOWED: { retryable: false, meaning: 'the command is not on the allow-list, not installed, or would start another program' },

@@ -183,7 +183,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   }
 
   function sendError(res: Response, requestId: string, method: string, path: string, err: unknown): void {
-    if (!(err instanceof HttpError)) logger.error({ err, service, requestId, method, path }, 'unhandled error in handler')
+    const e = toHttpError(err)
+    if (!(err instanceof HttpError)) {
+      if (e.status === 503) logger.warn({ err, service, requestId, method, path, dependency: e.details.field }, 'dependency unavailable')
+      else logger.error({ err, service, requestId, method, path }, 'unhandled error in handler')
+    }
     if (res.completed) return
     if (res.initiated) {
       // A stream already sent its status line: all that is left is to cut it short.
@@ -194,7 +198,6 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
       }
       return
     }
-    const e = toHttpError(err)
     // A body past the limit is not read: the 413 goes out whole at once and the connection is
     // closed, so the rest of the body is never taken in.
     const tooLarge = e.status === 413

@@ -13,6 +13,8 @@
  * produces itself); otherwise it is `{}`. Callers switch on `code`, never on `message`.
  */
 
+import { dependencyOutage } from './dependency-outage.js'
+
 export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
@@ -134,19 +136,33 @@ export class HttpError extends Error {
     return new HttpError('INTERNAL_ERROR')
   }
 
-  /** 503; `dependency` names what is down (`database`, `redis`, an arm). */
+  /**
+   * 503; `dependency` names what is down (`database`, `redis`, an arm). `Retry-After` says when
+   * to try again: an outage is expected to pass, unlike a 500.
+   */
   static unavailable(dependency?: string, message?: string): HttpError {
     return new HttpError(
       'SERVICE_UNAVAILABLE',
       message ?? (dependency ? `Dependency unavailable: ${dependency}` : undefined),
       dependency ? { field: dependency, constraint: 'must be reachable' } : {},
+      { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
     )
   }
 }
 
-/** Whatever was thrown, as an HttpError. Anything else becomes a generic 500: its message may leak internals. */
+/** The `Retry-After` of every 503: long enough for a restart or a fail-over to begin, short enough to notice it end. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+
+/**
+ * Whatever was thrown, as an HttpError. A dependency outage (dependency-outage.ts) becomes a 503
+ * naming the dependency; anything else a generic 500: its message may leak internals.
+ */
 export function toHttpError(err: unknown): HttpError {
-  return err instanceof HttpError ? err : HttpError.internal()
+  if (err instanceof HttpError) return err
+  const dependency = dependencyOutage(err)
+  return dependency === undefined
+    ? HttpError.internal()
+    : HttpError.unavailable(dependency, `The ${dependency} is unavailable; try again later`)
 }
 
 /** The error object of the spec for `err`; non-HttpErrors become a generic 500 body. */

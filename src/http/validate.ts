@@ -10,7 +10,9 @@
  *
  * Field names are the JSON pointer of the value turned into a path: `budget.max_tokens`,
  * `constraints[2]`; the whole body is `body`. A missing property is named itself
- * (`must have required property`), an unknown one too (`unknown field is not allowed`).
+ * (`must have required property`), an unknown one too (`unknown field is not allowed`). A union
+ * reports the branch whose type the value has: `{constraints: {max_tokens: 'lots'}}` against
+ * object-or-list is `constraints.max_tokens must be an integer`, not `constraints must be an array`.
  */
 import type { Static, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -32,23 +34,24 @@ export function firstError(errors: readonly TLocalizedValidationError[], value: 
   const first = errors[0]
   if (first === undefined) return HttpError.validation('body', 'must match the schema')
 
-  // typebox reports the branches of a union before the union itself; the union is what the
-  // client got wrong, so describe it as a whole.
-  const union = first.schemaPath.match(/^(.*)\/(?:anyOf|oneOf)\/\d+/)
-  if (union) {
-    const parent = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.schemaPath === union[1])
-    if (parent) {
-      const branches = errors.filter((e) => e.schemaPath.startsWith(`${parent.schemaPath}/`) && e.instancePath === parent.instancePath)
-      const missing = eitherRequired(branches)
-      if (missing !== undefined) {
-        const [first, ...others] = missing
-        return HttpError.validation(
-          fieldName(join(parent.instancePath, first!), value),
-          `must have required property ${first} (or ${others.join(', ')})`,
-        )
-      }
-      return HttpError.validation(fieldName(parent.instancePath, value), unionConstraint(branches))
+  // typebox reports the branches of a union before the union itself. When the value has the type
+  // of exactly one branch (an object for the object branch, a list for the list branch), that is
+  // the branch the client meant: its own first error says what is wrong. Otherwise the union is
+  // what the client got wrong, so describe it as a whole.
+  const parent = outermostUnion(errors, first)
+  if (parent) {
+    const meant = meantBranch(errors, parent)
+    if (meant !== undefined) return firstError(meant, value)
+    const branches = errors.filter((e) => e.schemaPath.startsWith(`${parent.schemaPath}/`) && e.instancePath === parent.instancePath)
+    const missing = eitherRequired(branches)
+    if (missing !== undefined) {
+      const [first, ...others] = missing
+      return HttpError.validation(
+        fieldName(join(parent.instancePath, first!), value),
+        `must have required property ${first} (or ${others.join(', ')})`,
+      )
     }
+    return HttpError.validation(fieldName(parent.instancePath, value), unionConstraint(branches))
   }
 
   switch (first.keyword) {
@@ -105,6 +108,44 @@ function constraintOf(e: TLocalizedValidationError): string {
     default:
       return e.message
   }
+}
+
+/** The outermost union (anyOf / oneOf) whose branches `first` is an error of. */
+function outermostUnion(
+  errors: readonly TLocalizedValidationError[],
+  first: TLocalizedValidationError,
+): TLocalizedValidationError | undefined {
+  let outer: TLocalizedValidationError | undefined
+  for (const e of errors) {
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') continue
+    if (!first.schemaPath.startsWith(`${e.schemaPath}/${e.keyword}/`)) continue
+    if (outer === undefined || e.schemaPath.length < outer.schemaPath.length) outer = e
+  }
+  return outer
+}
+
+/**
+ * The errors of the one branch of `union` whose type the value has, when the others all refused
+ * its type; undefined when no branch or several fit (then no branch is the one meant).
+ */
+function meantBranch(
+  errors: readonly TLocalizedValidationError[],
+  union: TLocalizedValidationError,
+): TLocalizedValidationError[] | undefined {
+  const base = `${union.schemaPath}/${union.keyword}/`
+  const byBranch = new Map<string, TLocalizedValidationError[]>()
+  for (const e of errors) {
+    if (!e.schemaPath.startsWith(base)) continue
+    const rest = e.schemaPath.slice(base.length)
+    const slash = rest.indexOf('/')
+    const branch = slash === -1 ? rest : rest.slice(0, slash)
+    byBranch.set(branch, [...(byBranch.get(branch) ?? []), e])
+  }
+  const fitting = [...byBranch].filter(
+    ([branch, list]) => !list.some((e) => e.keyword === 'type' && e.instancePath === union.instancePath && e.schemaPath === base + branch),
+  )
+  if (fitting.length !== 1 || fitting.length === byBranch.size) return undefined
+  return fitting[0]![1]
 }
 
 /** For a union of `required` alone (one of these properties must be sent): the properties, in order. */

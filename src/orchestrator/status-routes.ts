@@ -1,15 +1,17 @@
 /**
- * `GET /api/v1/health` (and `/health`): each dependency's status, 503 when a required one (the
- * database, the job queue) is down; `GET /ready`; `GET /api/v1/metrics` (and `/metrics`).
+ * `GET /api/v1/health` (and `/health`): each dependency as checked just now (health-checks.ts),
+ * 503 when a required one (the database, the job queue) is down, `degraded` when another is;
+ * `GET /ready`; `GET /api/v1/metrics` (and `/metrics`).
  */
 
 import { version as addonVersion } from '@ganglion/reflex'
 import type { AuthStatus } from '../auth/principal.js'
 import type { HttpApp, Reply } from '../http/app.js'
 import type { Metrics } from '../metrics.js'
-import type { RedisHealth } from '../stores/redis-client.js'
+import type { RedisConnection, RedisHealth } from '../stores/redis-client.js'
 import type { Sql } from '../stores/sql.js'
 import type { CacheHealth } from '../stores/tiered-cache-store.js'
+import { checkDatabase, checkDependencies } from './health-checks.js'
 
 export interface StatusDeps {
   sql: Sql
@@ -17,6 +19,12 @@ export interface StatusDeps {
   /** The Redis of the rate-limit buckets, when RATE_LIMIT_REDIS_URL names one apart from the cache's. */
   limitsHealth?: () => RedisHealth
   queueRunning: () => boolean
+  /** The cache's Redis, pinged by the health check; absent when REDIS_URL is not set. */
+  redis?: RedisConnection
+  /** The rate-limit buckets' own Redis (RATE_LIMIT_REDIS_URL), pinged too. */
+  limitsRedis?: RedisConnection
+  /** Asks the reflex layer the orchestrator screens goals with; throws when it answers wrongly. */
+  reflexCheck: () => Promise<void> | void
   metrics: Metrics
   version: string
   startedAt: Date
@@ -25,53 +33,29 @@ export interface StatusDeps {
   qdrant?: () => Promise<'up' | 'down'>
 }
 
-/** A database that does not answer within this is reported down. */
-const PROBE_MS = 2000
-
-async function probe(sql: Sql): Promise<'up' | 'down'> {
-  return within(() => sql.query('select 1').then(() => 'up' as const))
-}
-
-/** `check`'s answer, or `down` when it throws or takes longer than PROBE_MS. */
-async function within(check: () => Promise<'up' | 'down'>): Promise<'up' | 'down'> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<'down'>((resolve) => {
-    timer = setTimeout(() => resolve('down'), PROBE_MS)
-  })
-  try {
-    return await Promise.race([check(), timeout])
-  } catch {
-    return 'down'
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
 export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
   const health = async (): Promise<Reply> => {
-    const qdrantCheck = deps.qdrant
-    const [database, qdrant] = await Promise.all([probe(deps.sql), qdrantCheck && within(qdrantCheck)])
-    const queue = deps.queueRunning() ? 'up' : 'down'
-    const redis = deps.cacheHealth().redis
-    const limits = deps.limitsHealth?.().redis
-    const required = database === 'up' && queue === 'up'
+    const checks = await checkDependencies(deps)
+    const required = checks.database.status === 'up' && checks.job_queue.status === 'up'
+    const degraded = Object.values(checks).some((c) => c.status === 'down')
     return {
       status: required ? 200 : 503,
       body: {
-        status: !required ? 'unhealthy' : redis === 'down' || limits === 'down' || qdrant === 'down' ? 'degraded' : 'healthy',
+        status: !required ? 'unhealthy' : degraded ? 'degraded' : 'healthy',
         service: 'orchestrator',
         version: deps.version,
         addon_version: addonVersion,
         uptime_seconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
         dependencies: {
-          database,
+          database: checks.database.status,
           database_kind: deps.sql.dialect,
-          job_queue: queue,
-          reflex: 'up',
-          redis,
-          ...(limits !== undefined && { rate_limit_redis: limits }),
-          ...(qdrant !== undefined && { qdrant }),
+          job_queue: checks.job_queue.status,
+          reflex: checks.reflex.status,
+          redis: checks.redis.status,
+          ...(checks.rate_limit_redis !== undefined && { rate_limit_redis: checks.rate_limit_redis.status }),
+          ...(checks.qdrant !== undefined && { qdrant: checks.qdrant.status }),
         },
+        checks,
         auth: deps.auth,
       },
     }
@@ -83,7 +67,7 @@ export function registerStatusRoutes(app: HttpApp, deps: StatusDeps): void {
     'GET',
     '/ready',
     async () => {
-      const ready = deps.queueRunning() && (await probe(deps.sql)) === 'up'
+      const ready = deps.queueRunning() && (await checkDatabase(deps.sql)).status === 'up'
       return { status: ready ? 200 : 503, body: { ready } }
     },
     { permission: 'public' },

@@ -91,6 +91,13 @@ export class PostgresSql implements Sql {
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     const client = await this.pool.connect()
     let broken: Error | undefined
+    // A checked-out client has no pool listener: the server ending the connection between two
+    // queries (a shutdown) would be an 'error' event nobody hears, and crash the process. The next
+    // query fails instead, and the client is not handed out again.
+    const dropped = (err: Error): void => {
+      broken = err
+    }
+    client.on('error', dropped)
     try {
       await client.query('begin')
       const result = await fn(new PostgresTxSql(client, this.schema, this.jobBackend))
@@ -102,6 +109,7 @@ export class PostgresSql implements Sql {
       })
       throw err
     } finally {
+      client.off('error', dropped)
       client.release(broken)
     }
   }

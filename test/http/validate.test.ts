@@ -53,3 +53,38 @@ t.test('turns JSON pointers into dotted names with [index] for arrays', async (t
   t.equal(fieldName('/a~1b/c~0d', {}), 'a/b.c~d')
   t.equal(fieldName('/items/0/name', { items: [{}] }), 'items[0].name')
 })
+
+t.test('a union names the error of the branch whose type the value has', async (t) => {
+  const Request = Type.Object({
+    constraints: Type.Optional(
+      Type.Union([
+        Type.Object({ max_tokens: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        Type.Array(Type.String({ minLength: 1 }), { maxItems: 2 }),
+      ]),
+    ),
+    context: Type.Optional(
+      Type.Union([Type.Object({ inner: Type.Optional(Type.Union([Type.Integer(), Type.Array(Type.Integer())])) }), Type.String()]),
+    ),
+  })
+  const parse = compileSchema(Request)
+  const details = (value: unknown) => {
+    try {
+      parse(value)
+    } catch (err) {
+      return (err as HttpError).details
+    }
+    throw new Error('expected a validation error')
+  }
+  t.same(details({ constraints: { max_tokens: 'lots' } }), { field: 'constraints.max_tokens', constraint: 'must be an integer' })
+  t.same(details({ constraints: { max_tokens: 0 } }), { field: 'constraints.max_tokens', constraint: 'must be >= 1' })
+  t.same(details({ constraints: ['fast', 3] }), { field: 'constraints[1]', constraint: 'must be a string' })
+  t.same(details({ constraints: ['a', 'b', 'c'] }), { field: 'constraints', constraint: 'must NOT have more than 2 items' })
+  t.same(details({ constraints: 5 }), { field: 'constraints', constraint: 'must be an object or an array' })
+  t.same(details({ context: { inner: ['x'] } }), { field: 'context.inner[0]', constraint: 'must be an integer' }, 'a union inside a branch')
+  t.same(details({ context: { inner: 'x' } }), { field: 'context.inner', constraint: 'must be an integer or an array' })
+})
+
+t.test('literals of the same type are still told as one list', async (t) => {
+  t.same(failure({ goal: 'g', priority: 'urgent' }), { field: 'priority', constraint: 'must be one of "low", "high"' })
+  t.same(failure({ goal: 'g', constraints: ['a', 'b', 'c', 'd'] }), { field: 'constraints', constraint: 'must NOT have more than 3 items' })
+})

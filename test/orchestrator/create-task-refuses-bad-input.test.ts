@@ -29,6 +29,26 @@ for (const [name, body, field] of cases) {
   })
 }
 
+t.test('a union field names the field of the branch the client meant', async (t) => {
+  const base = await shared
+  const cases: Array<[unknown, string, string]> = [
+    [{ goal: 'x', constraints: { max_tokens: 'lots' } }, 'constraints.max_tokens', 'must be an integer'],
+    [{ goal: 'x', constraints: { allowed_arms: ['wizard'] } }, 'constraints.allowed_arms[0]', 'must be one of'],
+    [{ goal: 'x', constraints: ['fast', 3] }, 'constraints[1]', 'must be a string'],
+    [{ goal: 'x', constraints: 7 }, 'constraints', 'must be an object or an array'],
+    [{ goal: 'x', context: { a: 1 }, constraints: { timeout_seconds: 0 } }, 'constraints.timeout_seconds', 'must be >= 1'],
+  ]
+  for (const [body, field, constraint] of cases) {
+    const res = await postJson(`${base}/api/v1/tasks`, body)
+    t.equal(res.status, 400, JSON.stringify(body))
+    t.match(
+      (await res.json()).error,
+      { code: 'VALIDATION_ERROR', details: { field, constraint: new RegExp(`^${constraint}`) } },
+      JSON.stringify(body),
+    )
+  }
+})
+
 t.test('exactly 10,000 characters is accepted', async (t) => {
   const base = await shared
   t.equal((await postJson(`${base}/api/v1/tasks`, { goal: 'g'.repeat(10_000) })).status, 201)

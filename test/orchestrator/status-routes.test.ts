@@ -1,6 +1,9 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net'
 import t from 'tap'
+import { freePort } from '../helpers/free-port.js'
 import { orchestratorUrl, postJson } from '../helpers/servers.js'
+
+const REDIS_URL = process.env.REDIS_URL
 
 t.test('health lists each dependency; ready says ready', async (t) => {
   const base = await orchestratorUrl(t)
@@ -31,6 +34,31 @@ t.test('a Qdrant that takes the connection and never answers is reported down wi
   t.equal(res.status, 200, 'Qdrant is not required for the task service')
   t.match(await res.json(), { status: 'degraded', dependencies: { database: 'up', qdrant: 'down' } })
 })
+
+t.test('health reports each check it made, with its latency', async (t) => {
+  const body = await (await fetch(`${await orchestratorUrl(t)}/api/v1/health`)).json()
+  for (const name of ['database', 'job_queue', 'reflex']) t.match(body.checks[name], { status: 'up', latency_ms: Number }, name)
+  t.same(body.checks.redis, { status: 'disabled', latency_ms: 0 })
+  t.notOk('rate_limit_redis' in body.checks)
+})
+
+t.test(
+  'Redis is pinged: up when it answers, down (and the service degraded, still 200) when it does not',
+  { skip: REDIS_URL ? false : 'REDIS_URL is not set' },
+  async (t) => {
+    const up = await (await fetch(`${await orchestratorUrl(t, { REDIS_URL: REDIS_URL! })}/api/v1/health`)).json()
+    t.match(up.checks.redis, { status: 'up', latency_ms: Number })
+    t.equal(up.status, 'healthy')
+
+    const gone = `redis://127.0.0.1:${await freePort()}`
+    const res = await fetch(`${await orchestratorUrl(t, { REDIS_URL: gone })}/api/v1/health`)
+    t.equal(res.status, 200)
+    const down = await res.json()
+    t.equal(down.status, 'degraded')
+    t.match(down.checks.redis, { status: 'down', error: 'check failed' })
+    t.equal(down.dependencies.redis, 'down')
+  },
+)
 
 t.test('metrics are Prometheus text with HTTP, task and reflex series', async (t) => {
   const base = await orchestratorUrl(t)

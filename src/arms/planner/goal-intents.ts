@@ -27,18 +27,32 @@ const PII = '(?:personal(?:ly identifiable)? (?:data|information|details)|pii|se
 // Every pattern here runs on client text in linear time: the long ones on the Rust regex engine
 // (linearPattern), the rest proved safe by test/hostile/every-regex-in-src-is-safe.test.ts.
 const INTRO = String.raw`(?:\s+(?:this|the following|the|these))?(?:\s+(?:text|input|lines|data|string))?\s*:`
+/** "the shell command", "the command", "shell command" before a command line, or nothing. */
+const COMMAND_WORDS = String.raw`(?:the\s+)?(?:(?:shell\s+)?command\s+)?`
 
-/** Intents whose payload is everything after a colon, earliest first wins. */
-const PAYLOAD: Array<{ re: { exec(goal: string): Match | null }; make: (m: Match, payload: string) => Intent }> = [
+/** Intents whose payload is everything after a colon, earliest first wins; null: no usable payload. */
+const PAYLOAD: Array<{ re: { exec(goal: string): Match | null }; make: (m: Match, payload: string) => Intent | null }> = [
   {
     // "run" not after a word character, '=', '.' or '-': that character is matched, then dropped
     re: startingAtRun(
       linearPattern(
-        String.raw`(?:^|[^\w=.-])run\s+(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`,
+        String.raw`(?:^|[^\w=.-])run\s+${COMMAND_WORDS}(?:\x60([^\x60]+)\x60|([\w.-]+(?:\s+-[\w=-]+)*))\s+(?:on|over|against|with)${INTRO}`,
         'i',
       ),
     ),
     make: (m, payload) => shell(m.index, m[1] ?? m[2]!, lines(payload)),
+  },
+  {
+    // "run this JavaScript and report the result: 6*7", "evaluate this JavaScript: `…`", or a
+    // fenced block right after the words
+    re: linearPattern(
+      String.raw`\b(?:run|evaluate|execute|eval)\s+(?:(?:this|the\s+following|the)\s+)?(?:javascript|js)(?:\s+(?:code|expression|snippet|program))?(?:\s+and\s+(?:report|return|give|print|show|tell)(?:\s+(?:me|us))?\s+(?:the|its)\s+(?:result|output|value|answer))?\s*(:|\x60)`,
+      'i',
+    ),
+    make: (m, payload) => {
+      const code = codeIn(m[1] === '`' ? `\`${payload}` : payload)
+      return code === '' ? null : { kind: 'evaluate', at: m.index, code }
+    },
   },
   {
     re: linearPattern(String.raw`\bcount\s+(?:the\s+)?(?:number\s+of\s+)?(lines|words|characters|chars)\s+(?:of|in)${INTRO}`, 'i'),
@@ -58,7 +72,7 @@ const WC_FLAGS: Record<string, string> = { lines: '-l', words: '-w', characters:
 /** Intents read from the goal before any payload. */
 const INLINE: Array<{ find: (head: string) => Iterable<Match>; make: (m: Match, rest: string) => Intent | null }> = [
   {
-    find: all(/\brun\s+`([^`]+)`/gi),
+    find: all(linearPattern(String.raw`\brun\s+${COMMAND_WORDS}\x60([^\x60]+)\x60`, 'i')),
     make: (m) => shell(m.index, m[1]!),
   },
   {
@@ -123,9 +137,10 @@ export function readIntents(goal: string): Intent[] {
   let payloadAt = -1
   for (const { re, make } of PAYLOAD) {
     const m = re.exec(goal)
-    if (m && (payloadAt === -1 || m.index < payloadAt)) {
+    const intent = m && (payloadAt === -1 || m.index < payloadAt) ? make(m, goal.slice(m.index + m[0]!.length)) : null
+    if (m && intent) {
       payloadAt = m.index
-      found = [{ intent: make(m, goal.slice(m.index + m[0]!.length)), from: -1 }]
+      found = [{ intent, from: -1 }]
     }
   }
   if (payloadAt !== -1) head = goal.slice(0, payloadAt)
@@ -235,4 +250,22 @@ function lines(payload: string): string {
   // leading white space goes only when text follows it
   const text = line.trimStart() === '' ? line : line.trimStart()
   return text.endsWith('\n') ? text : `${text}\n`
+}
+
+/**
+ * The code of a payload: the inside of its first fenced block (the language tag dropped), else the
+ * text without the backticks around it, else the text itself.
+ */
+function codeIn(payload: string): string {
+  const fence = payload.indexOf('```')
+  if (fence !== -1) {
+    const close = payload.indexOf('```', fence + 3)
+    const inside = payload.slice(fence + 3, close === -1 ? payload.length : close)
+    const newline = inside.indexOf('\n')
+    // the first line is a language tag (or nothing) when code follows it
+    const tag = newline === -1 ? null : inside.slice(0, newline).trim()
+    return (tag !== null && /^(?:javascript|js|mjs)?$/i.test(tag) ? inside.slice(newline + 1) : inside).trim()
+  }
+  const code = payload.trim()
+  return code.length > 1 && code.startsWith('`') && code.endsWith('`') ? code.slice(1, -1).trim() : code
 }

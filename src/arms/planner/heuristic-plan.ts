@@ -8,8 +8,9 @@
  * ```
  *
  * Independent work steps depend on nothing, so they run in parallel; only code waits for its coder.
- * An intent whose arms `allowed_arms` excludes is dropped; when nothing is left, the knowledge base
- * is asked instead, and when the retriever is excluded too there is no plan (PLAN_NOT_POSSIBLE).
+ * An intent whose arms `allowed_arms` excludes is dropped; when nothing is left there is no plan
+ * (PLAN_NOT_POSSIBLE). A goal with no intent is a question for the knowledge base when it reads as
+ * one, and otherwise needs a model (MODEL_REQUIRED): offline, nothing completes with a non-answer.
  */
 import { ArmError } from '../contract.js'
 import type { PlanStep } from './check-plan.js'
@@ -36,15 +37,14 @@ export function heuristicPlan(input: HeuristicInput): PlanStep[] {
   const ok = (arm: string): boolean => arm === 'guardian' || input.allowed === null || input.allowed.includes(arm)
   const intents = readIntents(input.goal)
   const criteria = intents.flatMap((i) => (i.kind === 'validate' && i.criterion ? [i.criterion] : []))
-  let work = intents.map((i) => drafts(i, input.goal)).filter((d) => d.length > 0 && d.every((s) => ok(s.arm)))
-  if (work.length === 0)
-    work = [
-      unrecognised(
-        input,
-        ok,
-        intents.some((i) => i.kind !== 'validate'),
-      ),
-    ]
+  const asked = intents.map((i) => drafts(i, input.goal)).filter((d) => d.length > 0)
+  let work = asked.filter((d) => d.every((s) => ok(s.arm)))
+  if (asked.length > 0 && work.length === 0) {
+    const arms = [...new Set(asked.flat().map((s) => s.arm))].filter((arm) => !ok(arm))
+    throw new ArmError('PLAN_NOT_POSSIBLE', `the goal asks for ${arms.join(', ')}, which allowed_arms excludes`)
+  }
+  // A check with no work of its own ("check whether the refund window is 30 days") asks a question.
+  if (work.length === 0) work = [unrecognised(input, ok, criteria.length > 0)]
   if (input.previousFailure !== undefined) work = widen(work, input.goal, ok)
 
   const steps: PlanStep[] = []
@@ -122,19 +122,32 @@ function codeSteps(spec: string): Draft[] {
 }
 
 /**
- * No usable intent. A computation the reflex hint routes to code goes to the coder; anything else
- * is answered from the knowledge base.
+ * No intent recognised. A computation the reflex hint routes to code goes to the coder; a question
+ * is answered from the knowledge base, and only from its hits (`require_hits`: no hits fails the
+ * step NO_KNOWLEDGE_MATCH); anything else needs a model to plan (MODEL_REQUIRED).
  */
-function unrecognised(input: HeuristicInput, ok: (arm: string) => boolean, excluded: boolean): Draft[] {
+function unrecognised(input: HeuristicInput, ok: (arm: string) => boolean, checks: boolean): Draft[] {
   const hint = input.suggestedArms ?? []
   const computes = /\b(?:compute|calculate|work\s+out)\b/i.test(input.goal) && (hint.includes('coder') || hint.includes('executor'))
   if (computes && ok('coder') && ok('executor')) return codeSteps(input.goal)
+  if (!checks && !asksAQuestion(input.goal))
+    throw new ArmError(
+      'MODEL_REQUIRED',
+      'this goal needs a language model: no offline rule recognises it (configure LLM_PROVIDER, docs/llm.md)',
+    )
   if (ok('retriever')) {
-    const why = excluded ? 'the arms the goal asks for are not allowed' : 'no specific tool was recognised in the goal'
-    return [searchStep(input.goal, true, `Answer from the knowledge base (${why}).`)]
+    const step = searchStep(input.goal, true, 'Answer from the knowledge base (no specific tool was recognised in the goal).')
+    return [{ ...step, input: { ...step.input, require_hits: true } }]
   }
   throw new ArmError('PLAN_NOT_POSSIBLE', `no allowed arm can do this goal (allowed_arms: ${input.allowed?.join(', ') || 'none'})`)
 }
+
+/** A question, or a request to tell or list what is known: what the knowledge base can answer. */
+function asksAQuestion(goal: string): boolean {
+  return goal.trimEnd().endsWith('?') || QUESTION_START.test(goal)
+}
+const QUESTION_START =
+  /^\s*(?:what|who|whom|whose|where|when|why|how|which|is|are|was|were|do|does|did|can|could|should|would|will|has|have|tell\s+me|explain|describe|list|name)\b/i
 
 /**
  * A re-plan after a failed validation: the same work, looking wider. Searches return more hits

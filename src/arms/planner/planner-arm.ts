@@ -19,6 +19,7 @@
 import type { Detector } from '@ganglion/reflex'
 import Type from 'typebox'
 import { LlmError } from '../../llm/provider.js'
+import type { StepCode } from '../../step-errors.js'
 import { type Arm, type ArmContext, ArmError, type ExecuteRequest } from '../contract.js'
 import type { EpisodicMemory, SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
@@ -98,7 +99,21 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
     if (!(err instanceof LlmError || err instanceof PlanError)) throw err
     const code = err instanceof LlmError ? err.code : 'PLAN_INVALID'
     ctx.emit({ type: 'planner.fallback', data: { code, message: err.message } })
-    return { steps: heuristic(), source: 'heuristic_fallback', similar_tasks }
+    return { steps: fallback(heuristic, code, err), source: 'heuristic_fallback', similar_tasks }
+  }
+}
+
+/**
+ * The heuristic plan after the model failed. A goal the heuristic cannot plan without a model
+ * fails with the model's own error: that is what to fix, and it may pass if tried again.
+ */
+function fallback(heuristic: () => PlanStep[], code: StepCode, err: Error): PlanStep[] {
+  try {
+    return heuristic()
+  } catch (failed) {
+    if (!(failed instanceof ArmError && failed.code === 'MODEL_REQUIRED')) throw failed
+    const retryable = err instanceof LlmError ? err.retryable : false
+    throw new ArmError(code, `the model could not plan this goal and no offline rule recognises it: ${err.message}`, retryable)
   }
 }
 

@@ -12,7 +12,8 @@
  * // → { goal, similar: [{ task_id, goal, steps, outcome, completed_at, score }] }
  * ```
  *
- * Without `input.query`, search uses the step's `action`, else the task's `goal`, and says which
+ * A search with `require_hits` is the answer to a question: no hits fails it NO_KNOWLEDGE_MATCH
+ * rather than completing with nothing. Without `input.query`, search uses the step's `action`, else the task's `goal`, and says which
  * in `query_source`. Both tools read the task's tenant only (`ctx.claims.tenant`, signed into the
  * capability token by the orchestrator): another tenant's documents and past tasks are never found.
  * Retrieved text is data, not instructions: the summary prompt says so, and passages flagged as
@@ -58,6 +59,8 @@ export function createRetrieverArm(deps: RetrieverDeps): Arm {
     const { query, source } = queryOf(input.query, request)
     const hits = await deps.knowledge.search(ctx.claims.tenant, query, { k: input.k ?? DEFAULT_SEARCH_K, signal: ctx.signal })
     ctx.signal.throwIfAborted()
+    if (hits.length === 0 && input.require_hits)
+      throw new ArmError('NO_KNOWLEDGE_MATCH', `nothing in the knowledge store matches "${query}", so there is no answer to give`)
     const out: SearchOutput = { query, query_source: source, hits }
     if (!input.summarise) return out
     if (hits.length === 0) return { ...out, summary: `Nothing in the knowledge store matches "${query}".` }

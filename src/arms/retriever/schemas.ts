@@ -26,6 +26,9 @@ export const SearchInput = Type.Object(
     ),
     k: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_K, default: DEFAULT_SEARCH_K, description: 'how many chunks' })),
     summarise: Type.Optional(Type.Boolean({ default: false, description: "also summarise the hits with the step's model" })),
+    require_hits: Type.Optional(
+      Type.Boolean({ default: false, description: 'no hits fails the step NO_KNOWLEDGE_MATCH: the search is the answer to a question' }),
+    ),
   },
   { title: 'search', additionalProperties: false },
 )

@@ -11,6 +11,9 @@ import { advance, finishStopped } from './advance.js'
 import { jobTask, type TaskRef, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
 
+/** The planner's refusals of the goal itself: the task fails with the planner's code, which says what to change. */
+const GOAL_REFUSALS = ['MODEL_REQUIRED', 'PLAN_NOT_POSSIBLE'] as const
+
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
   const ref = jobTask(job.data)
   const { task_id: taskId, tenant } = ref
@@ -36,7 +39,9 @@ async function planAndStart(ctx: RunnerContext, job: QueueJob<TaskRunJob>, ref: 
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
         if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
         const message = err instanceof Error ? err.message : String(err)
-        await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error: stepFailure('PLAN_FAILED', message, retryable) })
+        const code = err instanceof StepError ? GOAL_REFUSALS.find((c) => c === err.code) : undefined
+        const error = code ? stepFailure(code, message) : stepFailure('PLAN_FAILED', message, retryable)
+        await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error })
         return
       }
       if (!(await ctx.store.upsertSteps(tenant, taskId, steps))) return

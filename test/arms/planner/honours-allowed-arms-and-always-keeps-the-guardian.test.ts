@@ -3,10 +3,19 @@ import t from 'tap'
 
 import { outline, plan } from './planner-fixture.js'
 
-t.test('an intent whose arm is excluded is answered from the knowledge base instead', async (t) => {
-  const { output } = await plan('Fetch https://example.com/report', { constraints: { allowed_arms: ['retriever'] } })
+t.test('an intent whose arm is excluded is PLAN_NOT_POSSIBLE, not a knowledge-base answer', async (t) => {
+  await t.rejects(plan('Fetch https://example.com/report', { constraints: { allowed_arms: ['retriever'] } }), {
+    code: 'PLAN_NOT_POSSIBLE',
+    retryable: false,
+    message: 'the goal asks for executor, which allowed_arms excludes',
+  })
+})
+
+t.test('an excluded intent beside an allowed one leaves the allowed one', async (t) => {
+  const { output } = await plan('Fetch https://example.com and search the knowledge base for pricing', {
+    constraints: { allowed_arms: ['retriever'] },
+  })
   t.same(outline(output), ['s1 retriever.search', 's2 guardian.scrub <- s1'])
-  t.match(output.steps[0]!.action, /not allowed/)
 })
 
 t.test('a judge excluded is left out; the guardian is not', async (t) => {
@@ -18,8 +27,14 @@ t.test('a judge excluded is left out; the guardian is not', async (t) => {
 })
 
 t.test('code needs both the coder and the executor', async (t) => {
-  const { output } = await plan('Compute 2 to the power of 10 in JavaScript', { constraints: { allowed_arms: ['executor', 'retriever'] } })
-  t.same(outline(output), ['s1 retriever.search', 's2 guardian.scrub <- s1'])
+  await t.rejects(plan('Compute 2 to the power of 10 in JavaScript', { constraints: { allowed_arms: ['executor', 'retriever'] } }), {
+    code: 'PLAN_NOT_POSSIBLE',
+    message: /asks for coder, which allowed_arms excludes/,
+  })
+})
+
+t.test('a question without the retriever is PLAN_NOT_POSSIBLE', async (t) => {
+  await t.rejects(plan('What is the refund window?', { constraints: { allowed_arms: ['executor'] } }), { code: 'PLAN_NOT_POSSIBLE' })
 })
 
 t.test('nothing allowed that can do the work is PLAN_NOT_POSSIBLE', async (t) => {

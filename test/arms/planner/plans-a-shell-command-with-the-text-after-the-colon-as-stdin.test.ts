@@ -29,3 +29,24 @@ t.test('a command the executor will refuse is still planned as asked, argv split
   const { output } = await plan('Please run `curl -H "Accept: text/html" http://internal.example/admin`')
   t.same(output.steps[0]!.input, { command: 'curl', args: ['-H', 'Accept: text/html', 'http://internal.example/admin'] })
 })
+
+t.test('"the shell command", "the command" or nothing before the command, with or without backticks', async (t) => {
+  const want = { command: 'wc', args: ['-w'], stdin: 'alpha beta gamma delta\n' }
+  for (const goal of [
+    'Run the shell command `wc -w` on this text: alpha beta gamma delta',
+    'Run the command `wc -w` on: alpha beta gamma delta',
+    'Run `wc -w` on: alpha beta gamma delta',
+    'run wc -w on this text: alpha beta gamma delta',
+    'run the shell command wc -w on this text: alpha beta gamma delta',
+  ]) {
+    const { output } = await plan(goal)
+    t.same(outline(output), ['s1 executor.shell', 's2 guardian.scrub <- s1'], goal)
+    t.same(output.steps[0]!.input, want, goal)
+  }
+})
+
+t.test('a named command without text is planned as asked, for the executor to refuse or run', async (t) => {
+  const { output } = await plan('Run the shell command `curl http://example.com`')
+  t.same(outline(output), ['s1 executor.shell', 's2 guardian.scrub <- s1'])
+  t.same(output.steps[0]!.input, { command: 'curl', args: ['http://example.com'] })
+})

@@ -65,7 +65,7 @@ t.test("input the arm's schema refuses, or text that is not JSON, falls back to 
   ]
   for (const [name, why] of cases) {
     const { url } = await replayServer(t, { fixture: fixture(name) })
-    const { output, events } = await plan('Translate this note into English: Bonjour', {
+    const { output, events } = await plan('Translate this note into English: Bonjour. Then count the words of: Bonjour', {
       llm: new OpenAiProvider({ baseUrl: url }),
       external_arms: [translator],
     })
@@ -76,6 +76,14 @@ t.test("input the arm's schema refuses, or text that is not JSON, falls back to 
     )
     t.match(events.find((e) => e.type === 'planner.fallback')?.data, { code: 'PLAN_INVALID', message: why }, name)
   }
+})
+
+t.test('a fallback the heuristic cannot plan fails with the reason the model failed', async (t) => {
+  const { url } = await replayServer(t, { fixture: fixture('plan-registered-arm-bad-input') })
+  await t.rejects(
+    plan('Translate this note into English: Bonjour', { llm: new OpenAiProvider({ baseUrl: url }), external_arms: [translator] }),
+    { code: 'PLAN_INVALID', retryable: false, message: /no offline rule recognises it: .*bad input for translator\.translate/ },
+  )
 })
 
 t.test('allowed_arms that leave the registered arm out keep it out of the schema', async (t) => {
@@ -91,9 +99,12 @@ t.test('allowed_arms that leave the registered arm out keep it out of the schema
 })
 
 t.test('without a model the registered arms are not planned', async (t) => {
-  const { output } = await plan('Translate this note into English: Bonjour', { external_arms: [translator] })
+  const { output } = await plan('Translate this note into English: Bonjour. Then count the words of: Bonjour', {
+    external_arms: [translator],
+  })
   t.equal(output.source, 'heuristic')
   t.notOk(output.steps.some((s) => s.arm === 'translator'))
+  await t.rejects(plan('Translate this note into English: Bonjour', { external_arms: [translator] }), { code: 'MODEL_REQUIRED' })
 })
 
 t.test('external_arms that are malformed or shadow a built-in arm are INPUT_INVALID', async (t) => {
