@@ -20,6 +20,11 @@
  *
  * The estimate of the prompt errs high (tokens.ts); a provider that counts more than estimated
  * can still take the total slightly past the allowance, after which every request is refused.
+ *
+ * A structured request whose reply is unusable (`LLM_BAD_OUTPUT`, retryable: not JSON, not the
+ * schema, cut off at the token limit) is sent once more, with a short instruction saying what was
+ * wrong, before the error reaches the arm; the second request is held and charged like the first.
+ * Streams are not sent again: their text has already gone to the consumer.
  */
 import { usageOf } from './billed-error.js'
 import { checkRequest } from './check-request.js'
@@ -81,6 +86,15 @@ export class BudgetedLlm implements MeteredLlm {
   }
 
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
+    try {
+      return await this.completeOnce(request, signal)
+    } catch (err) {
+      if (!unusableStructuredReply(request, err) || signal?.aborted) throw err
+      return this.completeOnce(corrected(request, err as LlmError), signal)
+    }
+  }
+
+  private async completeOnce(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
     const hold = this.reserve(request)
     try {
       const completion = await this.llm.complete(hold.request, signal)
@@ -145,4 +159,16 @@ export class BudgetedLlm implements MeteredLlm {
     const usage = usageOf(err)
     if (usage !== undefined) this.charge(usage, (err as { model?: string }).model ?? this.llm.model)
   }
+}
+
+/** A structured reply another sample may get right: the model answered, but not in shape. */
+function unusableStructuredReply(request: CompletionRequest, err: unknown): boolean {
+  return request.schema !== undefined && err instanceof LlmError && err.code === 'LLM_BAD_OUTPUT' && err.retryable
+}
+
+/** The request again, told what was wrong with the reply (never the reply itself: it may be long). */
+function corrected(request: CompletionRequest, err: LlmError): CompletionRequest {
+  const name = request.schema?.name ?? 'the schema'
+  const correction = `Your last reply could not be used (${err.message.slice(0, 300)}). Answer again with only the JSON value for '${name}': no code fence, no text before or after it, short enough to finish.`
+  return { ...request, messages: [...request.messages, { role: 'user', content: correction }] }
 }

@@ -265,7 +265,8 @@ export class LlamaProvider implements LlmProvider {
               ? 'stop'
               : 'other'
         const completion: Completion = { text: responseText, usage, model: this.model, finishReason }
-        if (request.schema !== undefined) completion.json = parseStructured(responseText, request.schema, usage, this.model)
+        if (request.schema !== undefined)
+          completion.json = parseStructured(responseText, request.schema, usage, this.model, finishReason === 'length')
         return completion
       } catch (err) {
         if (err instanceof LlmError) throw err

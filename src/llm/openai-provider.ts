@@ -220,6 +220,6 @@ function billed(error: LlmError, request: CompletionRequest, text: string, model
 function finish(request: CompletionRequest, text: string, usage: Usage, model: string, reason: string | null | undefined): Completion {
   const finishReason = reason === 'stop' ? 'stop' : reason === 'length' ? 'length' : 'other'
   const completion: Completion = { text, usage, model, finishReason }
-  if (request.schema !== undefined) completion.json = parseStructured(text, request.schema, usage, model)
+  if (request.schema !== undefined) completion.json = parseStructured(text, request.schema, usage, model, finishReason === 'length')
   return completion
 }

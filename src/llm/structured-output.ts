@@ -1,6 +1,8 @@
 /**
- * Structured output, checked the same way for every provider: the reply must parse as JSON and be
- * valid against the request's JSON Schema, else `LLM_BAD_OUTPUT` (billed: the model did answer).
+ * Structured output, checked the same way for every provider: the reply must hold JSON (the whole
+ * reply, or the first balanced object or array in it: a code fence or prose around it is read
+ * past, json-in-text.ts) valid against the request's JSON Schema, else `LLM_BAD_OUTPUT` (billed:
+ * the model did answer).
  * Validators are compiled once per schema object (typebox compiles plain JSON Schema too).
  *
  * ```ts
@@ -13,6 +15,7 @@
 import { Compile } from 'typebox/compile'
 
 import { BilledLlmError } from './billed-error.js'
+import { jsonInText } from './json-in-text.js'
 import { type CompletionRequest, LlmError, type Usage } from './provider.js'
 
 type Schema = NonNullable<CompletionRequest['schema']>
@@ -38,15 +41,18 @@ export function prepareSchema(schema: Schema | undefined): void {
   if (schema !== undefined) validatorFor(schema)
 }
 
-/** Parses `text` as JSON and checks it; `value` instead when the provider already parsed it. */
-export function parseStructured(text: string, schema: Schema, usage: Usage, model: string): unknown {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw new BilledLlmError('LLM_BAD_OUTPUT', `reply for schema '${schema.name}' is not JSON`, usage, model, true)
+/**
+ * Reads the JSON in `text` and checks it; `checkStructured` instead when the provider already
+ * parsed it. `cut`: the model stopped at its token limit, which the error then says (a reply cut
+ * short seldom parses).
+ */
+export function parseStructured(text: string, schema: Schema, usage: Usage, model: string, cut = false): unknown {
+  const read = jsonInText(text)
+  if (!read.found) {
+    const why = cut ? 'was cut off at the token limit' : 'is not JSON'
+    throw new BilledLlmError('LLM_BAD_OUTPUT', `reply for schema '${schema.name}' ${why}`, usage, model, true)
   }
-  return checkStructured(value, schema, usage, model)
+  return checkStructured(read.value, schema, usage, model)
 }
 
 export function checkStructured(value: unknown, schema: Schema, usage: Usage, model: string): unknown {

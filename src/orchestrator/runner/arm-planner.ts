@@ -24,6 +24,7 @@ import { StepError } from '../../step-errors.js'
 import type { StoredTask } from '../../stores/task.js'
 import type { NewStep } from '../../stores/task-store.js'
 import { type CallArmDeps, callArm } from './call-arm.js'
+import { scrubJudgedWork } from './judged-work.js'
 import type { TaskPlanner } from './planner.js'
 import { redactedTerms } from './redacted-terms.js'
 import { failureForPlanner } from './replan-reason.js'
@@ -54,7 +55,7 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       depOutputs: {},
       signal: AbortSignal.timeout(deps.planTimeoutMs ?? deps.stepTimeoutMs),
     })
-    const steps = checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined)
+    const steps = scrubJudgedWork(checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined))
     const { source, similar_tasks: similar } = output as { source?: unknown; similar_tasks?: unknown }
     await deps.store.appendEvent(task.tenant, task.task_id, {
       type: 'task.planned',
