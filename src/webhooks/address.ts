@@ -20,6 +20,8 @@ import { normalizeHost } from '../arms/executor/address-policy.js'
 import { HttpError } from '../http/errors.js'
 
 export const MAX_WEBHOOK_URL = 2048
+/** A request waits at most this long for the URL's name to resolve; a slower name is refused. */
+const RESOLVE_TIMEOUT_MS = 5000
 
 export type WebhookAddressPolicy = ArmAddressPolicy
 
@@ -49,11 +51,19 @@ export async function checkWebhookUrl(text: string, field: string, policy: Webho
   const host = normalizeHost(parseWebhookUrl(text, field).hostname)
   let addresses: LookupAddress[]
   try {
-    addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await policy.lookup(host)
+    addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await withinTimeout(policy.lookup(host), RESOLVE_TIMEOUT_MS)
   } catch {
     throw HttpError.validation(field, 'must name a host that resolves', `Invalid request: ${field} names a host that does not resolve`)
   }
   if (addresses.length === 0) throw HttpError.validation(field, 'must name a host that resolves')
   if (addresses.some((a) => !addressAllowed(a.address, policy)))
     throw HttpError.validation(field, 'must resolve to public addresses only, or to networks WEBHOOK_ALLOW_PRIVATE names')
+}
+
+function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }

@@ -4,7 +4,7 @@
 // delivered, retry, give up; and stored secrets open only under the key that sealed them.
 import t from 'tap'
 import { guardedAgent } from '../../src/arms/arm-address.js'
-import { webhookAddressPolicy } from '../../src/webhooks/address.js'
+import { checkWebhookUrl, webhookAddressPolicy } from '../../src/webhooks/address.js'
 import { attempt, outcomeOf } from '../../src/webhooks/deliver.js'
 import { DEFAULT_RETRY, retryDelayMs } from '../../src/webhooks/queue.js'
 import { secretBox } from '../../src/webhooks/secret-box.js'
@@ -87,4 +87,15 @@ t.test('a stored secret opens only under the key that sealed it', async (t) => {
   t.throws(() => secretBox('j'.repeat(32)).open(sealed), 'another key cannot open it')
   t.throws(() => secretBox(undefined).open(sealed), /WEBHOOK_SECRET_KEY/)
   t.equal(secretBox(undefined).open(secretBox(undefined).seal(secret)), secret, 'without a key it is kept as it is')
+})
+
+t.test('a name that never resolves is refused within five seconds, naming the field', async (t) => {
+  const hanging = webhookAddressPolicy([], () => new Promise(() => {}))
+  const started = Date.now()
+  const refused = await checkWebhookUrl('https://slow.example.com/hooks', 'webhook_url', hanging).then(
+    () => undefined,
+    (err: unknown) => err,
+  )
+  t.match(refused, { status: 400, details: { field: 'webhook_url', constraint: 'must name a host that resolves' } })
+  t.ok(Date.now() - started < 6000, 'the request did not wait longer')
 })
