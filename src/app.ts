@@ -452,6 +452,7 @@ async function startOrchestrator(
       queue,
       policy: webhookPolicy,
       retry: { maxAttempts: config.webhookMaxAttempts, baseDelayMs: config.webhookRetryBaseMs, timeoutMs: config.webhookTimeout * 1000 },
+      log,
     })
     closers.push(closeDeliveries)
   }

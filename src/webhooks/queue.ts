@@ -103,6 +103,8 @@ export interface DeliveryDeps {
   queue: JobQueue
   policy: WebhookAddressPolicy
   retry: RetryPolicy
+  /** Told of each delivery given up; only the URL's host is logged, since a query string may hold a token. */
+  log?: { warn(obj: object, msg: string): void }
 }
 
 /** Works the delivery queue in this process; returns what stops it (attempts under way finish first). */
@@ -135,6 +137,13 @@ export async function deliverOnce(deps: DeliveryDeps, agent: Agent, job: Deliver
       state,
       nextAttemptAt: again ? new Date(Date.now() + delayMs) : null,
     })
+    if (recorded && state === 'failed') {
+      const host = new URL(delivery.url).host
+      deps.log?.warn(
+        { delivery_id: delivery.id, event: delivery.event, host, attempts: job.attempt, status: result.statusCode, error: result.error },
+        'webhook delivery failed',
+      )
+    }
     if (recorded && again) {
       await deps.queue.send(WEBHOOK_DELIVER, { delivery_id: delivery.id, attempt: job.attempt + 1 } satisfies DeliverJob, {
         tx,
