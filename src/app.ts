@@ -325,6 +325,8 @@ async function startOrchestrator(
     metrics,
     price,
     detector: shared.detector,
+    log,
+    model: `${arms.llm.provider}/${arms.llm.model}`,
   }
   const service = new TaskService({
     store,

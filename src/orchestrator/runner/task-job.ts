@@ -2,10 +2,11 @@
  * `task.run` (plan, start) and `task.timeout` (end it timed out). Both are safe to repeat: a retry
  * resumes from whatever state the task reached.
  */
-import { StepError, stepFailure } from '../../step-errors.js'
+import { StepError } from '../../step-errors.js'
 import { ACTIVE_STATUSES } from '../../stores/task.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { advance, finishStopped } from './advance.js'
+import { planFailure } from './plan-failure.js'
 import { jobTask, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
 
@@ -25,10 +26,12 @@ export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>):
         steps = await ctx.planner(task)
       } catch (err) {
         const retryable = !(err instanceof StepError && !err.retryable)
+        const error = planFailure(err, retryable)
+        const again = retryable && job.retryCount < ctx.taskRetryLimit
+        ctx.log.warn({ task_id: taskId, step: 'plan', attempt: job.retryCount + 1, code: error.code, retrying: again }, 'planning failed')
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
-        if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
-        const message = err instanceof Error ? err.message : String(err)
-        await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error: stepFailure('PLAN_FAILED', message, retryable) })
+        if (again) throw err
+        await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error })
         return
       }
       if (!(await ctx.store.upsertSteps(tenant, taskId, steps))) return

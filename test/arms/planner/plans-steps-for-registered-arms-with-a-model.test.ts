@@ -58,23 +58,20 @@ t.test("the model plans a registered arm's step; its input is parsed and checked
   )
 })
 
-t.test("input the arm's schema refuses, or text that is not JSON, falls back to the heuristic and says why", async (t) => {
+t.test("input the arm's schema refuses, or text that is not JSON, is refused with why: the rule planner cannot translate", async (t) => {
   const cases: Array<[string, RegExp]> = [
     ['plan-registered-arm-bad-input', /bad input for translator\.translate/],
     ['plan-registered-arm-not-json', /does not parse/],
   ]
   for (const [name, why] of cases) {
     const { url } = await replayServer(t, { fixture: fixture(name) })
-    const { output, events } = await plan('Translate this note into English: Bonjour', {
-      llm: new OpenAiProvider({ baseUrl: url }),
-      external_arms: [translator],
-    })
-    t.equal(output.source, 'heuristic_fallback', name)
-    t.notOk(
-      output.steps.some((s) => s.arm === 'translator'),
-      'the heuristic does not plan the registered arm',
+    // The rule planner reads no work in the goal: its plan would only search the knowledge base
+    // for it, so the model's bad plan is the call's failure rather than a fallback.
+    await t.rejects(
+      plan('Translate this note into English: Bonjour', { llm: new OpenAiProvider({ baseUrl: url }), external_arms: [translator] }),
+      { code: 'PLAN_INVALID', message: why },
+      name,
     )
-    t.match(events.find((e) => e.type === 'planner.fallback')?.data, { code: 'PLAN_INVALID', message: why }, name)
   }
 })
 
