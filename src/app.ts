@@ -395,6 +395,8 @@ async function startOrchestrator(
     metrics,
     price,
     detector: shared.detector,
+    log,
+    model: `${arms.llm.provider}/${arms.llm.model}`,
   }
   const service = new TaskService({
     store,

@@ -66,7 +66,11 @@ export const STEP_ERRORS = {
     retryable: false,
     meaning: "the plan breaks the orchestrator's rules (arms, ids, dependencies, size); the task fails PLAN_FAILED",
   },
-  PLAN_FAILED: { retryable: 'varies', meaning: "planning failed for good, with the planner's message; retryable when its last error was" },
+  PLAN_FAILED: {
+    retryable: 'varies',
+    meaning:
+      "planning failed for good, with the planner's message (a model failure keeps its LLM_ code); retryable when its last error was",
+  },
   REJECTED: { retryable: false, meaning: 'the reflex layer refused the goal; the message says why' },
 
   // The planner arm

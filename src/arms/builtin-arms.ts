@@ -22,7 +22,10 @@ import { createPlannerArm } from './planner/planner-arm.js'
 import { createRetrieverArm } from './retriever/retriever-arm.js'
 
 export interface BuiltinArmDeps {
-  config: Pick<Config, 'executorShellAllow' | 'executorFetchAllow' | 'executorMaxSandboxes' | 'reflexBlockLevel' | 'checkBudgetMs'>
+  config: Pick<
+    Config,
+    'executorShellAllow' | 'executorFetchAllow' | 'executorMaxSandboxes' | 'reflexBlockLevel' | 'checkBudgetMs' | 'planMemoryMinSimilarity'
+  >
   detector: Detector
   /** The retriever's store; required for the retriever only. */
   knowledge?: KnowledgeStore
@@ -36,7 +39,11 @@ export const DATABASE_ARMS: ReadonlySet<BuiltinArm> = new Set(['retriever', 'pla
 export function createBuiltinArm(name: BuiltinArm, deps: BuiltinArmDeps): Arm {
   switch (name) {
     case 'planner':
-      return createPlannerArm({ detector: deps.detector, ...(deps.memory && { memory: deps.memory }) })
+      return createPlannerArm({
+        detector: deps.detector,
+        minSimilarity: deps.config.planMemoryMinSimilarity,
+        ...(deps.memory && { memory: deps.memory }),
+      })
     case 'executor':
       return createExecutorArm({
         fetchAllow: deps.config.executorFetchAllow,

@@ -16,6 +16,14 @@
  * but completed tasks (a failed plan is not a plan to imitate).
  */
 
+/**
+ * How similar a past task must be to enter a plan prompt. Cosine similarity of the goals' vectors:
+ * with the default hashing embedder, goals that share only common words ("the", "of") score about
+ * 0.2-0.3 and goals that ask for the same kind of work 0.55 and up; provider embedders
+ * (text-embedding-3-small, nomic-embed-text) put unrelated text around 0.1-0.3 as well.
+ */
+export const PLAN_MEMORY_DEFAULTS = { minSimilarity: 0.5 } as const
+
 export interface EpisodeStep {
   arm: string
   tool: string | null

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
 import { parseNetworks } from '../arms/executor/address-policy.js'
+import { PLAN_MEMORY_DEFAULTS } from '../arms/memory.js'
 import { algorithmsFor, DEFAULT_JWT_ALGORITHMS, JWT_ALGORITHMS, type JwtAlgorithm, publicJwk } from '../auth/jwt-verifier.js'
 import { type PriceTable, parsePrices } from '../llm/prices.js'
 import { ARM_NAMES, type ArmName, BLOCK_LEVELS, EnvSchema, INTEGER_VARS, type IntegerVar, LLM_PROVIDERS, LOG_LEVELS } from './schema.js'
@@ -70,6 +71,8 @@ export interface Config {
   reflexInjectionThreshold: number | undefined
   /** Least confidence (0..1) of personal data reported and redacted. */
   reflexPiiThreshold: number
+  /** Least similarity of a past task shown to the model planner (PLAN_MEMORY_MIN_SIMILARITY). */
+  planMemoryMinSimilarity: number
   cacheMaxEntries: number
   cacheMaxBytes: number
   trustProxy: boolean
@@ -183,6 +186,7 @@ const RULES: Record<string, string> = {
   REFLEX_BLOCK_LEVEL: `must be one of ${BLOCK_LEVELS.join(', ')}`,
   REFLEX_INJECTION_THRESHOLD: 'must be a number from 0 to 1',
   REFLEX_PII_THRESHOLD: 'must be a number from 0 to 1',
+  PLAN_MEMORY_MIN_SIMILARITY: 'must be a number from 0 to 1',
   LLM_PROVIDER: `must be one of ${LLM_PROVIDERS.join(', ')}`,
   TRUST_PROXY: 'must be one of true, false, 1, 0',
   DATABASE_URL: 'must be a postgres:// or postgresql:// URL',
@@ -270,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     reflexBlockLevel: (raw.REFLEX_BLOCK_LEVEL as Config['reflexBlockLevel'] | undefined) ?? 'high',
     reflexInjectionThreshold: fraction(raw, 'REFLEX_INJECTION_THRESHOLD', problems),
     reflexPiiThreshold: fraction(raw, 'REFLEX_PII_THRESHOLD', problems) ?? 0.4,
+    planMemoryMinSimilarity: fraction(raw, 'PLAN_MEMORY_MIN_SIMILARITY', problems) ?? PLAN_MEMORY_DEFAULTS.minSimilarity,
     cacheMaxEntries: int('CACHE_MAX_ENTRIES'),
     cacheMaxBytes: int('CACHE_MAX_BYTES'),
     trustProxy: raw.TRUST_PROXY === 'true' || raw.TRUST_PROXY === '1',
@@ -331,7 +336,7 @@ function tracesEndpoint(raw: Record<string, string>): string | undefined {
 /** A threshold variable as a number from 0 to 1; unset (or already reported) → undefined. A problem goes to `problems`. */
 function fraction(
   raw: Record<string, string>,
-  name: 'REFLEX_INJECTION_THRESHOLD' | 'REFLEX_PII_THRESHOLD',
+  name: 'REFLEX_INJECTION_THRESHOLD' | 'REFLEX_PII_THRESHOLD' | 'PLAN_MEMORY_MIN_SIMILARITY',
   problems: string[],
 ): number | undefined {
   const value = raw[name]

@@ -88,6 +88,7 @@ export const EnvSchema = Type.Object({
   REFLEX_BLOCK_LEVEL: Type.Optional(Type.Union(BLOCK_LEVELS.map((l) => Type.Literal(l)))),
   REFLEX_INJECTION_THRESHOLD: Fraction('injection score (0..1) at which a check is blocked, instead of REFLEX_BLOCK_LEVEL'),
   REFLEX_PII_THRESHOLD: Fraction('least confidence (0..1) of personal data reported and redacted'),
+  PLAN_MEMORY_MIN_SIMILARITY: Fraction('least similarity (0..1) of a past task shown to the model planner'),
   TRUST_PROXY: Type.Optional(Type.Union(['true', 'false', '1', '0'].map((l) => Type.Literal(l)))),
   LLM_PROVIDER: Type.Optional(Type.Union(LLM_PROVIDERS.map((l) => Type.Literal(l)))),
   LLM_BASE_URL: Url(['http', 'https'], 'OpenAI-compatible or Anthropic endpoint'),

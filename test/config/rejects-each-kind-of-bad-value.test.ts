@@ -28,6 +28,8 @@ t.test('rejects each kind of bad value, naming the variable, the value and the r
     [{ REFLEX_PII_THRESHOLD: '0.4.1' }, 'REFLEX_PII_THRESHOLD="0.4.1": must be a number from 0 to 1'],
     [{ REFLEX_PII_THRESHOLD: '1e-1' }, 'REFLEX_PII_THRESHOLD="1e-1": must be a number from 0 to 1'],
     [{ REFLEX_PII_THRESHOLD: '2' }, 'REFLEX_PII_THRESHOLD="2": must be a number from 0 to 1'],
+    [{ PLAN_MEMORY_MIN_SIMILARITY: '1.5' }, 'PLAN_MEMORY_MIN_SIMILARITY="1.5": must be a number from 0 to 1'],
+    [{ PLAN_MEMORY_MIN_SIMILARITY: 'high' }, 'PLAN_MEMORY_MIN_SIMILARITY="high": must be a number from 0 to 1'],
     [{ LLM_PROVIDER: 'gpt' }, 'LLM_PROVIDER="gpt": must be one of offline, openai, anthropic, llama'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY="yes": must be one of true, false, 1, 0'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL="mysql://db/x": must be a postgres:// or postgresql:// URL'],

@@ -37,6 +37,7 @@ t.test('uses the defaults for an empty environment', async (t) => {
     reflexBlockLevel: 'high',
     reflexInjectionThreshold: undefined,
     reflexPiiThreshold: 0.4,
+    planMemoryMinSimilarity: 0.5,
     cacheMaxEntries: 100000,
     cacheMaxBytes: 268435456,
     trustProxy: false,

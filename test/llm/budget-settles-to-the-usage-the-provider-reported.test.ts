@@ -29,15 +29,16 @@ t.test('a streamed call settles from its done chunk', async (t) => {
 t.test('a failure that reported usage is charged; one that cost nothing is not', async (t) => {
   const { url } = await replayServer(t, [
     { fixture: 'openai/structured-not-json.json' },
+    { fixture: 'openai/structured-not-json.json' }, // an unusable reply is asked again once
     { fixture: 'openai/rate-limited.json', status: 429 },
   ])
   const llm = new BudgetedLlm(new OpenAiProvider({ baseUrl: url }), 5000)
   await t.rejects(llm.complete({ messages, schema: { name: 'plan', schema: PLAN_SCHEMA } }), { code: 'LLM_BAD_OUTPUT' })
-  t.same(llm.usage, { prompt: 88, completion: 16 }, 'the unparseable reply was billed')
+  t.same(llm.usage, { prompt: 176, completion: 32 }, 'both unparseable replies were billed')
   t.same(llm.modelsUsed, ['openai/qwen2.5:7b'])
   await t.rejects(llm.complete({ messages }), { code: 'LLM_UNAVAILABLE' })
-  t.same(llm.usage, { prompt: 88, completion: 16 }, 'the 429 was not')
-  t.equal(llm.remaining, 5000 - 104, 'no reservation left behind by failures')
+  t.same(llm.usage, { prompt: 176, completion: 32 }, 'the 429 was not')
+  t.equal(llm.remaining, 5000 - 208, 'no reservation left behind by failures')
 })
 
 t.test('a stream cut halfway, or left early by the consumer, is charged what was produced', async (t) => {

@@ -10,7 +10,10 @@ const PRICES = JSON.stringify({ 'stand-in': { input_per_mtok: 1000, output_per_m
 const COST_OF_A_CALL = 3
 
 async function model(t: Parameters<typeof replayServer>[0]): Promise<Record<string, string>> {
-  const { url } = await replayServer(t, { fixture: 'openai/chat-completion-costly.json' })
+  // A plan request gets a usable plan (an unusable one would be asked again, a second call).
+  const { url } = await replayServer(t, (request) => ({
+    fixture: request.body?.response_format ? 'openai/plan-costly.json' : 'openai/chat-completion-costly.json',
+  }))
   return { LLM_PROVIDER: 'openai', LLM_BASE_URL: `${url}/v1`, LLM_MODEL: 'stand-in' }
 }
 
@@ -73,7 +76,7 @@ onEachBackend(
     const broke = await run(0.1)
     t.equal(broke.status, 'failed')
     // What a task whose token budget runs out while planning ends with, the same here.
-    t.match(broke.error, { code: 'PLAN_FAILED', message: /token budget exhausted: 50 of 50 tokens left/, retryable: false })
+    t.match(broke.error, { code: 'LLM_BUDGET_EXCEEDED', message: /token budget exhausted: 50 of 50 tokens left/, retryable: false })
     t.equal((await events(broke.task_id, 'budget.exceeded')).length, 1, 'the refusal is logged as a budget one')
     t.same(await events(broke.task_id, 'budget.usage'), [], 'nothing was spent')
 

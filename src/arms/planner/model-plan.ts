@@ -143,6 +143,25 @@ function systemPrompt(arms: readonly string[], external: readonly ExternalArm[])
   ].join('\n')
 }
 
+/** A past goal in the prompt is cut to this many characters, its plan to this many steps. */
+export const PAST_GOAL_CHARS = 160
+export const PAST_PLAN_STEPS = 12
+
+/**
+ * A past task as the planner needs it: its goal, short, and its plan's outline (`arm.tool` in
+ * order). Not its outcome: the answer of another task does not help plan this one, and outcome
+ * JSON made the prompt double. Every episode is of a completed task.
+ */
+function pastTaskLines(similar: readonly SimilarTask[]): string {
+  return similar
+    .map((t) => {
+      const goal = t.goal.length > PAST_GOAL_CHARS ? `${t.goal.slice(0, PAST_GOAL_CHARS - 1)}…` : t.goal
+      const outline = t.steps.slice(0, PAST_PLAN_STEPS).map((s) => (s.tool ? `${s.arm}.${s.tool}` : s.arm))
+      return `- "${goal.replace(/\s+/g, ' ')}" (similarity ${t.score.toFixed(2)}): ${outline.join(' → ')}`
+    })
+    .join('\n')
+}
+
 function userPrompt(input: ModelPlanInput): string {
   const parts = [`Goal: ${input.goal}`]
   if (input.acceptanceCriteria.length > 0) parts.push(`Acceptance criteria:\n${input.acceptanceCriteria.map((c) => `- ${c}`).join('\n')}`)
@@ -152,13 +171,7 @@ function userPrompt(input: ModelPlanInput): string {
       ? input.constraints
       : null
   if (constraints !== null) parts.push(`Constraints: ${JSON.stringify(constraints)}`)
-  if (input.similar.length > 0) {
-    const examples = input.similar.map((t) => {
-      const steps = t.steps.map((s) => `${s.arm}${s.tool ? `.${s.tool}` : ''}: ${s.action}`).join('; ')
-      return `- "${t.goal}" (similarity ${t.score.toFixed(2)}) was done with: ${steps}. Outcome: ${t.outcome}`
-    })
-    parts.push(`Similar past tasks that completed:\n${examples.join('\n')}`)
-  }
+  if (input.similar.length > 0) parts.push(`Similar past tasks that completed, for the shape of a plan:\n${pastTaskLines(input.similar)}`)
   if (input.previousFailure !== undefined)
     parts.push(`The previous plan failed: ${input.previousFailure}\nPlan differently so it does not fail the same way.`)
   return parts.join('\n\n')

@@ -12,17 +12,20 @@
  * ```
  *
  * `source` is 'model', 'heuristic' (no model configured) or 'heuristic_fallback' (the model failed
- * or planned badly; a `planner.fallback` event says why). Running out of budget and being aborted
- * are not fallbacks: they end the call.
+ * or planned badly; a `planner.fallback` event and the output's `fallback` say why). Running out of
+ * budget and being aborted are not fallbacks: they end the call. Nor is a model failure on a goal
+ * the rule planner reads no work in (no intent, or a rule plan it refuses): its plan could only
+ * search the knowledge base for the goal and "complete" with a miss, so the call fails with the
+ * model's code (`LLM_UNAVAILABLE` for a timeout, retryable) instead.
  */
 
 import type { Detector } from '@ganglion/reflex'
 import Type from 'typebox'
 import { LlmError } from '../../llm/provider.js'
-import type { StepCode } from '../../step-errors.js'
 import { type Arm, type ArmContext, ArmError, type ExecuteRequest } from '../contract.js'
-import type { EpisodicMemory, SimilarTask } from '../memory.js'
+import { type EpisodicMemory, PLAN_MEMORY_DEFAULTS, type SimilarTask } from '../memory.js'
 import { checkPlanSteps, PlanError, type PlanStep } from './check-plan.js'
+import { readIntents } from './goal-intents.js'
 import { heuristicPlan } from './heuristic-plan.js'
 import { modelPlan } from './model-plan.js'
 import { MAX_PLAN_STEPS } from './plan-tools.js'
@@ -33,6 +36,8 @@ export interface PlannerArmDeps {
   memory?: EpisodicMemory
   /** For its routing hint when the heuristic recognises no intent. */
   detector?: Detector
+  /** Least similarity (0..1) of a past task shown to the model (PLAN_MEMORY_MIN_SIMILARITY). */
+  minSimilarity?: number
 }
 
 const Step = Type.Object({
@@ -48,10 +53,15 @@ export const PlannerOutput = Type.Object({
   steps: Type.Array(Step, { minItems: 1, maxItems: MAX_PLAN_STEPS }),
   source: Type.Enum(['model', 'heuristic', 'heuristic_fallback']),
   similar_tasks: Type.Array(Type.Object({ task_id: Type.String(), goal: Type.String(), score: Type.Number() })),
+  /** Why the model's plan was not used, with source `heuristic_fallback`. */
+  fallback: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 })
 export type PlannerOutput = Type.Static<typeof PlannerOutput>
 
-/** How many past tasks are shown to the model. */
+/**
+ * How many past tasks are asked for; only those at least `minSimilarity` alike are shown to the
+ * model and reported (`similar_tasks`).
+ */
 const SIMILAR_K = 3
 
 export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
@@ -77,7 +87,8 @@ export function createPlannerArm(deps: PlannerArmDeps = {}): Arm {
 async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDeps): Promise<PlannerOutput> {
   const input = readPlannerInput(request)
   // The task's own tenant only: a plan never sees another tenant's past goals.
-  const similar = await similarTasks(deps.memory, ctx.claims.tenant, input.goal, ctx.signal)
+  const least = deps.minSimilarity ?? PLAN_MEMORY_DEFAULTS.minSimilarity
+  const similar = (await similarTasks(deps.memory, ctx.claims.tenant, input.goal, ctx.signal)).filter((s) => s.score >= least)
   const similar_tasks = similar.map(({ task_id, goal, score }) => ({ task_id, goal, score }))
   const heuristic = (): PlanStep[] => {
     const suggestedArms = deps.detector?.check(input.goal, { checkInjection: false }).routing.suggested_arms
@@ -97,24 +108,24 @@ async function plan(request: ExecuteRequest, ctx: ArmContext, deps: PlannerArmDe
     if (err instanceof LlmError && (err.code === 'LLM_BUDGET_EXCEEDED' || err.code === 'LLM_ABORTED'))
       throw new ArmError(err.code, err.message)
     if (!(err instanceof LlmError || err instanceof PlanError)) throw err
-    const code = err instanceof LlmError ? err.code : 'PLAN_INVALID'
-    ctx.emit({ type: 'planner.fallback', data: { code, message: err.message } })
-    return { steps: fallback(heuristic, code, err), source: 'heuristic_fallback', similar_tasks }
+    const fallback = { code: err instanceof LlmError ? err.code : 'PLAN_INVALID', message: err.message }
+    if (!readIntents(input.goal).some((i) => i.kind !== 'validate')) throw modelFailure(err)
+    let steps: PlanStep[]
+    try {
+      steps = heuristic()
+    } catch (refused) {
+      if (refused instanceof ArmError) throw modelFailure(err)
+      throw refused
+    }
+    ctx.emit({ type: 'planner.fallback', data: fallback })
+    return { steps, source: 'heuristic_fallback', similar_tasks, fallback }
   }
 }
 
-/**
- * The heuristic plan after the model failed. A goal the heuristic cannot plan without a model
- * fails with the model's own error: that is what to fix, and it may pass if tried again.
- */
-function fallback(heuristic: () => PlanStep[], code: StepCode, err: Error): PlanStep[] {
-  try {
-    return heuristic()
-  } catch (failed) {
-    if (!(failed instanceof ArmError && failed.code === 'MODEL_REQUIRED')) throw failed
-    const retryable = err instanceof LlmError ? err.retryable : false
-    throw new ArmError(code, `the model could not plan this goal and no offline rule recognises it: ${err.message}`, retryable)
-  }
+/** The model's failure as the call's, when the rule planner has nothing better to offer. */
+function modelFailure(err: LlmError | PlanError): ArmError {
+  const message = `the model could not plan (${err.message}), and the rule planner recognises no work in the goal`
+  return err instanceof LlmError ? new ArmError(err.code, message, err.retryable) : new ArmError('PLAN_INVALID', message)
 }
 
 /** Past tasks are a help, not a need: a memory that fails leaves the planner without examples. */

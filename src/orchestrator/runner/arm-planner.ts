@@ -56,13 +56,24 @@ export function armPlanner(deps: ArmPlannerDeps): TaskPlanner {
       signal: AbortSignal.timeout(deps.planTimeoutMs ?? deps.stepTimeoutMs),
     })
     const steps = scrubJudgedWork(checkPlan(output, task, (arm) => deps.arms.get(arm) !== undefined))
-    const { source, similar_tasks: similar } = output as { source?: unknown; similar_tasks?: unknown }
+    const { source, similar_tasks: similar, fallback } = output as { source?: unknown; similar_tasks?: unknown; fallback?: unknown }
     await deps.store.appendEvent(task.tenant, task.task_id, {
       type: 'task.planned',
-      data: { source: typeof source === 'string' ? source : null, similar_tasks: Array.isArray(similar) ? similar : [], provenance },
+      data: {
+        source: typeof source === 'string' ? source : null,
+        similar_tasks: Array.isArray(similar) ? similar : [],
+        ...(isReason(fallback) && { fallback: { code: fallback.code, message: fallback.message } }),
+        provenance,
+      },
     })
     return steps
   }
+}
+
+/** The planner's `fallback`: why the model's plan was not used. */
+function isReason(value: unknown): value is { code: string; message: string } {
+  const v = value as { code?: unknown; message?: unknown } | null
+  return typeof v?.code === 'string' && typeof v.message === 'string'
 }
 
 /** What the planner is told of the registered arms (the first ones by name: the prompt has room for so many). */

@@ -28,7 +28,7 @@ import type { StoredTask } from '../../stores/task.js'
 import type { TaskStore } from '../../stores/task-store.js'
 import { inSpan, SpanKind } from '../../telemetry/tracing.js'
 import { redactedTerms } from './redacted-terms.js'
-import type { RunnerMetrics } from './runner-context.js'
+import type { RunnerLog, RunnerMetrics } from './runner-context.js'
 
 /** The capability-token issuer as the runner needs it. */
 export interface StepTokenSigner {
@@ -42,10 +42,14 @@ export interface CallArmDeps {
   /** Longest one call may take; also the token's lifetime. */
   stepTimeoutMs: number
   metrics?: Pick<RunnerMetrics, 'modelTokens'> | undefined
+  /** `provider/model` of the configured model, for logs when an arm reports none. */
+  model?: string
   /** The price model calls are charged at; undefined: unknown, nothing is charged in dollars. */
   price?: ModelPrice | undefined
   /** Takes personal data out of the task's criteria and constraints before they leave (redacted-terms.ts). */
   detector: Pick<Detector, 'redact'>
+  /** Where an arm's fallback from its model (`planner.fallback`, `coder.fallback`) is logged, at warn. */
+  log?: Pick<RunnerLog, 'warn'>
 }
 
 export interface ArmCall {
@@ -131,8 +135,10 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     used = response.provenance.tokens.total
     const { prompt, completion } = response.provenance.tokens
     if (deps.price !== undefined) spentUsd = costUsd({ prompt, completion }, deps.price)
-    for (const event of response.events)
+    for (const event of response.events) {
       await deps.store.appendEvent(task.tenant, task.task_id, { type: event.type, data: { step_id: stepId, ...event.data } })
+      if (event.type.endsWith('.fallback')) logFallback(deps, call, event.data as Record<string, unknown>, response.provenance.model)
+    }
     if (used > 0) {
       deps.metrics?.modelTokens(response.provenance.model, prompt, completion)
       await deps.store.appendEvent(task.tenant, task.task_id, {
@@ -157,6 +163,19 @@ export async function callArm(deps: CallArmDeps, call: ArmCall): Promise<ArmCall
     if ((allowance ?? 0) > 0 || used > 0 || held.usd > 0 || spentUsd > 0)
       await deps.store.settleTokens(task.tenant, task.task_id, allowance ?? 0, used, { heldUsd: held.usd, spentUsd })
   }
+}
+
+/**
+ * An arm that used its rule path because the model failed says so in an event; operators see it at
+ * warn: the task, the step, the model, and the code and message of the failure (never a prompt:
+ * the messages are the providers' and the plan check's own).
+ */
+function logFallback(deps: CallArmDeps, call: ArmCall, data: Record<string, unknown>, model: string | null): void {
+  const reason = { code: data.code, message: typeof data.message === 'string' ? data.message.slice(0, 500) : undefined }
+  deps.log?.warn(
+    { task_id: call.task.task_id, step_id: call.stepId, arm: call.arm, provider: model ?? deps.model ?? null, reason },
+    'the model failed; the arm fell back to its rule path',
+  )
 }
 
 interface Hold {

@@ -2,17 +2,15 @@
  * `task.run` (plan, start) and `task.timeout` (end it timed out). Both are safe to repeat: a retry
  * resumes from whatever state the task reached.
  */
-import { StepError, stepFailure } from '../../step-errors.js'
+import { StepError } from '../../step-errors.js'
 import { ACTIVE_STATUSES, type StoredTask } from '../../stores/task.js'
 import { inTaskScope, taskContext } from '../../telemetry/task-trace.js'
 import { inSpan } from '../../telemetry/tracing.js'
 import type { QueueJob } from '../queue/job-queue.js'
 import { advance, finishStopped } from './advance.js'
+import { planFailure } from './plan-failure.js'
 import { jobTask, type TaskRef, type TaskRunJob, type TaskTimeoutJob } from './queues.js'
 import type { RunnerContext } from './runner-context.js'
-
-/** The planner's refusals of the goal itself: the task fails with the planner's code, which says what to change. */
-const GOAL_REFUSALS = ['MODEL_REQUIRED', 'PLAN_NOT_POSSIBLE'] as const
 
 export async function runTaskJob(ctx: RunnerContext, job: QueueJob<TaskRunJob>): Promise<void> {
   const ref = jobTask(job.data)
@@ -36,11 +34,11 @@ async function planAndStart(ctx: RunnerContext, job: QueueJob<TaskRunJob>, ref: 
         steps = await inSpan('task.plan', { attributes: { 'ganglion.task.id': taskId } }, taskContext(task), () => ctx.planner(task))
       } catch (err) {
         const retryable = !(err instanceof StepError && !err.retryable)
+        const error = planFailure(err, retryable)
+        const again = retryable && job.retryCount < ctx.taskRetryLimit
+        ctx.log.warn({ task_id: taskId, step: 'plan', attempt: job.retryCount + 1, code: error.code, retrying: again }, 'planning failed')
         // pg-boss retries the job while retries remain; the last failure, or a final one, ends the task.
-        if (retryable && job.retryCount < ctx.taskRetryLimit) throw err
-        const message = err instanceof Error ? err.message : String(err)
-        const code = err instanceof StepError ? GOAL_REFUSALS.find((c) => c === err.code) : undefined
-        const error = code ? stepFailure(code, message) : stepFailure('PLAN_FAILED', message, retryable)
+        if (again) throw err
         await ctx.store.transition(tenant, taskId, ['planning'], 'failed', { error })
         return
       }
