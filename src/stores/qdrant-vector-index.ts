@@ -97,7 +97,7 @@ export class QdrantIndexes {
     return collections.map((c) => c.name).filter((n) => n.startsWith(start) && /^\d+$/.test(n.slice(start.length)))
   }
 
-  /** Drops every collection of this prefix: for tests and for erasing a deployment's vectors. */
+  /** Drops every collection of this prefix: erases the vectors of every deployment that shares it. */
   async dropAll(): Promise<void> {
     const { collections } = await this.client.getCollections()
     for (const c of collections) if (c.name.startsWith(`${this.settings.prefix}_`)) await this.client.deleteCollection(c.name)
