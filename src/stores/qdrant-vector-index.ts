@@ -85,6 +85,11 @@ export class QdrantIndexes {
     }
   }
 
+  /** Forgets that `name` exists: it was deleted behind this process's back, and the next write creates it again. */
+  forget(name: string): void {
+    this.known.delete(name)
+  }
+
   /** The names of the existing collections of `kind`, every vector size. */
   async collections(kind: QdrantKind): Promise<string[]> {
     const { collections } = await this.client.getCollections()
@@ -92,7 +97,7 @@ export class QdrantIndexes {
     return collections.map((c) => c.name).filter((n) => n.startsWith(start) && /^\d+$/.test(n.slice(start.length)))
   }
 
-  /** Drops every collection of this prefix: for tests and for erasing a deployment's vectors. */
+  /** Drops every collection of this prefix: erases the vectors of every deployment that shares it. */
   async dropAll(): Promise<void> {
     const { collections } = await this.client.getCollections()
     for (const c of collections) if (c.name.startsWith(`${this.settings.prefix}_`)) await this.client.deleteCollection(c.name)
@@ -134,21 +139,12 @@ export class QdrantVectorIndex implements VectorIndex {
       }
       for (const [size, list] of bySize) {
         const name = this.qdrant.collectionName(this.kindOfRows, size)
-        await this.qdrant.ensureCollection(name, size)
-        for (let i = 0; i < list.length; i += UPSERT_BATCH) {
-          await this.qdrant.client.upsert(name, {
-            wait: true,
-            points: list.slice(i, i + UPSERT_BATCH).map((p) => ({
-              id: pointId(this.kindOfRows, p.id),
-              vector: [...p.vector],
-              payload: {
-                id: p.id,
-                tenant: p.tenant,
-                embedder: p.embedder,
-                ...(p.documentId !== undefined && { document_id: p.documentId }),
-              },
-            })),
-          })
+        try {
+          await this.upsertInto(name, size, list)
+        } catch (err) {
+          if (statusOf(err) !== 404) throw err
+          this.qdrant.forget(name) // deleted since this process created it: once more, creating it
+          await this.upsertInto(name, size, list)
         }
       }
       // A row whose vector changed size (another embedder) leaves its old point behind: remove it.
@@ -158,6 +154,20 @@ export class QdrantVectorIndex implements VectorIndex {
       const ids = points.map((p) => pointId(this.kindOfRows, p.id))
       for (const name of others) await this.qdrant.client.delete(name, { wait: true, points: ids })
     })
+  }
+
+  private async upsertInto(name: string, size: number, list: readonly VectorPoint[]): Promise<void> {
+    await this.qdrant.ensureCollection(name, size)
+    for (let i = 0; i < list.length; i += UPSERT_BATCH) {
+      await this.qdrant.client.upsert(name, {
+        wait: true,
+        points: list.slice(i, i + UPSERT_BATCH).map((p) => ({
+          id: pointId(this.kindOfRows, p.id),
+          vector: [...p.vector],
+          payload: { id: p.id, tenant: p.tenant, embedder: p.embedder, ...(p.documentId !== undefined && { document_id: p.documentId }) },
+        })),
+      })
+    }
   }
 
   deleteIds(ids: readonly string[]): Promise<void> {

@@ -81,6 +81,16 @@ t.test('an episode embedded again at another size leaves no point behind', { ski
   t.same(await qdrant.collections('episodes'), [qdrant.collectionName('episodes', 3), qdrant.collectionName('episodes', 5)].sort())
 })
 
+t.test('a collection deleted behind the process is created again by the next write', { skip: SKIP_QDRANT }, async (t) => {
+  const qdrant = freshQdrant(t)
+  const index = qdrant.index('knowledge')
+  await index.upsert([{ id: 'd:0', tenant: 'a', embedder: 'e', vector: unit(4, 0), documentId: 'd' }])
+  await qdrant.client.deleteCollection(qdrant.collectionName('knowledge', 4))
+  t.same(await index.search(unit(4, 0), 5, 0, 'a', 'e'), [], 'a search finds nothing, without an error')
+  await index.upsert([{ id: 'd:1', tenant: 'a', embedder: 'e', vector: unit(4, 1), documentId: 'd' }])
+  t.same(await index.search(unit(4, 1), 5, 0.5, 'a', 'e'), [{ id: 'd:1', similarity: 1 }])
+})
+
 t.test('point ids are UUIDs derived from the kind and the row id', async (t) => {
   t.match(pointId('knowledge', 'doc:0'), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
   t.equal(pointId('knowledge', 'doc:0'), pointId('knowledge', 'doc:0'))
