@@ -10,15 +10,16 @@
  * planFailure(new StepError('PLAN_INVALID', 'step s2 depends on s3…'), false)         // { code: 'PLAN_FAILED', … }
  * ```
  */
-import { STEP_ERRORS, StepError, type StepFailure, stepFailure } from '../../step-errors.js'
+import { type FixedCode, STEP_ERRORS, StepError, type StepFailure, stepFailure } from '../../step-errors.js'
 
 /** The planner's refusals of the goal itself. */
-const GOAL_REFUSALS: readonly string[] = ['MODEL_REQUIRED', 'PLAN_NOT_POSSIBLE']
+const GOAL_REFUSALS: readonly FixedCode[] = ['MODEL_REQUIRED', 'PLAN_NOT_POSSIBLE']
 
 export function planFailure(err: unknown, retryable: boolean): StepFailure {
   const message = err instanceof Error ? err.message : String(err)
   if (err instanceof StepError && err.code.startsWith('LLM_') && Object.hasOwn(STEP_ERRORS, err.code))
     return { code: err.code, message, retryable }
-  if (err instanceof StepError && GOAL_REFUSALS.includes(err.code)) return stepFailure(err.code, message)
+  const refusal = err instanceof StepError ? GOAL_REFUSALS.find((c) => c === err.code) : undefined
+  if (refusal) return stepFailure(refusal, message)
   return stepFailure('PLAN_FAILED', message, retryable)
 }
