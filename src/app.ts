@@ -55,12 +55,12 @@ import type { Sql } from './stores/sql.js'
 import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
+import { startTracing, type Tracing } from './telemetry/tracing.js'
 import { checkWebhookUrl, webhookAddressPolicy } from './webhooks/address.js'
 import { queueOnFinal, startDeliveries, WEBHOOK_QUEUES } from './webhooks/queue.js'
 import { registerWebhookRoutes } from './webhooks/routes.js'
 import { secretBox } from './webhooks/secret-box.js'
 import { SqlWebhookStore } from './webhooks/sql-webhook-store.js'
-import { startTracing, type Tracing } from './telemetry/tracing.js'
 
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version
 
@@ -472,7 +472,13 @@ async function startOrchestrator(
   registerKnowledgeRoutes(app, { knowledge: arms.knowledge })
   registerApiKeyRoutes(app, { keys: new SqlApiKeyStore(apiSql) })
   registerWebhookRoutes(app, { webhooks, tasks: store, policy: webhookPolicy })
-  registerDeletionRoutes(app, { store, sql: apiSql, knowledge: arms.knowledge, forgetAnswer: (task) => service.forget(task) })
+  registerDeletionRoutes(app, {
+    store,
+    sql: apiSql,
+    knowledge: arms.knowledge,
+    memory: arms.memory,
+    forgetAnswer: (task) => service.forget(task),
+  })
   registerStatusRoutes(app, {
     sql,
     cacheHealth: () => shared.cache.health(),

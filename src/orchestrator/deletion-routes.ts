@@ -13,6 +13,7 @@
  * task is the 404 of one that does not exist. Erasing a tenant is an admin's (`tenants:admin`).
  */
 
+import type { EpisodicMemory } from '../arms/memory.js'
 import { isAdmin } from '../auth/principal.js'
 import type { Ctx, HttpApp, Reply } from '../http/app.js'
 import { HttpError } from '../http/errors.js'
@@ -28,6 +29,8 @@ export interface DeletionRouteDeps {
   store: TaskStore
   sql: Sql
   knowledge: KnowledgeStore
+  /** Episodic memory: a tenant's erasure removes its vectors too. */
+  memory?: EpisodicMemory
   /** Drops a deleted task's cached answer, if it left one. */
   forgetAnswer: (task: StoredTask) => Promise<void>
 }

@@ -1,5 +1,5 @@
 // DELETE /api/v1/tenants/{tenant}: an admin erases one tenant's tasks (with their events),
-// knowledge and API keys, and is told how many of each went; other tenants keep everything. Refused
+// knowledge, API keys and webhook subscriptions, and is told how many of each went; other tenants keep everything. Refused
 // while the tenant has a task queued (409), to anyone but an admin (403), without a credential
 // (401), and for a name that is no one tenant (400). No worker runs (TASK_WORKERS=0): tasks stay
 // queued until cancelled.
@@ -18,6 +18,12 @@ async function statusWithin(ms: number, ask: () => Promise<Response>, want: numb
     if (status === want || Date.now() > until) return status
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+async function subscribe(client: Client): Promise<string> {
+  const res = await client.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['task.completed'] })
+  if (res.status !== 201) throw new Error(`subscribe answered ${res.status}`)
+  return ((await res.json()) as { id: string }).id
 }
 
 async function ingest(client: Client, text: string): Promise<string> {
@@ -40,6 +46,8 @@ onEachBackend(
     await ingest(gone, `The ${nonce()} runbook. Restart the worker after a deploy.`)
     const keptTask = await submit(kept, { goal: `Summarise the ${nonce()} report` })
     const keptDoc = await ingest(kept, `The ${nonce()} handbook of the kept tenant.`)
+    await subscribe(gone)
+    const keptHook = await subscribe(kept)
     const created = await admin.post('/api/v1/api-keys', { tenant: 'gone', role: 'member', name: `k-${nonce()}` })
     const { key } = (await created.json()) as { key: string }
     const keptKey = (await (await admin.post('/api/v1/api-keys', { tenant: 'kept', role: 'member', name: `k-${nonce()}` })).json()) as {
@@ -61,7 +69,7 @@ onEachBackend(
     t.equal(res.status, 200)
     const body = (await res.json()) as { tenant: string; erased: Record<string, number> }
     t.equal(body.tenant, 'gone')
-    t.match(body.erased, { tasks: 2, knowledge_documents: 1, episodes: 0, api_keys: 1 })
+    t.match(body.erased, { tasks: 2, knowledge_documents: 1, episodes: 0, api_keys: 1, webhook_subscriptions: 1 })
     t.ok(body.erased.knowledge_chunks! >= 1, 'and the chunks of the document')
 
     for (const task of tasks) {
@@ -70,17 +78,24 @@ onEachBackend(
     }
     const docs = (await (await gone.get('/api/v1/knowledge')).json()) as { data: unknown[] }
     t.same(docs.data, [], 'no knowledge is left')
+    const hooks = (await (await gone.get('/api/v1/webhooks')).json()) as { data: unknown[] }
+    t.same(hooks.data, [], 'no webhook subscription is left')
     // A verified credential is trusted for about a second (src/auth/authenticator.ts), as after a revocation.
     t.equal(await statusWithin(3000, () => service.as(key).get('/api/v1/tasks'), 401), 401, "the tenant's API key no longer authenticates")
 
     t.equal((await kept.get(`/api/v1/tasks/${keptTask.task_id}`)).status, 200, "another tenant's task stays")
     t.equal((await kept.get(`/api/v1/knowledge/${keptDoc}`)).status, 200, "another tenant's document stays")
+    t.equal((await kept.get(`/api/v1/webhooks/${keptHook}`)).status, 200, "another tenant's subscription stays")
     t.equal((await service.as(keptKey.key).get('/api/v1/tasks')).status, 200, "another tenant's key still works")
 
     const twice = (await (await admin.delete('/api/v1/tenants/gone')).json()) as { erased: Record<string, number> }
-    t.same(twice.erased, { tasks: 0, knowledge_documents: 0, knowledge_chunks: 0, episodes: 0, api_keys: 0 }, 'erasing again finds nothing')
+    t.same(
+      twice.erased,
+      { tasks: 0, knowledge_documents: 0, knowledge_chunks: 0, episodes: 0, api_keys: 0, webhook_subscriptions: 0 },
+      'erasing again finds nothing',
+    )
   },
-  { env: { TASK_WORKERS: '0' } },
+  { env: { TASK_WORKERS: '0', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' } },
 )
 
 onEachBackend(
