@@ -66,12 +66,13 @@ export function createLogger(opts: LoggerOptions): Logger {
   return pino({ name: opts.name, level: pinoLevel(opts.level ?? 'INFO'), hooks: { streamWrite }, mixin: requestIdField }, destination)
 }
 
-const NO_FIELDS = {}
-
-/** Every line written while a request (or a job of the task it submitted) is in progress names it. */
+/**
+ * Every line written while a request (or a job of the task it submitted) is in progress names it.
+ * A new object each time: pino merges the line's own fields into what the mixin returns.
+ */
 function requestIdField(): object {
   const id = currentRequestId()
-  return id === undefined ? NO_FIELDS : { request_id: id }
+  return id === undefined ? {} : { request_id: id }
 }
 
 export type { Logger }
