@@ -34,7 +34,7 @@ t.test('cancelling a running task aborts its step and keeps it cancelled', async
 
 t.test('cancelling a completed task returns it unchanged', async (t) => {
   const base = await orchestratorUrl(t)
-  const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Say hello' })).json()
+  const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Count the words of: say hello' })).json()
   const done = await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status))
   t.equal(done.status, 'completed')
   const res = await fetch(`${base}/task/${task.task_id}/cancel`, { method: 'POST' })

@@ -5,7 +5,7 @@ t.test('POST /api/v1/tasks creates a task that runs to completed', async (t) => 
   const base = await orchestratorUrl(t)
   const res = await postJson(
     `${base}/api/v1/tasks`,
-    { goal: 'Summarise the design notes and list open questions', priority: 'high' },
+    { goal: 'Search the knowledge base for the design notes and summarise them', priority: 'high' },
     { 'x-request-id': 'create-1' },
   )
   t.equal(res.status, 201)
@@ -14,7 +14,7 @@ t.test('POST /api/v1/tasks creates a task that runs to completed', async (t) => 
   t.equal(res.headers.get('location'), `/api/v1/tasks/${task.task_id}`)
   t.match(task, {
     status: 'queued',
-    goal: 'Summarise the design notes and list open questions',
+    goal: 'Search the knowledge base for the design notes and summarise them',
     priority: 'high',
     constraints: {},
     cached: false,
@@ -55,17 +55,17 @@ t.test('a goal with an injection is kept as rejected with its reason', async (t)
 
 t.test('a repeated goal is answered from the cache, and only the same text', async (t) => {
   const base = await orchestratorUrl(t)
-  const first = await (await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system' })).json()
+  const first = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the knowledge base for the planets' })).json()
   const done = await waitForTask(base, first.task_id, (x) => FINAL.includes(x.status))
   t.equal(done.status, 'completed')
-  const again = await (await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system' })).json()
+  const again = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Search the knowledge base for the planets' })).json()
   t.equal(again.status, 'completed')
   t.equal(again.cached, true)
   t.same(again.result, done.result)
-  const reworded = await (await postJson(`${base}/api/v1/tasks`, { goal: 'list the planets of the solar system ' })).json()
+  const reworded = await (await postJson(`${base}/api/v1/tasks`, { goal: 'search the knowledge base for the planets ' })).json()
   t.equal(reworded.cached, false, 'another case or spacing is another goal: its answer is its own')
   const constrained = await (
-    await postJson(`${base}/api/v1/tasks`, { goal: 'List the planets of the solar system', constraints: { max_tokens: 50 } })
+    await postJson(`${base}/api/v1/tasks`, { goal: 'Search the knowledge base for the planets', constraints: { max_tokens: 50 } })
   ).json()
   t.equal(constrained.cached, false, 'constraints can change the answer, so no cache')
 })

@@ -23,7 +23,7 @@ function parse(text: string): Sse[] {
 
 t.test('the event stream replays the stored log and resumes after Last-Event-ID', async (t) => {
   const base = await orchestratorUrl(t)
-  const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Check the spelling of the README' })).json()
+  const task = await (await postJson(`${base}/api/v1/tasks`, { goal: 'Count the words of: check the spelling of the README' })).json()
   await waitForTask(base, task.task_id, (x) => FINAL.includes(x.status))
 
   const res = await fetch(`${base}/api/v1/tasks/${task.task_id}/events`)

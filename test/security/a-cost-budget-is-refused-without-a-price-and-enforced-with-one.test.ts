@@ -22,14 +22,18 @@ onEachBackend(
   async (t, service) => {
     const a = service.as('tenant-a-member')
     for (const budget of [{ max_cost_usd: 1 }, { max_cost_dollars: 1 }]) {
-      const res = await a.post('/api/v1/tasks', { goal: `Summarise the ${nonce()} report`, budget })
+      const res = await a.post('/api/v1/tasks', { goal: `Search the knowledge base for the ${nonce()} report and summarise it`, budget })
       t.equal(res.status, 400, JSON.stringify(budget))
       const { error } = (await res.json()) as { error: { code: string; details: { field: string; constraint: string } } }
       t.equal(error.code, 'VALIDATION_ERROR')
       t.equal(error.details.field, 'budget.max_cost_usd')
       t.match(error.details.constraint, /no price is configured for the model "stand-in"/)
     }
-    t.equal((await a.post('/api/v1/tasks', { goal: `Summarise the ${nonce()} report` })).status, 201, 'a task without one is taken')
+    t.equal(
+      (await a.post('/api/v1/tasks', { goal: `Search the knowledge base for the ${nonce()} report and summarise it` })).status,
+      201,
+      'a task without one is taken',
+    )
   },
   { env: async (t) => ({ ...(await model(t)), TASK_WORKERS: '0' }) },
 )
@@ -38,7 +42,10 @@ onEachBackend(
   'a cost budget is taken on the offline provider, whose calls cost nothing',
   async (t, service) => {
     const a = service.as('tenant-a-member')
-    const task = await submit(a, { goal: `Summarise the ${nonce()} report`, budget: { max_cost_usd: 0.01 } })
+    const task = await submit(a, {
+      goal: `Search the knowledge base for the ${nonce()} report and summarise it`,
+      budget: { max_cost_usd: 0.01 },
+    })
     t.equal(task.status, 'queued')
   },
   { env: { TASK_WORKERS: '0' } },
@@ -49,7 +56,11 @@ onEachBackend(
   async (t, service) => {
     const a = service.as('tenant-a-member')
     const run = async (max_cost_usd: number) =>
-      waitFinal(a, (await submit(a, { goal: `Summarise the ${nonce()} report`, budget: { max_cost_usd } })).task_id)
+      waitFinal(
+        a,
+        (await submit(a, { goal: `Search the knowledge base for the ${nonce()} report and summarise it`, budget: { max_cost_usd } }))
+          .task_id,
+      )
     const events = async (id: string, type: string) =>
       (await (await a.get(`/api/v1/tasks/${id}/events`)).text())
         .split('\n\n')
