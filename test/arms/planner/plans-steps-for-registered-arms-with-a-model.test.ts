@@ -87,10 +87,27 @@ t.test('allowed_arms that leave the registered arm out keep it out of the schema
   t.notMatch((body.messages as Array<{ content: string }>)[0]!.content, /translator/)
 })
 
+t.test('a bad model plan for a goal the rules can do falls back to them and says why', async (t) => {
+  const { url } = await replayServer(t, { fixture: fixture('plan-registered-arm-bad-input') })
+  const { output, events } = await plan('Translate this note into English: Bonjour. Then count the words of: Bonjour', {
+    llm: new OpenAiProvider({ baseUrl: url }),
+    external_arms: [translator],
+  })
+  t.equal(output.source, 'heuristic_fallback')
+  t.notOk(
+    output.steps.some((s) => s.arm === 'translator'),
+    'the heuristic does not plan the registered arm',
+  )
+  t.match(events.find((e) => e.type === 'planner.fallback')?.data, { code: 'PLAN_INVALID', message: /bad input for translator\.translate/ })
+})
+
 t.test('without a model the registered arms are not planned', async (t) => {
-  const { output } = await plan('Translate this note into English: Bonjour', { external_arms: [translator] })
+  const { output } = await plan('Translate this note into English: Bonjour. Then count the words of: Bonjour', {
+    external_arms: [translator],
+  })
   t.equal(output.source, 'heuristic')
   t.notOk(output.steps.some((s) => s.arm === 'translator'))
+  await t.rejects(plan('Translate this note into English: Bonjour', { external_arms: [translator] }), { code: 'MODEL_REQUIRED' })
 })
 
 t.test('external_arms that are malformed or shadow a built-in arm are INPUT_INVALID', async (t) => {
