@@ -79,7 +79,7 @@ export class ApiClient {
     return { ...(this.key !== undefined && { authorization: `Bearer ${this.key}` }), ...extra }
   }
 
-  /** A JSON request; the parsed body of a 2xx answer, a ServiceError for any other. */
+  /** A JSON request; the parsed body of a 2xx answer (undefined for a 204), a ServiceError for any other. */
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response
     try {
@@ -93,6 +93,7 @@ export class ApiClient {
       throw this.unreachable(err)
     }
     if (!res.ok) throw await errorOf(res)
+    if (res.status === 204) return undefined as T
     try {
       return (await res.json()) as T
     } catch (err) {

@@ -97,7 +97,7 @@ program
     return runTask(goal, options(cmd))
   })
 
-const tasks = program.command('tasks').description('list, read, follow and cancel tasks')
+const tasks = program.command('tasks').description('list, read, follow, cancel and delete tasks')
 
 tasks
   .command('list')
@@ -124,6 +124,12 @@ tasks
   .description('ask the service to cancel a task')
   .argument('<id>', 'task id')
   .action(async (id: string, _opts: unknown, cmd: Command) => (await import('./tasks.js')).cancelTask(id, options(cmd)))
+
+tasks
+  .command('delete')
+  .description("delete a finished task's record: its steps, events and answer (cancel a running one first)")
+  .argument('<id>', 'task id')
+  .action(async (id: string, _opts: unknown, cmd: Command) => (await import('./tasks.js')).deleteTask(id, options(cmd)))
 
 const knowledge = program.command('knowledge').description("add, search, list and remove documents of the retriever's store")
 

@@ -1,5 +1,5 @@
 /**
- * `ganglion run "<goal>"` and `ganglion tasks list|get|watch|cancel`: the task API
+ * `ganglion run "<goal>"` and `ganglion tasks list|get|watch|cancel|delete`: the task API
  * (openapi.yaml) from a terminal or a script. See docs/cli.md.
  */
 import { PRIORITIES, TASK_STATUSES, type TaskRecord } from '../stores/task.js'
@@ -152,6 +152,15 @@ export function cancelTask(id: string, opts: GlobalOptions): Promise<void> {
     if (opts.json) return printJson(task)
     const already = task.status === 'cancelling' || task.status === 'cancelled' ? '' : 'is already '
     process.stdout.write(`Task ${task.task_id} ${already}${task.status}\n`)
+  })
+}
+
+/** Deletes a finished task's record (`DELETE /api/v1/tasks/{id}/record`); a task still running is the service's 409. */
+export function deleteTask(id: string, opts: GlobalOptions): Promise<void> {
+  return handle(async () => {
+    await clientOf(opts).request('DELETE', `${taskPath(id)}/record`)
+    if (opts.json) return printJson({ task_id: id, deleted: true })
+    process.stdout.write(`Task ${printable(id)} deleted\n`)
   })
 }
 

@@ -73,6 +73,9 @@ t.test('ganglion run and tasks against a running service', async (t) => {
     t.ok(id, 'says the task keeps running and how to follow it again')
     const get = await cli(['tasks', 'get', '--json', id ?? ''], env)
     t.equal(JSON.parse(get.stdout).status, 'running', 'still running')
+    const early = await cli(['tasks', 'delete', id ?? ''], env)
+    t.equal(early.code, 1, 'a running task is not deleted')
+    t.match(early.stderr, /CONFLICT/)
     const cancel = await cli(['tasks', 'cancel', id ?? ''], env)
     t.equal(cancel.code, 0, cancel.stderr)
     t.match(cancel.stdout, /cancell(ing|ed)/)
@@ -107,6 +110,13 @@ t.test('ganglion run and tasks against a running service', async (t) => {
     const table = await cli(['tasks', 'list', '--limit', '2'], env)
     t.match(table.stdout, /^ID +STATUS +PRIORITY +CREATED +GOAL\n/)
     t.equal(table.stdout.trim().split('\n').length, 3, 'a header and two rows')
+
+    const deleted = await cli(['tasks', 'delete', id], env)
+    t.equal(deleted.code, 0, deleted.stderr)
+    t.equal(deleted.stdout, `Task ${id} deleted\n`)
+    const gone = await cli(['tasks', 'get', id], env)
+    t.equal(gone.code, 1, 'a deleted task is not found')
+    t.match(gone.stderr, /NOT_FOUND/)
   })
 
   t.test('bad arguments exit 2 before any request; an invalid request the service refuses too', async (t) => {
