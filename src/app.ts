@@ -54,6 +54,7 @@ import type { RedisConnection, RedisHealth } from './stores/redis-client.js'
 import type { Sql } from './stores/sql.js'
 import { SqlApiKeyStore } from './stores/sql-api-key-store.js'
 import { SqlTaskStore } from './stores/sql-task-store.js'
+import { forgetVectorsOf } from './stores/task-deletion.js'
 import { TieredCacheStore } from './stores/tiered-cache-store.js'
 import { startTracing, type Tracing } from './telemetry/tracing.js'
 import { checkWebhookUrl, webhookAddressPolicy } from './webhooks/address.js'
@@ -375,8 +376,6 @@ async function startOrchestrator(
   const onFinal = queueOnFinal(webhooks, queue)
   const store = new SqlTaskStore(apiSql, { onFinal })
   const runnerStore = new SqlTaskStore(runnerSql, { onFinal })
-  const stopRetention = startRetention(sql, log, { taskRetentionDays: config.taskRetentionDays })
-  closers.push(async () => stopRetention())
   const metrics = new Metrics({
     detector: shared.detector,
     cacheTier: shared.cacheTier,
@@ -386,6 +385,11 @@ async function startOrchestrator(
   })
   const arms = await openArms(config, { sql, detector: shared.detector, version: VERSION, log })
   closers.push(() => arms.close())
+  const stopRetention = startRetention(sql, log, {
+    taskRetentionDays: config.taskRetentionDays,
+    forgetVectors: forgetVectorsOf(arms.memory),
+  })
+  closers.push(async () => stopRetention())
   const price = priceOf(arms.llm.provider, arms.llm.model, config.llmPrices)
   const callDeps: CallArmDeps = {
     arms: arms.registry,

@@ -52,4 +52,6 @@ export interface EpisodicMemory {
   similar(tenant: string, goal: string, k: number, signal?: AbortSignal): Promise<SimilarTask[]>
   /** Forgets every episode of `tenant`, with their vectors; how many there were. */
   deleteTenant?(tenant: string): Promise<number>
+  /** Removes the vectors of these tasks' episodes whose rows were deleted (a no-op where vectors are columns of the rows). */
+  deleteVectors?(taskIds: readonly string[]): Promise<void>
 }

@@ -20,7 +20,7 @@ import { HttpError } from '../http/errors.js'
 import type { KnowledgeStore } from '../stores/knowledge-store.js'
 import type { Sql } from '../stores/sql.js'
 import { FINAL_STATUSES, isFinal, type StoredTask } from '../stores/task.js'
-import { TaskDeletion } from '../stores/task-deletion.js'
+import { forgetVectorsOf, TaskDeletion } from '../stores/task-deletion.js'
 import type { TaskStore } from '../stores/task-store.js'
 import { actingUser, tenantToRead } from './request-scope.js'
 import { eraseTenant } from './tenant-erasure.js'
@@ -78,7 +78,7 @@ export function registerDeletionRoutes(app: HttpApp, deps: DeletionRouteDeps): v
         )
       }
       // Final is final, so only a racing delete can make this miss: then the task is gone either way.
-      if (!(await new TaskDeletion(deps.sql).deleteFinished(task.tenant, id))) {
+      if (!(await new TaskDeletion(deps.sql, forgetVectorsOf(deps.memory)).deleteFinished(task.tenant, id))) {
         throw HttpError.notFound('task_id', `No task with id ${JSON.stringify(id)}`)
       }
       await deps.forgetAnswer(task)

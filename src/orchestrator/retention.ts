@@ -17,7 +17,7 @@
  * without holding locks or the database for long.
  */
 import type { Sql } from '../stores/sql.js'
-import { TaskDeletion } from '../stores/task-deletion.js'
+import { type ForgetVectors, TaskDeletion } from '../stores/task-deletion.js'
 
 export interface RetentionOptions {
   /** A replay after this long creates a new task. Default 24. */
@@ -30,6 +30,8 @@ export interface RetentionOptions {
   taskBatchesPerPass?: number
   /** Default 10 minutes. */
   intervalMs?: number
+  /** Removes expired tasks' episode vectors kept apart from the rows (Qdrant). */
+  forgetVectors?: ForgetVectors
 }
 
 interface RetentionLog {
@@ -49,9 +51,15 @@ export async function pruneIdempotencyKeys(sql: Sql, olderThanHours: number): Pr
  * One pass over finished tasks older than `days`: batches of `batchSize` until one comes back short
  * or `maxBatches` ran. Resolves with the number of tasks deleted.
  */
-export async function expireFinishedTasks(sql: Sql, days: number, batchSize = 100, maxBatches = 50): Promise<number> {
+export async function expireFinishedTasks(
+  sql: Sql,
+  days: number,
+  batchSize = 100,
+  maxBatches = 50,
+  forgetVectors?: ForgetVectors,
+): Promise<number> {
   if (!(days > 0)) return 0
-  const deletion = new TaskDeletion(sql)
+  const deletion = new TaskDeletion(sql, forgetVectors)
   let total = 0
   for (let i = 0; i < maxBatches; i++) {
     const n = await deletion.expireFinished(days, batchSize)
@@ -69,7 +77,7 @@ export function startRetention(sql: Sql, log: RetentionLog, options: RetentionOp
     await pruneIdempotencyKeys(sql, hours).catch((err: unknown) => log.warn({ err }, 'idempotency key retention pass failed'))
     if (days <= 0) return
     try {
-      const deleted = await expireFinishedTasks(sql, days, options.taskBatchSize, options.taskBatchesPerPass)
+      const deleted = await expireFinishedTasks(sql, days, options.taskBatchSize, options.taskBatchesPerPass, options.forgetVectors)
       if (deleted > 0) log.info({ deleted, retention_days: days }, 'expired finished tasks')
     } catch (err) {
       log.warn({ err }, 'task retention pass failed')

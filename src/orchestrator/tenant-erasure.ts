@@ -20,7 +20,7 @@
 import type { EpisodicMemory } from '../arms/memory.js'
 import type { KnowledgeStore } from '../stores/knowledge-store.js'
 import type { Sql } from '../stores/sql.js'
-import { TaskDeletion } from '../stores/task-deletion.js'
+import { forgetVectorsOf, TaskDeletion } from '../stores/task-deletion.js'
 
 export interface ErasedCounts {
   tasks: number
@@ -53,7 +53,7 @@ export async function eraseTenant(deps: ErasureDeps, tenant: string): Promise<Er
   if (active > 0) return { active }
 
   const erased: ErasedCounts = { tasks: 0, knowledge_documents: 0, knowledge_chunks: 0, episodes: 0, api_keys: 0, webhook_subscriptions: 0 }
-  const deletion = new TaskDeletion(sql)
+  const deletion = new TaskDeletion(sql, forgetVectorsOf(memory))
   for (;;) {
     const n = await deletion.deleteFinishedOf(tenant, BATCH)
     erased.tasks += n.tasks

@@ -79,6 +79,10 @@ export class SqlEpisodicMemory implements EpisodicMemory {
     })
   }
 
+  deleteVectors(taskIds: readonly string[]): Promise<void> {
+    return this.vectors.deleteIds(taskIds)
+  }
+
   async deleteTenant(tenant: string): Promise<number> {
     // The points go before the rows' delete commits: a vector store that fails keeps both.
     return this.sql.transaction(async (tx) => {

@@ -12,7 +12,9 @@
  * - its steps, its event log and its idempotency key, by the `on delete cascade` foreign keys of
  *   migrations/0001 (every table that references `tasks` must declare one);
  * - its episodic-memory entry (`episodes`, keyed by the task id without a foreign key, since memory
- *   may outlive or predate a task row), deleted here in the same transaction.
+ *   may outlive or predate a task row), deleted here in the same transaction, with its vector
+ *   where vectors live apart from the rows (Qdrant: `forgetVectors`, before the delete commits, so
+ *   a vector store that fails keeps both).
  * Only final tasks are ever deleted: a task a worker may still act on is never taken from under it.
  */
 import type { Sql } from './sql.js'
@@ -24,8 +26,19 @@ interface Gone {
   tenant: string
 }
 
+/** Removes the vectors of the episodes of these tasks where they are kept apart from the rows. */
+export type ForgetVectors = (taskIds: readonly string[]) => Promise<void>
+
+/** `memory`'s way of removing episode vectors, if it keeps them apart from the rows. */
+export function forgetVectorsOf(memory: { deleteVectors?: ForgetVectors } | undefined): ForgetVectors | undefined {
+  return memory?.deleteVectors?.bind(memory)
+}
+
 export class TaskDeletion {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly forgetVectors?: ForgetVectors,
+  ) {}
 
   /** Deletes one finished task of `tenant` and what hangs off it; false when there is no such finished task. */
   deleteFinished(tenant: TenantScope, taskId: string): Promise<boolean> {
@@ -33,7 +46,7 @@ export class TaskDeletion {
     const where = `task_id = $1 and status = any($2::text[])${tenantFilter(tenant, 'tenant', params)}`
     return this.sql.transaction(async (tx) => {
       const { rows } = await tx.query<Gone>(`delete from tasks where ${where} returning task_id, tenant`, params)
-      await forgetEpisodes(tx, rows)
+      await this.forget(tx, rows)
       return rows.length > 0
     })
   }
@@ -50,7 +63,7 @@ export class TaskDeletion {
          returning task_id, tenant`,
         [tenant, [...FINAL_STATUSES], limit],
       )
-      return { tasks: rows.length, episodes: await forgetEpisodes(tx, rows) }
+      return { tasks: rows.length, episodes: await this.forget(tx, rows) }
     })
   }
 
@@ -73,14 +86,20 @@ export class TaskDeletion {
          returning task_id, tenant`,
         [days, limit],
       )
-      await forgetEpisodes(tx, rows)
+      await this.forget(tx, rows)
       return rows.length
     })
+  }
+
+  private async forget(tx: Sql, tasks: readonly Gone[]): Promise<number> {
+    const n = await forgetEpisodes(tx, tasks)
+    if (n > 0) await this.forgetVectors?.(tasks.map((t) => t.task_id))
+    return n
   }
 }
 
 /**
- * Deletes the episodic-memory entries of deleted tasks. Only when there are some: every delete on
+ * Deletes the episodic-memory entries of deleted tasks and (`forget`) their vectors. Only when there are some: every delete on
  * `episodes` makes each process reload its copy of their vectors (migrations/0007), even one that
  * removes nothing.
  */

@@ -1,12 +1,16 @@
 // The Qdrant vector index against a real server (QDRANT_URL): a search never returns another
 // tenant's or another embedder's point, deleting a document, ids or a tenant removes their points,
-// and a Qdrant that cannot be reached is `VectorIndexUnavailableError` for every operation, which
-// leaves the SQL rows as they were.
+// deleting or expiring a task removes its episode's point, and a Qdrant that cannot be reached is
+// `VectorIndexUnavailableError` for every operation, which leaves the SQL rows as they were.
+import { randomUUID } from 'node:crypto'
 import t from 'tap'
+import { expireFinishedTasks } from '../../src/orchestrator/retention.js'
 import { openSql } from '../../src/stores/open-sql.js'
 import { pointId, QdrantIndexes } from '../../src/stores/qdrant-vector-index.js'
 import { SqlEpisodicMemory } from '../../src/stores/sql-episodic-memory.js'
 import { SqlKnowledgeStore } from '../../src/stores/sql-knowledge-store.js'
+import { SqlTaskStore } from '../../src/stores/sql-task-store.js'
+import { forgetVectorsOf, TaskDeletion } from '../../src/stores/task-deletion.js'
 import { ANY_TENANT } from '../../src/stores/tenant.js'
 import { VectorIndexUnavailableError } from '../../src/stores/vector-index.js'
 import { freshQdrant, SKIP_QDRANT } from './qdrant-server.js'
@@ -163,4 +167,34 @@ t.test("erasing a tenant's knowledge and episodes deletes their points", { skip:
     t.equal(await count(qdrant, name, { tenant: 'a' }), 0, `no ${kind} point of the erased tenant`)
     t.equal(await count(qdrant, name, { tenant: 'b' }), 1, `the other tenant's ${kind} point stays`)
   }
+})
+
+t.test("deleting or expiring a task deletes its episode's point", { skip: SKIP_QDRANT }, async (t) => {
+  const sql = await openSql({ dataDir: 'memory://' })
+  t.teardown(() => sql.close())
+  const qdrant = freshQdrant(t)
+  const store = await SqlKnowledgeStore.open(sql, undefined, { vectors: qdrant.index('knowledge') })
+  const memory = new SqlEpisodicMemory(sql, store.embedder, qdrant.index('episodes'))
+  const tasks = new SqlTaskStore(sql)
+  const at = new Date().toISOString()
+  const ids = ['deleted', 'expired', 'kept'].map((name) => `${name}-${randomUUID()}`)
+  for (const task_id of ids) {
+    await tasks.create({ task_id, tenant: 'a', goal: 'Find the quoll den' })
+    await sql.query(`update tasks set status = 'completed', completed_at = now() - interval '40 days' where task_id = $1`, [task_id])
+    await memory.remember('a', { task_id, goal: 'Find the quoll den', steps: [], outcome: 'done', completed_at: at })
+  }
+  const name = qdrant.collectionName('episodes', 384)
+  t.equal(await count(qdrant, name, { tenant: 'a' }), 3)
+
+  t.ok(await new TaskDeletion(sql, forgetVectorsOf(memory)).deleteFinished('a', ids[0]!))
+  t.equal(await count(qdrant, name, { tenant: 'a' }), 2, "the deleted task's point went with its row")
+
+  await sql.query(`update tasks set completed_at = now() where task_id = $1`, [ids[2]])
+  t.equal(await expireFinishedTasks(sql, 30, 100, 50, forgetVectorsOf(memory)), 1)
+  t.equal(await count(qdrant, name, { tenant: 'a' }), 1, "the expired task's point went too; the recent one stays")
+  t.same(
+    (await memory.similar('a', 'Find the quoll den', 5)).map((s) => s.task_id),
+    [ids[2]],
+    'and search finds only the task that is left',
+  )
 })
