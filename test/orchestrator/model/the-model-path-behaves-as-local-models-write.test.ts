@@ -2,9 +2,13 @@
 // in prose after a reply cut at the token limit, a judged plan, a reply slower than LLM_TIMEOUT,
 // and a budget too small for the plan prompt. Each task's goal says which behaviour the model
 // stand-in plays for it.
-import type { Test } from 'tap'
+import t, { type Test } from 'tap'
 import type { Recorded, Reply } from '../../llm/fixtures/replay-server.js'
 import { type ModelService, onEachModelBackend, promptOf, schemaOf } from './model-fixture.js'
+
+// Both backends wait out a model that never answers in time, through the task job's retries
+// (about 40 s each): past tap's default limit for a file.
+t.setTimeout(400_000)
 
 const MULTIPLY = JSON.stringify({
   steps: [{ step_id: 's1', arm: 'executor', tool: 'javascript', action: 'Multiply.', depends_on: [], input: { code: '6*7' } }],
