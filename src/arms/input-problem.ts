@@ -15,6 +15,7 @@
  * - when the value has no branch's type: every type the union takes, `must be object or array`.
  */
 import type { TLocalizedValidationError } from 'typebox/error'
+import { outermostUnion } from '../union-errors.js'
 
 export interface InputProblem {
   /** JSON pointer into the value: `/constraints/1`; '' for the value itself. */
@@ -25,7 +26,7 @@ export interface InputProblem {
 export function inputProblem(errors: readonly TLocalizedValidationError[]): InputProblem {
   const first = errors[0]
   if (first === undefined) return { path: '', message: 'invalid' }
-  const union = outermostUnion(errors, first)
+  const union = outermostUnion(errors, first, ['anyOf'])
   if (union === undefined) return { path: first.instancePath, message: plainMessage(first) }
   const branches = branchErrors(errors, union)
   const fitting = branches.filter((b) => !b.some((e) => e.instancePath === union.instancePath && MISMATCH.has(e.keyword)))
@@ -43,19 +44,6 @@ export function inputProblem(errors: readonly TLocalizedValidationError[]): Inpu
 
 /** Keywords that say the value is not what a branch takes at all, rather than a wrong part of it. */
 const MISMATCH = new Set(['type', 'const', 'enum'])
-
-/** The outermost union the first error is inside, if any: it is the one the caller's value broke. */
-function outermostUnion(
-  errors: readonly TLocalizedValidationError[],
-  first: TLocalizedValidationError,
-): TLocalizedValidationError | undefined {
-  let outer: TLocalizedValidationError | undefined
-  for (const e of errors) {
-    if (e.keyword !== 'anyOf' || !first.schemaPath.startsWith(`${e.schemaPath}/anyOf/`)) continue
-    if (outer === undefined || e.schemaPath.length < outer.schemaPath.length) outer = e
-  }
-  return outer
-}
 
 /** The union's errors grouped by branch, in branch order. */
 function branchErrors(errors: readonly TLocalizedValidationError[], union: TLocalizedValidationError): TLocalizedValidationError[][] {

@@ -17,6 +17,7 @@
 import type { Static, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
+import { outermostUnion } from '../union-errors.js'
 import { HttpError } from './errors.js'
 
 export type Validate<T> = (value: unknown) => T
@@ -108,20 +109,6 @@ function constraintOf(e: TLocalizedValidationError): string {
     default:
       return e.message
   }
-}
-
-/** The outermost union (anyOf / oneOf) whose branches `first` is an error of. */
-function outermostUnion(
-  errors: readonly TLocalizedValidationError[],
-  first: TLocalizedValidationError,
-): TLocalizedValidationError | undefined {
-  let outer: TLocalizedValidationError | undefined
-  for (const e of errors) {
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') continue
-    if (!first.schemaPath.startsWith(`${e.schemaPath}/${e.keyword}/`)) continue
-    if (outer === undefined || e.schemaPath.length < outer.schemaPath.length) outer = e
-  }
-  return outer
 }
 
 /**
