@@ -14,21 +14,19 @@
  * redaction would only cost the model the details a local task may need. The JSON Schema of a
  * structured request is the application's own text and passes unchanged.
  */
+import { ForwardingProvider } from './forwarding-provider.js'
 import type { Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
 
 export type Redact = (text: string) => string
 
-export class RedactingProvider implements LlmProvider {
-  readonly embed?: (texts: readonly string[], signal?: AbortSignal) => Promise<number[][]>
-  readonly check?: (signal?: AbortSignal) => Promise<{ ok: boolean; detail?: string }>
-  readonly close?: () => Promise<void>
-
+export class RedactingProvider extends ForwardingProvider {
   constructor(
-    private readonly inner: LlmProvider,
+    inner: LlmProvider,
     private readonly redact: Redact,
   ) {
+    super(inner)
     // only what the inner provider offers: callers test for `embed` before using it
-    const { embed, check, close } = inner
+    const { embed } = inner
     if (embed)
       this.embed = (texts, signal) =>
         embed.call(
@@ -36,24 +34,6 @@ export class RedactingProvider implements LlmProvider {
           texts.map((t) => this.redact(t)),
           signal,
         )
-    if (check) this.check = (signal) => check.call(inner, signal)
-    if (close) this.close = () => close.call(inner)
-  }
-
-  get provider(): LlmProvider['provider'] {
-    return this.inner.provider
-  }
-
-  get model(): string {
-    return this.inner.model
-  }
-
-  get reasoning(): boolean {
-    return this.inner.reasoning
-  }
-
-  get remote(): boolean {
-    return this.inner.remote
   }
 
   complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {

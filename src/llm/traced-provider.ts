@@ -11,36 +11,10 @@
  */
 import { type Attributes, context, trace } from '@opentelemetry/api'
 import { failSpan, inSpan, SpanKind, startSpan, tracingOn } from '../telemetry/tracing.js'
-import type { Completion, CompletionChunk, CompletionRequest, LlmProvider } from './provider.js'
+import { ForwardingProvider } from './forwarding-provider.js'
+import type { Completion, CompletionChunk, CompletionRequest } from './provider.js'
 
-export class TracedProvider implements LlmProvider {
-  readonly embed?: (texts: readonly string[], signal?: AbortSignal) => Promise<number[][]>
-  readonly check?: (signal?: AbortSignal) => Promise<{ ok: boolean; detail?: string }>
-  readonly close?: () => Promise<void>
-
-  constructor(private readonly inner: LlmProvider) {
-    const { embed, check, close } = inner
-    if (embed) this.embed = (texts, signal) => embed.call(inner, texts, signal)
-    if (check) this.check = (signal) => check.call(inner, signal)
-    if (close) this.close = () => close.call(inner)
-  }
-
-  get provider(): LlmProvider['provider'] {
-    return this.inner.provider
-  }
-
-  get model(): string {
-    return this.inner.model
-  }
-
-  get reasoning(): boolean {
-    return this.inner.reasoning
-  }
-
-  get remote(): boolean {
-    return this.inner.remote
-  }
-
+export class TracedProvider extends ForwardingProvider {
   complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
     if (!tracingOn()) return this.inner.complete(request, signal)
     return inSpan(
