@@ -110,6 +110,10 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
         // A credential value is the exception: a card or wallet inside it outranks it.
         if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
+            // `Aadhaar-2345 6789 0126`: a number glued by a hyphen to the word that names it.
+            if b[i - 1] == b'-' && i >= 2 && b[i - 2].is_ascii_alphabetic() {
+                national::after_hyphen(b, i, out);
+            }
             return;
         }
         // Route on the leading digit run and the byte after it, so that timestamps, ids and

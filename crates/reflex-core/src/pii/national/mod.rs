@@ -107,6 +107,15 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
     }
 }
 
+/// The identifiers that can start at a digit glued by a hyphen to a word (`UID-2345…`): only
+/// those whose context word is the word itself. The leading run is read first, so that ids
+/// like `build-17` cost one short look.
+pub(in crate::pii) fn after_hyphen(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    if matches!(run_len(b, i, 13, |c| c.is_ascii_digit()), 4 | 12) {
+        push(out, india::aadhaar_after_word(b, i));
+    }
+}
+
 /// The identifiers that can start at a word beginning with a capital letter.
 pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let len = run_len(b, i, 17, is_word);
