@@ -84,6 +84,7 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
             }
         }
         8 if next.is_ascii_uppercase() || (matches!(next, b'-' | b' ') && at(b, i + 9).is_ascii_uppercase()) => push(out, spain::nif(b, i)),
+        8 if !is_word(next) => push(out, australia::tfn(b, i)),
         9 => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
