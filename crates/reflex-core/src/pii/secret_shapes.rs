@@ -1,5 +1,5 @@
 //! Provider secrets found from a byte other than their first: webhook URLs (from the scheme's
-//! `:`), dotted tokens (`dp.pt.`, `hvs.`, `….atlasv1.…`, from the dot), Azure account keys and
+//! `:`), dotted tokens (`dp.pt.`, `hvs.`, Vault's legacy `s.`, `….atlasv1.…`, from the dot), Azure account keys and
 //! SAS signatures (from the `=`), Azure AD client secrets (from the `~`), Mailchimp keys (from
 //! the `-us<n>` data-centre suffix), Telegram bot tokens (digits, `:`, `A…`), Discord bot tokens
 //! (the base64 of a numeric user id, then two more segments) and AWS secret access keys (40
@@ -56,7 +56,7 @@ pub(super) fn webhook(b: &[u8], colon: usize) -> Option<PiiMatch> {
 
 /// Tokens whose prefix holds a dot, from the dot at `dot` (the word before it is plain lower
 /// case and starts nothing): Doppler (`dp.pt.` + 43), Vault service and batch tokens (`hvs.`,
-/// `hvb.`) and Terraform Cloud tokens (`<14>.atlasv1.<60–70>`).
+/// `hvb.`, and the legacy `s.` + 24) and Terraform Cloud tokens (`<14>.atlasv1.<60–70>`).
 pub(super) fn dotted(b: &[u8], dot: usize) -> Option<PiiMatch> {
     let word_before = |len: usize| dot >= len && (dot == len || !url64(b[dot - len - 1])) && (dot - len..dot).all(|k| alnum(b[k]));
     if b[dot + 1..].starts_with(b"atlasv1.") && word_before(14) {
@@ -73,10 +73,32 @@ pub(super) fn dotted(b: &[u8], dot: usize) -> Option<PiiMatch> {
             let min = if b[dot - 1] == b's' { 90 } else { 138 };
             (dot - 3, dot + 1, url64, min, 300)
         }
+        b's' if word_before(1) => return vault_legacy(b, dot),
         _ => return None,
     };
     let len = run_len(b, s, max + 1, body);
     ((min..=max).contains(&len) && !url64(at(b, s + len)) && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, start, s + len, 0.95))
+}
+
+/// Vault's service tokens before 1.10: `s.` and 24 base62 characters, from the dot at `dot`.
+/// `s.` starts ordinary text too (`s.length`, `s.toString()`, `a.s.`), so the shape is strict:
+/// the `s` stands alone (not after a dot or a path), exactly 24 letters and digits with upper
+/// case, lower case and a digit each, no run of one character, and nothing glued after them
+/// (another `.field`, `(`, a word byte).
+fn vault_legacy(b: &[u8], dot: usize) -> Option<PiiMatch> {
+    let start = dot - 1;
+    if start > 0 && matches!(b[start - 1], b'.' | b'/' | b'\\' | b'$' | b'@') {
+        return None;
+    }
+    let s = dot + 1;
+    let len = run_len(b, s, 25, alnum);
+    let next = at(b, s + len);
+    if len != 24 || url64(next) || next == b'(' || (next == b'.' && is_word(at(b, s + len + 1))) {
+        return None;
+    }
+    let body = &b[s..s + len];
+    let classes = body.iter().any(u8::is_ascii_uppercase) && body.iter().any(u8::is_ascii_lowercase) && body.iter().any(u8::is_ascii_digit);
+    (classes && random(body)).then(|| hit(PiiKind::ApiKey, start, s + len, 0.85))
 }
 
 /// Azure storage and Service Bus connection strings (`AccountKey=…`, `SharedAccessKey=…`) and
@@ -248,6 +270,28 @@ mod tests {
             "the dp.pt. prefix and hvs. tokens",
             "module.atlasv1.config",
             "e.g. hvs.<token> or dp.st.<token>",
+        ] {
+            assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn vault_legacy_service_tokens() {
+        let k = "s.Qf1s5zigZ4LX6vwFhK2wqpnA";
+        one_key(&format!("VAULT_TOKEN={k}"), k);
+        one_key(&format!("vault login {k}"), k);
+        one_key(&format!("token: \"{k}\""), k);
+        for t in [
+            // Ordinary `s.` text: fields, calls, paths, abbreviations.
+            "let n = s.lengthOfTheLongestSubstring;",
+            "s.getAbsolutePathName2ForFile(x)",
+            "return s.Qf1s5zigZ4LX6vwFhK2wqpnA.trim",
+            "obj.s.Qf1s5zigZ4LX6vwFhK2wqpnA",
+            "s.Qf1s5zigZ4LX6vwFhK2wqpnAx",
+            "s.Qf1s5zigZ4LX6vwFhK2wqpn",
+            "s.qf1s5zigz4lx6vwfhk2wqpna",
+            "s.AAAAAAAAAAAAAAAAAAAAAAA1",
+            "see s.ExampleTokenValueHereABC",
         ] {
             assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
         }
