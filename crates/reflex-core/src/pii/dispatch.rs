@@ -105,6 +105,9 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
 #[inline(always)]
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
+    if secret_shapes::may_be_keyed(b, i) {
+        push(out, secret_shapes::keyed(b, i));
+    }
     if c.is_ascii_digit() {
         // Inside a longer token, or inside a number already reported (the `1111` groups of a
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.

@@ -2,8 +2,9 @@
 //! `:`), dotted tokens (`dp.pt.`, `hvs.`, Vault's legacy `s.`, `….atlasv1.…`, from the dot), Azure account keys and
 //! SAS signatures (from the `=`), Azure AD client secrets (from the `~`), Mailchimp keys (from
 //! the `-us<n>` data-centre suffix), Telegram bot tokens (digits, `:`, `A…`), Discord bot tokens
-//! (the base64 of a numeric user id, then two more segments) and AWS secret access keys (40
-//! base64 characters, only with AWS context before them).
+//! (the base64 of a numeric user id, then two more segments), AWS secret access keys (40
+//! base64 characters, only with AWS context before them) and Heroku, Cloudflare and Datadog keys
+//! (a UUID, 40 base64url bytes, 32 or 40 hex digits, only after their provider's word).
 
 use memchr::memmem;
 
@@ -188,6 +189,47 @@ pub(super) fn discord_bot(b: &[u8], start: usize) -> Option<PiiMatch> {
     (numeric && (17..=20).contains(&digits) && random(&b[h0..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
 }
 
+/// Words naming Heroku (`HEROKU_API_KEY` starts with one), Cloudflare and Datadog, whose keys
+/// have shapes plenty of other values have (a UUID, 32 or 40 hex digits, 40 base64url bytes).
+const HEROKU_CONTEXT: Keywords = Keywords::new(&[b"heroku"]);
+const CLOUDFLARE_CONTEXT: Keywords = Keywords::new(&[b"cloudflare", b"cf_api_token", b"cf-api-token", b"cf_api_key", b"cf_token"]);
+const DATADOG_CONTEXT: Keywords = Keywords::new(&[b"datadog", b"dd_api_key", b"dd_app_key", b"dd_application_key", b"dd-api-key", b"dd-application-key"]);
+/// Bytes before a token searched for its provider's word.
+const PROVIDER_WINDOW: usize = 40;
+
+/// Whether a token starting at `i` may have one of [`keyed`]'s shapes, by the bytes where its
+/// length ends: three compares for a word that has none.
+#[inline]
+pub(super) fn may_be_keyed(b: &[u8], i: usize) -> bool {
+    at(b, i + 8) == b'-' || (url64(at(b, i + 31)) && !url64(at(b, i + 32))) || (url64(at(b, i + 39)) && !url64(at(b, i + 40)))
+}
+
+/// Keys known by their shape and their provider's word before them only: a Heroku API key (a
+/// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`), a Datadog API key (32 hex digits) or
+/// application key (40 hex digits). The same shapes without the word (build ids, commit hashes,
+/// checksums) are left alone.
+pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if start > 0 && (url64(b[start - 1]) || b[start - 1] == b'.') {
+        return None;
+    }
+    let hex = |c: u8| c.is_ascii_hexdigit();
+    let len = run_len(b, start, 41, url64);
+    let token = &b[start..start + len];
+    let end = start + len;
+    if at(b, end) == b'.' && is_word(at(b, end + 1)) {
+        return None;
+    }
+    let uuid = len == 36 && token.iter().enumerate().all(|(k, &c)| if matches!(k, 8 | 13 | 18 | 23) { c == b'-' } else { hex(c) });
+    let found = if uuid {
+        HEROKU_CONTEXT.before(b, start, PROVIDER_WINDOW)
+    } else if (len == 32 || len == 40) && token.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+        DATADOG_CONTEXT.before(b, start, PROVIDER_WINDOW) || (len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW))
+    } else {
+        len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
+    };
+    (found && random(token)).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
 /// Words that put a 40-character token in AWS's context.
 const AWS_CONTEXT: Keywords = Keywords::new(&[b"aws", b"amazon", b"secretaccesskey", b"secret_access_key", b"secret access key"]);
 
@@ -272,6 +314,35 @@ mod tests {
             "e.g. hvs.<token> or dp.st.<token>",
         ] {
             assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn provider_keys_known_by_their_context() {
+        let heroku = "6f3c2d1e-9b8a-4c7d-a5e6-0f1b2c3d4e5f";
+        one_key(&format!("HEROKU_API_KEY={heroku}"), heroku);
+        one_key(&format!("heroku authorizations token: {heroku}"), heroku);
+        let cf = "Y4d9kq2ZxW7mN1pR5tV8bC3fG6hJ0lK2sD4aE7u_";
+        one_key(&format!("export CF_API_TOKEN={cf}"), cf);
+        one_key(&format!("Cloudflare API token {cf}"), cf);
+        let dd_api = "3f9a1c7e5b2d4086a1c3e5f7092b4d6e";
+        let dd_app = "8e2c4a6f0b1d3e5a7c9f1b3d5e7a9c0b2d4f6a8e";
+        one_key(&format!("DD_API_KEY={dd_api}"), dd_api);
+        one_key(&format!("DD_APP_KEY: {dd_app}"), dd_app);
+        one_key(&format!("datadog api key {dd_api}"), dd_api);
+        // The same shapes without the provider's word, or with another provider's.
+        for t in [
+            format!("request id {heroku}"),
+            format!("build {heroku} done"),
+            format!("token {cf}"),
+            format!("checksum {dd_api}"),
+            format!("commit {dd_app}"),
+            format!("HEROKU_API_KEY={dd_api}"),
+            format!("DD_API_KEY={heroku}"),
+            format!("heroku app {heroku}.herokuapp.com"),
+            format!("CF_API_TOKEN={}", "abcdefghijklmnopqrstuvwxyzabcdefghijklmn"),
+        ] {
+            assert!(keys(&t).iter().all(|&(k, _)| k != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
         }
     }
 
