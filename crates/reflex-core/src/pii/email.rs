@@ -37,7 +37,7 @@ pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
     let Some(e) = domain(b, at + 1, false) else {
         return;
     };
-    if url_userinfo(b, at) || remote_login(b, s, e) {
+    if url_userinfo(b, at) || remote_login(b, s, e) || (s > 0 && b[s - 1] == b':' && super::password::bare_userinfo(b, s - 1).is_some()) {
         return;
     }
     out.push(hit(PiiKind::Email, s, e, 0.97));
@@ -266,11 +266,13 @@ fn url_userinfo(b: &[u8], at: usize) -> bool {
 }
 
 /// `user@host` handed to a remote-login command: the scp-style `git@github.com:org/repo`
-/// (a `:` glued to the host) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
+/// (a `:` glued to the host, unless the address is a `-u`/`--user` argument whose `:` starts
+/// the secret) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
 /// start of the line. (`git` lines are left alone: `git config user.email ada@…` is an address.)
 fn remote_login(b: &[u8], s: usize, e: usize) -> bool {
+    // `curl -u ops@example.com:token`: the `:` after the address starts a secret.
     if super::scan::at(b, e) == b':' && !super::scan::at(b, e + 1).is_ascii_whitespace() && e + 1 < b.len() {
-        return true;
+        return !super::password::after_user_flag(b, s);
     }
     let from = s.saturating_sub(200);
     let line = memchr::memrchr(b'\n', &b[from..s]).map_or(from, |k| from + k + 1);
