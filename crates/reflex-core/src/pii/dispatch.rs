@@ -29,6 +29,10 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
             password::prose(b, start, i, out);
         }
     } else {
+        // Heroku, Cloudflare and Datadog keys: a UUID (a word of 8, then `-`), 32 or 40 bytes.
+        if (i - start >= 32 || next == b'-') && secret_shapes::may_be_keyed(b, start) {
+            push(out, secret_shapes::keyed(b, start));
+        }
         word_start(b, start, out);
     }
     i
@@ -105,9 +109,6 @@ fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
 #[inline(always)]
 fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let c = b[i];
-    if secret_shapes::may_be_keyed(b, i) {
-        push(out, secret_shapes::keyed(b, i));
-    }
     if c.is_ascii_digit() {
         // Inside a longer token, or inside a number already reported (the `1111` groups of a
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.

@@ -100,7 +100,7 @@ pub(super) fn find(b: &[u8], sep: usize, out: &mut Vec<PiiMatch>) {
     let mot_de_passe = key.eq_ignore_ascii_case(b"passe") && from >= 7 && b[from - 7..from].eq_ignore_ascii_case(b"mot de ");
     if !names_credential(key) && !mot_de_passe {
         if b[sep] == b':' {
-            out.extend(basic_auth(b, key, i).or_else(|| curl_user(b, sep)));
+            out.extend(basic_auth(b, key, i).or_else(|| curl_user(b, from, sep)));
         }
         return;
     }
@@ -203,9 +203,10 @@ fn userinfo(b: &[u8], sep: usize) -> Option<PiiMatch> {
 
 /// `curl -u user:secret`, `--user user:secret`: the secret after the user's `:`. The user may
 /// be an e-mail address (`-u ops@example.com:token`).
-fn curl_user(b: &[u8], sep: usize) -> Option<PiiMatch> {
-    let from = user_start(b, sep);
-    if !after_user_flag(b, from) || from == sep {
+fn curl_user(b: &[u8], from: usize, sep: usize) -> Option<PiiMatch> {
+    // `from` starts the key before the `:`; past an `@` the user is an address.
+    let from = if from > 0 && b[from - 1] == b'@' { user_start(b, sep) } else { from };
+    if !after_user_flag(b, from) || b[sep - 1] == b' ' {
         return None;
     }
     let (start, end, quoted) = value(b, sep + 1)?;
@@ -242,7 +243,12 @@ const ADDRESS_LABELS: &[&[u8]] = &[
 /// label (`mailto:`); the secret reads as one (a letter and a digit or symbol, six bytes or
 /// more); the host is a name with a dot, or `localhost`, or a name and a port, with nothing glued
 /// after it. The e-mail detector asks this too, so `s3cr3t@db.example.com` is not an address.
+#[inline(never)]
 pub(super) fn bare_userinfo(b: &[u8], sep: usize) -> Option<(usize, usize)> {
+    // Most `:` are followed by a space, a digit (`10:30`) or a quote: one look rules them out.
+    if sep == 0 || (!at(b, sep + 1).is_ascii_alphanumeric() && !at(b, sep + 1).is_ascii_punctuation()) || !b[sep - 1].is_ascii_alphanumeric() {
+        return None;
+    }
     let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-');
     let mut k = sep;
     while k > 0 && sep - k < 32 && name(b[k - 1]) {

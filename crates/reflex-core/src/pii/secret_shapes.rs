@@ -208,6 +208,7 @@ pub(super) fn may_be_keyed(b: &[u8], i: usize) -> bool {
 /// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`), a Datadog API key (32 hex digits) or
 /// application key (40 hex digits). The same shapes without the word (build ids, commit hashes,
 /// checksums) are left alone.
+#[inline(never)]
 pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
     if start > 0 && (url64(b[start - 1]) || b[start - 1] == b'.') {
         return None;

@@ -30,6 +30,7 @@ const AADHAAR_LABELS: &[&[u8]] = &[b"aadhaar", b"aadhar", b"adhaar", b"uidai", b
 /// An Aadhaar number at `start`, right after a hyphen glued to one of [`AADHAAR_LABELS`] (the
 /// whole word: `XUID-…` or `build-…` is part of another token), with the same checks as
 /// [`aadhaar`].
+#[inline(never)]
 pub(super) fn aadhaar_after_word(b: &[u8], start: usize) -> Option<PiiMatch> {
     let end = start - 1;
     let mut k = end;
