@@ -10,7 +10,7 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
     // first. Every detector that can start on a letter needs a digit, an underscore, a capital
     // inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it (hex for MAC/IPv6, `sk-`,
     // `xoxb-`), so plain words only get the month-name check and, for a few first letters, the
-    // credential-noun check.
+    // credential-noun check and the spoken ` dot ` of an address.
     let c = b[start];
     let mut plain = c.is_ascii_alphabetic();
     let mut i = start + 1;
@@ -27,6 +27,10 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
         // a sentence that may carry the value.
         if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (2..=10).contains(&(i - start)) {
             password::prose(b, start, i, out);
+        }
+        // `ada at example dot com`: a spoken address, from its first ` dot `.
+        if c == b'd' && email::may_be_spoken_dot(b, start) {
+            email::spoken(b, start, out);
         }
     } else {
         // Heroku, Cloudflare and Datadog keys: a UUID (a word of 8, then `-`), 32 or 40 bytes.
