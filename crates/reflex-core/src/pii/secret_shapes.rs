@@ -326,19 +326,19 @@ mod tests {
         let cf = "Y4d9kq2ZxW7mN1pR5tV8bC3fG6hJ0lK2sD4aE7u_";
         one_key(&format!("export CF_API_TOKEN={cf}"), cf);
         one_key(&format!("Cloudflare API token {cf}"), cf);
-        let dd_api = "3f9a1c7e5b2d4086a1c3e5f7092b4d6e";
-        let dd_app = "8e2c4a6f0b1d3e5a7c9f1b3d5e7a9c0b2d4f6a8e";
-        one_key(&format!("DD_API_KEY={dd_api}"), dd_api);
-        one_key(&format!("DD_APP_KEY: {dd_app}"), dd_app);
-        one_key(&format!("datadog api key {dd_api}"), dd_api);
+        let datadog_api = "3f9a1c7e5b2d4086a1c3e5f7092b4d6e";
+        let datadog_application = "8e2c4a6f0b1d3e5a7c9f1b3d5e7a9c0b2d4f6a8e";
+        one_key(&format!("DD_API_KEY={datadog_api}"), datadog_api);
+        one_key(&format!("DD_APP_KEY: {datadog_application}"), datadog_application);
+        one_key(&format!("datadog api key {datadog_api}"), datadog_api);
         // The same shapes without the provider's word, or with another provider's.
         for t in [
             format!("request id {heroku}"),
             format!("build {heroku} done"),
             format!("token {cf}"),
-            format!("checksum {dd_api}"),
-            format!("commit {dd_app}"),
-            format!("HEROKU_API_KEY={dd_api}"),
+            format!("checksum {datadog_api}"),
+            format!("commit {datadog_application}"),
+            format!("HEROKU_API_KEY={datadog_api}"),
             format!("DD_API_KEY={heroku}"),
             format!("heroku app {heroku}.herokuapp.com"),
             format!("CF_API_TOKEN={}", "abcdefghijklmnopqrstuvwxyzabcdefghijklmn"),
