@@ -10,7 +10,7 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
     // first. Every detector that can start on a letter needs a digit, an underscore, a capital
     // inside (`eyJ`, `AKIA`) or a `:`/`-`/`.` right after it (hex for MAC/IPv6, `sk-`,
     // `xoxb-`), so plain words only get the month-name check and, for a few first letters, the
-    // credential-noun check.
+    // credential-noun check and the spoken ` dot ` of an address.
     let c = b[start];
     let mut plain = c.is_ascii_alphabetic();
     let mut i = start + 1;
@@ -28,7 +28,15 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
         if matches!(c | 0x20, b'p' | b'c' | b'k' | b's' | b'w') && (2..=10).contains(&(i - start)) {
             password::prose(b, start, i, out);
         }
+        // `ada at example dot com`: a spoken address, from its first ` dot `.
+        if c == b'd' && email::may_be_spoken_dot(b, start) {
+            email::spoken(b, start, out);
+        }
     } else {
+        // Heroku, Cloudflare and Datadog keys: a UUID (a word of 8, then `-`), 32 or 40 bytes.
+        if (i - start >= 32 || next == b'-') && secret_shapes::may_be_keyed(b, start) {
+            push(out, secret_shapes::keyed(b, start));
+        }
         word_start(b, start, out);
     }
     i
@@ -110,6 +118,10 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // card, the `7946` of a phone): any match starting here would lose the overlap anyway.
         // A credential value is the exception: a card or wallet inside it outranks it.
         if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
+            // `Aadhaar-2345 6789 0126`: a number glued by a hyphen to the word that names it.
+            if b[i - 1] == b'-' && i >= 2 && b[i - 2].is_ascii_alphabetic() {
+                national::after_hyphen(b, i, out);
+            }
             return;
         }
         // Route on the leading digit run and the byte after it, so that timestamps, ids and

@@ -4,10 +4,13 @@
 //! `用户@例子.中国`), and punycode TLDs (`xn--fiqs8s`).
 //!
 //! Obfuscated addresses are found from an opening bracket: `ada [at] example [dot] com`,
-//! `ada(at)example(dot)com`, `ada {@} example.com`, and in capitals `ada AT example DOT com`. A
-//! lower-case ` at ` / ` dot ` is left alone: in prose it is far more often a word than an
-//! address. Confidence 0.97 for an address, 0.9 for an
-//! obfuscated one.
+//! `ada(at)example(dot)com`, `ada {@} example.com`, and in capitals `ada AT example DOT com`.
+//! In lower case, ` at ` and ` dot ` are words of prose far more often than parts of an address
+//! ("meet at the station", "look at it dot by dot"), so `ada at example dot com` is taken only
+//! in full: found from the ` dot ` (the block scan marks `do` word starts), a label and ` at `
+//! before it, a local part before that, a common TLD at the end, and neither the local part nor
+//! the first label a word that prose puts there ("looked at the dot com bubble"). Confidence
+//! 0.97 for an address, 0.9 for a bracketed or capitalised one, 0.8 for a lower-case one.
 
 use super::scan::{at as byte_at, hit};
 use super::{PiiKind, PiiMatch};
@@ -34,10 +37,10 @@ pub(super) fn find(b: &[u8], at: usize, out: &mut Vec<PiiMatch>) {
     if s == at || b[at - 1] == b'.' || b[s..at].windows(2).any(|w| w == b"..") {
         return;
     }
-    let Some(e) = domain(b, at + 1, false) else {
+    let Some(e) = domain(b, at + 1, Dots::Plain) else {
         return;
     };
-    if url_userinfo(b, at) || remote_login(b, s, e) {
+    if url_userinfo(b, at) || remote_login(b, s, e) || (s > 0 && b[s - 1] == b':' && super::password::bare_userinfo(b, s - 1).is_some()) {
         return;
     }
     out.push(hit(PiiKind::Email, s, e, 0.97));
@@ -67,10 +70,20 @@ fn letter_len(b: &[u8], i: usize) -> usize {
     }
 }
 
+/// How the labels of a domain may be joined besides `.`.
+#[derive(Clone, Copy, PartialEq)]
+enum Dots {
+    Plain,
+    /// `[dot]`, ` (dot) `, ` DOT `.
+    Written,
+    /// ` dot `, lower case, one space either side.
+    Spoken,
+}
+
 /// The end of a domain starting at `start`: labels of letters (any script), digits and inner
-/// hyphens, joined by `.` (or, when `obfuscated`, by a written-out dot: `[dot]`, ` (dot) `),
-/// ending in a TLD of two ASCII letters or more, a punycode TLD or a TLD in another script.
-fn domain(b: &[u8], start: usize, obfuscated: bool) -> Option<usize> {
+/// hyphens, joined by `.` (or by a written-out dot, `dots`), ending in a TLD of two ASCII
+/// letters or more, a punycode TLD or a TLD in another script.
+fn domain(b: &[u8], start: usize, dots: Dots) -> Option<usize> {
     let mut e = start;
     let mut label_start = e;
     let mut last_label = 0;
@@ -87,8 +100,10 @@ fn domain(b: &[u8], start: usize, obfuscated: bool) -> Option<usize> {
         }
         let next = if c == b'.' && letter_len(b, e + 1) > 0 {
             Some(e + 1)
-        } else if obfuscated {
+        } else if dots == Dots::Written {
             written_dot(b, e).filter(|&n| letter_len(b, n) > 0)
+        } else if dots == Dots::Spoken && b.get(e..e + 5) == Some(b" dot ") {
+            Some(e + 5).filter(|&n| byte_at(b, n).is_ascii_alphanumeric())
         } else {
             None
         };
@@ -201,13 +216,85 @@ pub(super) fn obfuscated(b: &[u8], open: usize, out: &mut Vec<PiiMatch>) {
         return;
     }
     let host = skip_spaces(b, after);
-    let Some(e) = domain(b, host, true) else {
+    let Some(e) = domain(b, host, Dots::Written) else {
         return;
     };
     if placeholder(&b[s..end_local], &b[host..e]) {
         return;
     }
     out.push(hit(PiiKind::Email, s, e, 0.9));
+}
+
+/// Whether the lower-case word at `at` (a word start) is a spoken ` dot `, the one word of a
+/// spoken address the block scan marks.
+#[inline]
+pub(super) fn may_be_spoken_dot(b: &[u8], at: usize) -> bool {
+    b.get(at..at + 4) == Some(b"dot ")
+}
+
+/// TLDs a spoken address may end in: the common ones that are no English word (`in`, `it`,
+/// `me`, `by`, `to`, `us` are left out: "look at it dot by dot").
+const SPOKEN_TLDS: &[&[u8]] = &[
+    b"com", b"org", b"net", b"edu", b"gov", b"mil", b"int", b"io", b"co", b"uk", b"de", b"fr", b"nl", b"eu", b"ca", b"au", b"nz",
+    b"za", b"ie", b"jp", b"cn", b"kr", b"ru", b"br", b"mx", b"es", b"ch", b"se", b"pl", b"dk", b"fi", b"info", b"biz", b"dev",
+    b"app", b"ai", b"tv", b"xyz",
+];
+
+/// Words that stand before ` at ` in prose (a verb, a pronoun, an adverb), or after it as the
+/// first word of a place ("at the", "at this"): never a spoken address's local part or first
+/// label.
+const SPOKEN_PROSE: &[&[u8]] = &[
+    b"a", b"an", b"the", b"this", b"that", b"these", b"those", b"it", b"its", b"his", b"her", b"their", b"our", b"my", b"your",
+    b"some", b"any", b"each", b"every", b"one", b"no", b"all", b"least", b"most", b"first", b"last", b"once", b"me", b"us", b"him",
+    b"them", b"you", b"we", b"they", b"i", b"he", b"she", b"is", b"are", b"was", b"were", b"be", b"been", b"am", b"look",
+    b"looks", b"looked", b"looking", b"meet", b"met", b"meeting", b"arrive", b"arrived", b"stay", b"stayed", b"work", b"works",
+    b"worked", b"working", b"live", b"lives", b"lived", b"good", b"bad", b"best", b"better", b"aim", b"aimed", b"laugh", b"laughed",
+    b"stare", b"stared", b"point", b"pointed", b"here", b"there", b"born", b"held", b"based", b"hosted", b"found", b"and", b"or",
+    b"but", b"not", b"only", b"just", b"even", b"still", b"now", b"home", b"back", b"out", b"up", b"down", b"right", b"left",
+];
+
+/// A lower-case spoken address (`ada at example dot com`, `ada.king at mail dot example dot
+/// org`), from the ` dot ` whose `d` is at `dot`: it must follow the domain's first label and
+/// ` at `, so a later ` dot ` of the same address (or any other) goes no further.
+#[inline(never)]
+pub(super) fn spoken(b: &[u8], dot: usize, out: &mut Vec<PiiMatch>) {
+    let label = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-';
+    if dot == 0 || b[dot - 1] != b' ' {
+        return;
+    }
+    let label_end = dot - 1;
+    let mut host = label_end;
+    while host > 0 && label(b[host - 1]) && label_end - host < 63 {
+        host -= 1;
+    }
+    if host == label_end || host < 5 || &b[host - 4..host] != b" at " {
+        return;
+    }
+    let local_end = host - 4;
+    let local = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-');
+    let mut s = local_end;
+    while s > 0 && local(b[s - 1]) && local_end - s < 64 {
+        s -= 1;
+    }
+    if s == local_end || (s > 0 && (super::scan::is_word(b[s - 1]) || b[s - 1] >= 0x80 || b[s - 1] == b'@')) {
+        return;
+    }
+    let (part, first) = (&b[s..local_end], &b[host..label_end]);
+    if !part[0].is_ascii_alphanumeric() || part[part.len() - 1] == b'.' || part.windows(2).any(|w| w == b"..") {
+        return;
+    }
+    let prose = |w: &[u8]| SPOKEN_PROSE.iter().any(|p| w.eq_ignore_ascii_case(p));
+    if prose(part) || prose(first) {
+        return;
+    }
+    let Some(e) = domain(b, host, Dots::Spoken) else {
+        return;
+    };
+    let tld = &b[host..e][b[host..e].iter().rposition(|c| !c.is_ascii_alphanumeric()).map_or(0, |k| k + 1)..];
+    if !SPOKEN_TLDS.contains(&tld) || placeholder(part, &b[host..e]) {
+        return;
+    }
+    out.push(hit(PiiKind::Email, s, e, 0.8));
 }
 
 /// Local parts and first domain labels that describe the format rather than give an address
@@ -266,11 +353,13 @@ fn url_userinfo(b: &[u8], at: usize) -> bool {
 }
 
 /// `user@host` handed to a remote-login command: the scp-style `git@github.com:org/repo`
-/// (a `:` glued to the host) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
+/// (a `:` glued to the host, unless the address is a `-u`/`--user` argument whose `:` starts
+/// the secret) or an argument of `ssh`, `scp`, `sftp`, `rsync` or `mosh` at the
 /// start of the line. (`git` lines are left alone: `git config user.email ada@…` is an address.)
 fn remote_login(b: &[u8], s: usize, e: usize) -> bool {
+    // `curl -u ops@example.com:token`: the `:` after the address starts a secret.
     if super::scan::at(b, e) == b':' && !super::scan::at(b, e + 1).is_ascii_whitespace() && e + 1 < b.len() {
-        return true;
+        return !super::password::after_user_flag(b, s);
     }
     let from = s.saturating_sub(200);
     let line = memchr::memrchr(b'\n', &b[from..s]).map_or(from, |k| from + k + 1);
@@ -368,7 +457,6 @@ mod tests {
             "arrive [at] 10 [dot] 30",
             "see (at) example",
             "x [at] y [dot] 1",
-            "ada at example dot com",
             "[at] example [dot] com",
             "a[at]b[dot]c",
             "ada [at] example [dot]",
@@ -382,6 +470,41 @@ mod tests {
             "ada At example Dot com",
             "ada AT example dot com",
             "NAME AT DOMAIN DOT COM",
+        ] {
+            assert!(emails(t).is_empty(), "{t}: {:?}", emails(t));
+        }
+    }
+
+    #[test]
+    fn finds_spoken_addresses_in_lower_case() {
+        for (text, want) in [
+            ("mail ada at example dot com please", "ada at example dot com"),
+            ("reach me: ada.king at mail dot example dot org.", "ada.king at mail dot example dot org"),
+            ("ops-team at acme-corp dot co dot uk", "ops-team at acme-corp dot co dot uk"),
+            ("write to j.smith42 at uni-hamburg dot de", "j.smith42 at uni-hamburg dot de"),
+        ] {
+            assert_eq!(emails(text), vec![want], "{text}");
+        }
+    }
+
+    #[test]
+    fn spoken_at_and_dot_in_prose_are_no_address() {
+        for t in [
+            "meet at the station",
+            "look at it dot by dot",
+            "they laughed at the dot com bubble",
+            "she worked at google dot com for years",
+            "we met at noon dot",
+            "ada at example dot",
+            "ada at example dot c",
+            "ada at example dot by",
+            "ada at example dot tomorrow",
+            "ada at  example dot com",
+            "ada at example  dot com",
+            "x@ada at example dot com",
+            "name at domain dot com",
+            "dot dot dot",
+            "at dot com",
         ] {
             assert!(emails(t).is_empty(), "{t}: {:?}", emails(t));
         }

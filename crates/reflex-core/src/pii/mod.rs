@@ -24,8 +24,9 @@
 //! | SSN (area, group and serial rules) | 0.97 dashed; 0.85 dotted, spaced or unbroken | 0.85 dashed; else not reported |
 //! | `UK_NHS` (mod-11 check digit) | 0.92 | not reported |
 //! | PHONE | 0.8–0.95 | 0.88 `+CC`; 0.8 North American; 0.78 CN/BR mobiles; 0.72 trunk-0 national; 0.7 IN; 0.6 MX; other shapes not reported |
-//! | EMAIL | 0.97; 0.9 obfuscated (`[at]`, `[dot]`) | the same |
+//! | EMAIL | 0.97; 0.9 obfuscated (`[at]`, `[dot]`, ` AT `); 0.8 spoken in lower case (` at `, ` dot `, a common TLD) | the same |
 //! | IBAN (mod-97), keys and wallets (checksums, prefixes) | 0.85–0.97 | the same |
+//! | `API_KEY` known by shape and provider word only (Heroku UUID, Cloudflare 40, Datadog 32/40 hex) | 0.9 | not reported |
 //! | `IP_ADDRESS`, `MAC_ADDRESS` | 0.85–0.9 | the same |
 //! | `DATE_OF_BIRTH`, PASSPORT | 0.85, 0.75 | not reported |
 //! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |
@@ -36,7 +37,8 @@
 //! 4052739537881, passes Luhn with a Visa prefix and is reported at 0.2 without one.
 //!
 //! How it stays fast: one pass over the bytes, a block at a time (`stops`). Only the words some
-//! detector could start on (not plain lower-case prose) and a handful of trigger bytes
+//! detector could start on (not plain lower-case prose, but for credential nouns and a spoken
+//! address's ` dot `) and a handful of trigger bytes
 //! (`@ = : - + (`, and the brackets of an obfuscated `[at]`) are looked at; each detector first
 //! checks a cheap shape (a digit, a known prefix, two letters and two digits…) and only then
 //! validates.
@@ -236,15 +238,15 @@ pub fn detect_into(text: &str, out: &mut Vec<PiiMatch>) {
             let c = b[at];
             if scan::is_word(c) {
                 // A letter starting a word only counts, as far as this mark goes, for what a
-                // plain word gets: the month-name check (capitals) and the credential-noun
-                // check. Whatever else makes the word count (a capital or digit inside, a `:`
+                // plain word gets: the month-name check (capitals), the credential-noun check
+                // and a spoken address's ` dot `. Whatever else makes the word count (a capital or digit inside, a `:`
                 // after it…) is marked at its own byte, and so is a lower-case letter inside
                 // a word after a capital or a digit.
                 let initial = at == 0 || !scan::is_word(b[at - 1]);
                 if c.is_ascii_lowercase() && !initial {
                     continue;
                 }
-                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::may_be_noun(b, at) {
+                if initial && c.is_ascii_alphabetic() && !dob::may_name_month(c) && !password::may_be_noun(b, at) && !email::may_be_spoken_dot(b, at) {
                     continue;
                 }
                 done = dispatch::word(b, start_of_word(b, at), out);

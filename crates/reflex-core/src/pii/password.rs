@@ -1,13 +1,14 @@
 //! Credentials. Assignments: `password=…`, `pwd: …`, `"passwd": "…"`, `DB_PASSWORD := '…'`,
 //! `client_secret=…`, `Passwort: …`, found from each `=` or `:`, where the key before must name a
-//! credential; the userinfo of a URL (`postgres://user:secret@host`), `curl -u user:secret` and
+//! credential; the userinfo of a URL (`postgres://user:secret@host`, and without the scheme,
+//! `deploy:s3cr3t@db.internal:5432`), `curl -u user:secret` and
 //! `Authorization: Basic <base64>`, also found from the `:`. Command lines: `mysql -psecret`
 //! (from the `-`) and `--password secret`. Prose: "my password is …", "Das Passwort lautet: …",
 //! "la contraseña es …", "mot de passe : …", `<password>…</password>` (from the word). The match
 //! covers the VALUE only (quotes excluded). An AWS secret access key assigned to an
 //! `aws…secret…` key is reported as `API_KEY`.
 
-use super::scan::{at, hit, Keywords};
+use super::scan::{at, hit, is_word, Keywords};
 use super::{PiiKind, PiiMatch};
 
 /// Key words that make any key a credential wherever they appear (`dbpassword`, `userPasswd`).
@@ -78,7 +79,7 @@ pub(super) fn find(b: &[u8], sep: usize, out: &mut Vec<PiiMatch>) {
         return;
     }
     if b[sep] == b':' && at(b, sep + 1) != b'/' {
-        if let Some(m) = userinfo(b, sep) {
+        if let Some(m) = userinfo(b, sep).or_else(|| bare_userinfo(b, sep).map(|(start, end)| hit(PiiKind::Password, start, end, 0.8))) {
             out.push(m);
             return;
         }
@@ -200,14 +201,97 @@ fn userinfo(b: &[u8], sep: usize) -> Option<PiiMatch> {
     plausible(v, false).then(|| hit(PiiKind::Password, start, e, 0.9))
 }
 
-/// `curl -u user:secret`, `--user user:secret`: the secret after the user's `:`.
+/// `curl -u user:secret`, `--user user:secret`: the secret after the user's `:`. The user may
+/// be an e-mail address (`-u ops@example.com:token`).
 fn curl_user(b: &[u8], from: usize, sep: usize) -> Option<PiiMatch> {
-    let flag = |f: &[u8]| from > f.len() && &b[from - f.len()..from] == f && matches!(b[from - f.len() - 1], b' ' | b'\t');
-    if !(flag(b"-u ") || flag(b"--user ") || flag(b"--user=")) || b[sep - 1] == b' ' {
+    // `from` starts the key before the `:`; past an `@` the user is an address.
+    let from = if from > 0 && b[from - 1] == b'@' { user_start(b, sep) } else { from };
+    if !after_user_flag(b, from) || b[sep - 1] == b' ' {
         return None;
     }
     let (start, end, quoted) = value(b, sep + 1)?;
     plausible(&b[start..end], quoted).then(|| hit(PiiKind::Password, start, end, 0.85))
+}
+
+/// Where the `user` (or `user@domain`) ending at `end` starts: up to 64 bytes back.
+fn user_start(b: &[u8], end: usize) -> usize {
+    let user = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'%' | b'+' | b'~' | b'@');
+    let mut k = end;
+    while k > 0 && end - k < 64 && user(b[k - 1]) {
+        k -= 1;
+    }
+    k
+}
+
+/// Whether `b[from..]` is the argument of a `-u`, `--user` or `--user=` flag (curl, wget).
+pub(super) fn after_user_flag(b: &[u8], from: usize) -> bool {
+    let flag = |f: &[u8]| from > f.len() && &b[from - f.len()..from] == f && matches!(b[from - f.len() - 1], b' ' | b'\t');
+    flag(b"-u ") || flag(b"--user ") || flag(b"--user=")
+}
+
+/// Words before a `:` that label the address after them rather than name a user
+/// (`mailto:ada@example.com`, `email:ada@example.com`).
+const ADDRESS_LABELS: &[&[u8]] = &[
+    b"mailto", b"email", b"e-mail", b"mail", b"contact", b"from", b"to", b"cc", b"bcc", b"reply-to", b"sender", b"recipient",
+    b"author", b"owner", b"address", b"addr", b"by", b"user", b"username", b"login", b"account", b"id",
+];
+
+/// `user:secret@host` without a scheme (`deploy:s3cr3t@db.internal:5432`, a DSN fragment, a
+/// `.pgpass`-like line): the secret's span, from the `:` at `sep`. Strict, since a `:` and an
+/// `@` meet in other text: the user is a word starting with a letter at the start of a token
+/// (so not the host of `git@github.com:org/repo`, nor the `10` of `10:30@home`) and no address
+/// label (`mailto:`); the secret reads as one (a letter and a digit or symbol, six bytes or
+/// more); the host is a name with a dot, or `localhost`, or a name and a port, with nothing glued
+/// after it. The e-mail detector asks this too, so `s3cr3t@db.example.com` is not an address.
+#[inline(never)]
+pub(super) fn bare_userinfo(b: &[u8], sep: usize) -> Option<(usize, usize)> {
+    // Most `:` are followed by a space, a digit (`10:30`) or a quote: one look rules them out.
+    if sep == 0 || (!at(b, sep + 1).is_ascii_alphanumeric() && !at(b, sep + 1).is_ascii_punctuation()) || !b[sep - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-');
+    let mut k = sep;
+    while k > 0 && sep - k < 32 && name(b[k - 1]) {
+        k -= 1;
+    }
+    if k == sep || !b[k].is_ascii_alphabetic() || (k > 0 && !matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'"' | b'\'' | b'=' | b'(' | b'[' | b'`')) {
+        return None;
+    }
+    let user = &b[k..sep];
+    if ADDRESS_LABELS.iter().any(|w| user.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    // The secret: to the `@` before the host, on one token.
+    let start = sep + 1;
+    let len = b[start..].iter().take(129).take_while(|&&c| !c.is_ascii_whitespace() && !matches!(c, b'@' | b'/' | b'"' | b'\'' | b'`' | b'<' | b'>')).count();
+    let end = start + len;
+    if len == 0 || at(b, end) != b'@' {
+        return None;
+    }
+    let v = &b[start..end];
+    if !plausible(v, false) || !secret_shape(v) {
+        return None;
+    }
+    // The host: labels of letters, digits and hyphens; a dot, `localhost` or a port.
+    let h0 = end + 1;
+    let hlen = b[h0..].iter().take(254).take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')).count();
+    let mut h = &b[h0..h0 + hlen];
+    while let [rest @ .., b'.'] = h {
+        h = rest;
+    }
+    let after = h0 + h.len();
+    let port = at(b, after) == b':' && at(b, after + 1).is_ascii_digit();
+    let mut tail = after;
+    if port {
+        tail += 1 + run_digits(b, after + 1);
+    }
+    let named = h.first().is_some_and(u8::is_ascii_alphanumeric) && (h.contains(&b'.') || h.eq_ignore_ascii_case(b"localhost") || port);
+    let clean = !is_word(at(b, tail)) && !matches!(at(b, tail), b'@' | b':');
+    (named && clean).then_some((start, end))
+}
+
+fn run_digits(b: &[u8], i: usize) -> usize {
+    b[i.min(b.len())..].iter().take(6).take_while(|c| c.is_ascii_digit()).count()
 }
 
 /// `Authorization: Basic <base64 of user:secret>`: the whole token is the credential.
@@ -514,6 +598,48 @@ mod tests {
             assert!(super::keyword_start(w[0].to_ascii_uppercase(), w[1].to_ascii_uppercase()), "{}", String::from_utf8_lossy(w));
         }
         assert!(!super::keyword_start(b'a', b's') && !super::keyword_start(b'c', b'm') && !super::keyword_start(b'@', b'a'));
+    }
+
+    #[test]
+    fn userinfo_without_a_scheme() {
+        for (text, value) in [
+            ("deploy:s3cr3t@db.internal:5432", "s3cr3t"),
+            ("DATABASE_HOST=app:Xq7-pL2w@db.example.com/orders", "Xq7-pL2w"),
+            ("connect to admin:hunter2!@localhost now", "hunter2!"),
+            ("redis ops:R3d1s#pw@cache-1:6379", "R3d1s#pw"),
+        ] {
+            assert_eq!(creds(text), vec![(PiiKind::Password, value)], "{text}");
+        }
+        for text in [
+            "git@github.com:org/repo.git",
+            "git clone git@github.com:acme/tools",
+            "mail ada@example.com: she replied",
+            "mailto:ada2024@example.com",
+            "email:bob.k1ng@example.org",
+            "time 10:30@home",
+            "at 12:30pm@cafe.example",
+            "deploy:secret@db.internal",
+            "deploy:s3cr3t@db",
+            "deploy:s3cr3t@db.internal.example.comX@",
+            "x/deploy:s3cr3t@db.internal",
+        ] {
+            assert!(creds(text).iter().all(|&(k, _)| k != PiiKind::Password), "{text}: {:?}", creds(text));
+        }
+        // An address written as one stays an address.
+        assert_eq!(creds("mailto:ada2024@example.com"), vec![(PiiKind::Email, "ada2024@example.com")]);
+    }
+
+    #[test]
+    fn curl_user_may_be_an_address() {
+        let token = "ghp_R8x2mQ7vLp4kZ9wN3tYb6cJf1hGd5sAe0uXi";
+        let text = format!("curl -u ops@example.com:{token} https://api.example.com");
+        assert_eq!(creds(&text), vec![(PiiKind::Email, "ops@example.com"), (PiiKind::ApiKey, token)]);
+        assert_eq!(
+            creds("curl --user ops@example.com:Xk9mPq2vLr https://api.example.com"),
+            vec![(PiiKind::Email, "ops@example.com"), (PiiKind::Password, "Xk9mPq2vLr")]
+        );
+        // Without the flag, `user@host:path` is still a remote path, not an address.
+        assert!(creds("rsync ops@example.com:backups/ .").is_empty());
     }
 
     #[test]

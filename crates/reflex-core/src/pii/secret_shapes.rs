@@ -1,9 +1,10 @@
 //! Provider secrets found from a byte other than their first: webhook URLs (from the scheme's
-//! `:`), dotted tokens (`dp.pt.`, `hvs.`, `….atlasv1.…`, from the dot), Azure account keys and
+//! `:`), dotted tokens (`dp.pt.`, `hvs.`, Vault's legacy `s.`, `….atlasv1.…`, from the dot), Azure account keys and
 //! SAS signatures (from the `=`), Azure AD client secrets (from the `~`), Mailchimp keys (from
 //! the `-us<n>` data-centre suffix), Telegram bot tokens (digits, `:`, `A…`), Discord bot tokens
-//! (the base64 of a numeric user id, then two more segments) and AWS secret access keys (40
-//! base64 characters, only with AWS context before them).
+//! (the base64 of a numeric user id, then two more segments), AWS secret access keys (40
+//! base64 characters, only with AWS context before them) and Heroku, Cloudflare and Datadog keys
+//! (a UUID, 40 base64url bytes, 32 or 40 hex digits, only after their provider's word).
 
 use memchr::memmem;
 
@@ -56,7 +57,7 @@ pub(super) fn webhook(b: &[u8], colon: usize) -> Option<PiiMatch> {
 
 /// Tokens whose prefix holds a dot, from the dot at `dot` (the word before it is plain lower
 /// case and starts nothing): Doppler (`dp.pt.` + 43), Vault service and batch tokens (`hvs.`,
-/// `hvb.`) and Terraform Cloud tokens (`<14>.atlasv1.<60–70>`).
+/// `hvb.`, and the legacy `s.` + 24) and Terraform Cloud tokens (`<14>.atlasv1.<60–70>`).
 pub(super) fn dotted(b: &[u8], dot: usize) -> Option<PiiMatch> {
     let word_before = |len: usize| dot >= len && (dot == len || !url64(b[dot - len - 1])) && (dot - len..dot).all(|k| alnum(b[k]));
     if b[dot + 1..].starts_with(b"atlasv1.") && word_before(14) {
@@ -73,10 +74,32 @@ pub(super) fn dotted(b: &[u8], dot: usize) -> Option<PiiMatch> {
             let min = if b[dot - 1] == b's' { 90 } else { 138 };
             (dot - 3, dot + 1, url64, min, 300)
         }
+        b's' if word_before(1) => return vault_legacy(b, dot),
         _ => return None,
     };
     let len = run_len(b, s, max + 1, body);
     ((min..=max).contains(&len) && !url64(at(b, s + len)) && random(&b[s..s + len])).then(|| hit(PiiKind::ApiKey, start, s + len, 0.95))
+}
+
+/// Vault's service tokens before 1.10: `s.` and 24 base62 characters, from the dot at `dot`.
+/// `s.` starts ordinary text too (`s.length`, `s.toString()`, `a.s.`), so the shape is strict:
+/// the `s` stands alone (not after a dot or a path), exactly 24 letters and digits with upper
+/// case, lower case and a digit each, no run of one character, and nothing glued after them
+/// (another `.field`, `(`, a word byte).
+fn vault_legacy(b: &[u8], dot: usize) -> Option<PiiMatch> {
+    let start = dot - 1;
+    if start > 0 && matches!(b[start - 1], b'.' | b'/' | b'\\' | b'$' | b'@') {
+        return None;
+    }
+    let s = dot + 1;
+    let len = run_len(b, s, 25, alnum);
+    let next = at(b, s + len);
+    if len != 24 || url64(next) || next == b'(' || (next == b'.' && is_word(at(b, s + len + 1))) {
+        return None;
+    }
+    let body = &b[s..s + len];
+    let classes = body.iter().any(u8::is_ascii_uppercase) && body.iter().any(u8::is_ascii_lowercase) && body.iter().any(u8::is_ascii_digit);
+    (classes && random(body)).then(|| hit(PiiKind::ApiKey, start, s + len, 0.85))
 }
 
 /// Azure storage and Service Bus connection strings (`AccountKey=…`, `SharedAccessKey=…`) and
@@ -166,6 +189,48 @@ pub(super) fn discord_bot(b: &[u8], start: usize) -> Option<PiiMatch> {
     (numeric && (17..=20).contains(&digits) && random(&b[h0..end])).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
 }
 
+/// Words naming Heroku (`HEROKU_API_KEY` starts with one), Cloudflare and Datadog, whose keys
+/// have shapes plenty of other values have (a UUID, 32 or 40 hex digits, 40 base64url bytes).
+const HEROKU_CONTEXT: Keywords = Keywords::new(&[b"heroku"]);
+const CLOUDFLARE_CONTEXT: Keywords = Keywords::new(&[b"cloudflare", b"cf_api_token", b"cf-api-token", b"cf_api_key", b"cf_token"]);
+const DATADOG_CONTEXT: Keywords = Keywords::new(&[b"datadog", b"dd_api_key", b"dd_app_key", b"dd_application_key", b"dd-api-key", b"dd-application-key"]);
+/// Bytes before a token searched for its provider's word.
+const PROVIDER_WINDOW: usize = 40;
+
+/// Whether a token starting at `i` may have one of [`keyed`]'s shapes, by the bytes where its
+/// length ends: three compares for a word that has none.
+#[inline]
+pub(super) fn may_be_keyed(b: &[u8], i: usize) -> bool {
+    at(b, i + 8) == b'-' || (url64(at(b, i + 31)) && !url64(at(b, i + 32))) || (url64(at(b, i + 39)) && !url64(at(b, i + 40)))
+}
+
+/// Keys known by their shape and their provider's word before them only: a Heroku API key (a
+/// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`), a Datadog API key (32 hex digits) or
+/// application key (40 hex digits). The same shapes without the word (build ids, commit hashes,
+/// checksums) are left alone.
+#[inline(never)]
+pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if start > 0 && (url64(b[start - 1]) || b[start - 1] == b'.') {
+        return None;
+    }
+    let hex = |c: u8| c.is_ascii_hexdigit();
+    let len = run_len(b, start, 41, url64);
+    let token = &b[start..start + len];
+    let end = start + len;
+    if at(b, end) == b'.' && is_word(at(b, end + 1)) {
+        return None;
+    }
+    let uuid = len == 36 && token.iter().enumerate().all(|(k, &c)| if matches!(k, 8 | 13 | 18 | 23) { c == b'-' } else { hex(c) });
+    let found = if uuid {
+        HEROKU_CONTEXT.before(b, start, PROVIDER_WINDOW)
+    } else if (len == 32 || len == 40) && token.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+        DATADOG_CONTEXT.before(b, start, PROVIDER_WINDOW) || (len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW))
+    } else {
+        len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
+    };
+    (found && random(token)).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
 /// Words that put a 40-character token in AWS's context.
 const AWS_CONTEXT: Keywords = Keywords::new(&[b"aws", b"amazon", b"secretaccesskey", b"secret_access_key", b"secret access key"]);
 
@@ -248,6 +313,57 @@ mod tests {
             "the dp.pt. prefix and hvs. tokens",
             "module.atlasv1.config",
             "e.g. hvs.<token> or dp.st.<token>",
+        ] {
+            assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
+        }
+    }
+
+    #[test]
+    fn provider_keys_known_by_their_context() {
+        let heroku = "6f3c2d1e-9b8a-4c7d-a5e6-0f1b2c3d4e5f";
+        one_key(&format!("HEROKU_API_KEY={heroku}"), heroku);
+        one_key(&format!("heroku authorizations token: {heroku}"), heroku);
+        let cf = "Y4d9kq2ZxW7mN1pR5tV8bC3fG6hJ0lK2sD4aE7u_";
+        one_key(&format!("export CF_API_TOKEN={cf}"), cf);
+        one_key(&format!("Cloudflare API token {cf}"), cf);
+        let datadog_api = "3f9a1c7e5b2d4086a1c3e5f7092b4d6e";
+        let datadog_application = "8e2c4a6f0b1d3e5a7c9f1b3d5e7a9c0b2d4f6a8e";
+        one_key(&format!("DD_API_KEY={datadog_api}"), datadog_api);
+        one_key(&format!("DD_APP_KEY: {datadog_application}"), datadog_application);
+        one_key(&format!("datadog api key {datadog_api}"), datadog_api);
+        // The same shapes without the provider's word, or with another provider's.
+        for t in [
+            format!("request id {heroku}"),
+            format!("build {heroku} done"),
+            format!("token {cf}"),
+            format!("checksum {datadog_api}"),
+            format!("commit {datadog_application}"),
+            format!("HEROKU_API_KEY={datadog_api}"),
+            format!("DD_API_KEY={heroku}"),
+            format!("heroku app {heroku}.herokuapp.com"),
+            format!("CF_API_TOKEN={}", "abcdefghijklmnopqrstuvwxyzabcdefghijklmn"),
+        ] {
+            assert!(keys(&t).iter().all(|&(k, _)| k != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
+        }
+    }
+
+    #[test]
+    fn vault_legacy_service_tokens() {
+        let k = "s.Qf1s5zigZ4LX6vwFhK2wqpnA";
+        one_key(&format!("VAULT_TOKEN={k}"), k);
+        one_key(&format!("vault login {k}"), k);
+        one_key(&format!("token: \"{k}\""), k);
+        for t in [
+            // Ordinary `s.` text: fields, calls, paths, abbreviations.
+            "let n = s.lengthOfTheLongestSubstring;",
+            "s.getAbsolutePathName2ForFile(x)",
+            "return s.Qf1s5zigZ4LX6vwFhK2wqpnA.trim",
+            "obj.s.Qf1s5zigZ4LX6vwFhK2wqpnA",
+            "s.Qf1s5zigZ4LX6vwFhK2wqpnAx",
+            "s.Qf1s5zigZ4LX6vwFhK2wqpn",
+            "s.qf1s5zigz4lx6vwfhk2wqpna",
+            "s.AAAAAAAAAAAAAAAAAAAAAAA1",
+            "see s.ExampleTokenValueHereABC",
         ] {
             assert!(keys(t).is_empty(), "{t}: {:?}", keys(t));
         }

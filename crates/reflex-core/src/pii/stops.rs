@@ -6,16 +6,17 @@
 //! `movemask` per sixteen bytes gathers the marks into a bit mask. Marked:
 //! - every byte that is neither a lower-case letter nor a space (capitals, digits, `_`,
 //!   punctuation and the trigger bytes, line breaks, non-ASCII);
-//! - a lower-case letter that may start a credential noun with the byte after it when the
-//!   byte before it is not a lower-case letter. "May": the two bytes' codes add up (mod 256)
-//!   to what one of the starts `pa`, `pw`, `ke`, `se`, `wa`, `co` (`password::noun_start`)
-//!   adds up to, [`NOUN_SUMS`]. One add and three compares instead of ten compares of pairs;
-//!   the few other pairs with those sums (`me`, `st`, `fr`…) are marked too and the scan
-//!   drops them at the word (`password::may_be_noun`).
+//! - a lower-case letter that may start a credential noun, or the ` dot ` of a spoken e-mail
+//!   address, with the byte after it when the byte before it is not a lower-case letter.
+//!   "May": the two bytes' codes add up (mod 256) to what one of the starts `pa`, `pw`, `ke`,
+//!   `se`, `wa`, `co` (`password::noun_start`) or `do` adds up to, [`NOUN_SUMS`]. One add and
+//!   three compares instead of eleven compares of pairs; the few other pairs with those sums
+//!   (`me`, `st`, `fr`, `ar`, `ne`…) are marked too and the scan drops them at the word
+//!   (`password::may_be_noun`, `email::may_be_spoken_dot`).
 //!
 //! Everything the byte-by-byte scan did with a word is then reachable from a mark: a word
 //! starting with anything but a lower-case letter, a word with a capital, digit or `_` inside,
-//! a word followed by `:`, `-` or `.`, and a credential noun.
+//! a word followed by `:`, `-` or `.`, a credential noun and a spoken ` dot `.
 
 use crate::lanes;
 use wide::u8x16;
@@ -60,9 +61,9 @@ fn marks(window: &[u8; BLOCK + 2]) -> u64 {
     other | (noun & !after_lower)
 }
 
-/// The sums (mod 256) of the two bytes of `pa` `ke` `co` (a range, with `pb`… between), of `se`
-/// and `wa`, and of `pw`.
-const NOUN_SUMS: (u8, u8, u8, u8) = (sum(*b"ke"), sum(*b"co"), sum(*b"se"), sum(*b"pw"));
+/// The sums (mod 256) of the two bytes of `pa` `ke` `co` `do` (a range, with `pb`… between), of
+/// `se` and `wa`, and of `pw`.
+const NOUN_SUMS: (u8, u8, u8, u8) = (sum(*b"ke"), sum(*b"do"), sum(*b"se"), sum(*b"pw"));
 
 const fn sum(pair: [u8; 2]) -> u8 {
     pair[0].wrapping_add(pair[1])
@@ -131,6 +132,7 @@ mod tests {
             "bc1q", "NHS 943 476 5919", "passport 123456789", "-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----",
             "--password x", "-p", ":", "-", ".", ". ", ", ", "=", "@", "+", "(", ")", "\n", "\t", "  ", "é", "naïve ", "1.2.3.4",
             "v1.2", "abcd. ", "Tell. ", "aabb.ccdd.eeff", "dead.beef.cafe ", "word:", "aB", "x_y", "9", "12:30 ", "ssh ", "git@github.com:a/b ", "https://u:p@h.io/",
+            "ada at ", "example dot com ", "dot ", " at ", "do ",
         ];
         let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d_u64);
         for _ in 0..20_000 {
@@ -151,6 +153,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn marks_a_spoken_dot() {
+        let text = b"ada at example dot com";
+        assert_eq!(stops(text, 0) >> 15 & 1, 1);
+        assert!(crate::pii::email::may_be_spoken_dot(text, 15));
     }
 
     #[test]

@@ -23,10 +23,16 @@ fn weighted(d: &[u8], weights: &[u32]) -> u32 {
     d.iter().zip(weights).map(|(&x, w)| u32::from(x) * w).sum()
 }
 
-/// `123 456 782` or `123456782`. (Eight-digit numbers from before 1990 are not looked for:
-/// every eight-digit number, dates like `20240115` among them, would pay for the check.)
+/// `123 456 782` or `123456782`, and the eight-digit numbers issued before 1990 (`123 456 78`
+/// or `12345678`), each with its own weights. Eight digits are mostly something else (dates like
+/// `20240115`, ids), so for those the context word is looked up first and the check runs only
+/// after it: a text without "TFN" pays one read of the digits per eight-digit number.
 pub(super) fn tfn(b: &[u8], start: usize) -> Option<PiiMatch> {
-    let d = read::<9>(b, start, &[groups(&[9]), groups(&[3, 3, 3])])?;
+    let d = read::<9>(b, start, &[groups(&[9]), groups(&[3, 3, 3]), groups(&[8]), groups(&[3, 3, 2])])?;
+    if d.len == 8 {
+        let ok = TFN_CONTEXT.before(b, start) && weighted(&d.digits[..8], &[10, 7, 8, 4, 6, 3, 5, 1]).is_multiple_of(11);
+        return ok.then(|| hit(PiiKind::AuTfn, start, d.end, 0.85));
+    }
     let ok = weighted(&d.digits, &[1, 4, 3, 7, 5, 8, 6, 9, 10]).is_multiple_of(11);
     (ok && TFN_CONTEXT.before(b, start)).then(|| hit(PiiKind::AuTfn, start, d.end, 0.92))
 }
@@ -73,6 +79,18 @@ mod tests {
     fn tfn_layouts_after_context() {
         assert_eq!(found("TFN: 123 456 782", PiiKind::AuTfn), vec!["123 456 782"]);
         assert_eq!(found("my tax file number is 876543210.", PiiKind::AuTfn), vec!["876543210"]);
+    }
+
+    #[test]
+    fn eight_digit_tfn_after_context() {
+        // 3·10 + 7·7 + 6·8 + 5·4 + 4·6 + 3·3 + 2·5 + 8·1 = 198 = 18·11.
+        assert_eq!(found("TFN: 37654328", PiiKind::AuTfn), vec!["37654328"]);
+        assert_eq!(found("old tax file number 376 543 28.", PiiKind::AuTfn), vec!["376 543 28"]);
+        assert!(found("TFN: 37654322", PiiKind::AuTfn).is_empty());
+        assert!(found("TFN: 3765432", PiiKind::AuTfn).is_empty());
+        assert!(found("TFN: 37 654 328", PiiKind::AuTfn).is_empty());
+        assert!(found("order 37654328 shipped", PiiKind::AuTfn).is_empty());
+        assert!(found("TFN: 00000000", PiiKind::AuTfn).is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! so both are reported only after a context word.
 
 use super::{all_same, at, groups, layout, word_end, Context};
-use crate::pii::scan::{clean_end, hit, read_digits};
+use crate::pii::scan::{clean_end, hit, is_word, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
 const AADHAAR_CONTEXT: Context = Context::new(&[b"aadhaar", b"aadhar", b"adhaar", b"uidai", b"uid", b"unique identification"], &["आधार"]);
@@ -21,6 +21,29 @@ pub(super) fn aadhaar(b: &[u8], start: usize) -> Option<PiiMatch> {
         return None;
     }
     AADHAAR_CONTEXT.before(b, start).then(|| hit(PiiKind::InAadhaar, start, d.end, 0.95))
+}
+
+/// The context words an Aadhaar number may be glued to with a hyphen (`Aadhaar-2345 6789 0126`,
+/// `UID-234567890126`).
+const AADHAAR_LABELS: &[&[u8]] = &[b"aadhaar", b"aadhar", b"adhaar", b"uidai", b"uid"];
+
+/// An Aadhaar number at `start`, right after a hyphen glued to one of [`AADHAAR_LABELS`] (the
+/// whole word: `XUID-…` or `build-…` is part of another token), with the same checks as
+/// [`aadhaar`].
+#[inline(never)]
+pub(super) fn aadhaar_after_word(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let end = start - 1;
+    let mut k = end;
+    while k > 0 && b[k - 1].is_ascii_alphabetic() && end - k < 8 {
+        k -= 1;
+    }
+    if k > 0 && (is_word(b[k - 1]) || b[k - 1] == b'-') {
+        return None;
+    }
+    if !AADHAAR_LABELS.iter().any(|w| b[k..end].eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    aadhaar(b, start)
 }
 
 /// Multiplication in the dihedral group D5.
@@ -96,6 +119,20 @@ mod tests {
         assert_eq!(found("Aadhaar: 4991 1866 5246", PiiKind::InAadhaar), vec!["4991 1866 5246"]);
         assert_eq!(found("my aadhar no is 499118665246.", PiiKind::InAadhaar), vec!["499118665246"]);
         assert_eq!(found("आधार संख्या 4991-1866-5246", PiiKind::InAadhaar), vec!["4991-1866-5246"]);
+    }
+
+    #[test]
+    fn aadhaar_glued_to_its_word_by_a_hyphen() {
+        assert_eq!(found("Aadhaar-4991 1866 5246", PiiKind::InAadhaar), vec!["4991 1866 5246"]);
+        assert_eq!(found("ref UID-499118665246.", PiiKind::InAadhaar), vec!["499118665246"]);
+        assert_eq!(found("uidai-4991-1866-5246", PiiKind::InAadhaar), vec!["4991-1866-5246"]);
+        // Still the Verhoeff check, and the word must be the label itself.
+        assert!(found("Aadhaar-4991 1866 5247", PiiKind::InAadhaar).is_empty());
+        assert!(found("UID-499118665247", PiiKind::InAadhaar).is_empty());
+        assert!(found("XUID-499118665246", PiiKind::InAadhaar).is_empty());
+        assert!(found("aadhaar build-499118665246", PiiKind::InAadhaar).is_empty());
+        assert!(found("x-UID-499118665246", PiiKind::InAadhaar).is_empty());
+        assert!(found("UID-4991186652461", PiiKind::InAadhaar).is_empty());
     }
 
     #[test]

@@ -21,6 +21,8 @@ const CONTEXT: Context = Context::new(
         b"dl no",
         b"dl number",
         b"dl#",
+        b"dl #",
+        b"dl:",
         b"f\xc3\xbchrerschein",
         b"fuhrerschein",
         b"permis de conduire",
@@ -108,6 +110,20 @@ mod tests {
         assert_eq!(found("Führerschein-Nr. B072RRE2I55"), vec!["B072RRE2I55"]);
         assert_eq!(found("numero patente di guida U1H45T389K"), vec!["U1H45T389K"]);
         assert_eq!(found("運転免許証番号 123456789012"), vec!["123456789012"]);
+    }
+
+    #[test]
+    fn dl_abbreviation_with_its_label_mark() {
+        assert_eq!(found("DL: D1234567"), vec!["D1234567"]);
+        assert_eq!(found("Name: Ada King, DL: 123456789, exp 2030"), vec!["123456789"]);
+        assert_eq!(found("DL# D1234567"), vec!["D1234567"]);
+        assert_eq!(found("DL # 123456789"), vec!["123456789"]);
+        assert_eq!(found("DL No. D400-7836-0001"), vec!["D400-7836-0001"]);
+        // `DL` as part of another word or abbreviation, or without its mark, is no context.
+        assert!(found("DLQ: 1234567 messages waiting").is_empty());
+        assert!(found("HDL: 1234567").is_empty());
+        assert!(found("DL 1234567 departs at 9").is_empty());
+        assert!(found("DL: 12345").is_empty());
     }
 
     #[test]

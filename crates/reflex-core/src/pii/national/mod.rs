@@ -84,6 +84,7 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
             }
         }
         8 if next.is_ascii_uppercase() || (matches!(next, b'-' | b' ') && at(b, i + 9).is_ascii_uppercase()) => push(out, spain::nif(b, i)),
+        8 if !is_word(next) => push(out, australia::tfn(b, i)),
         9 => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
@@ -104,6 +105,15 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
     }
     if run >= 5 && !is_word(next) {
         push(out, licence::find(b, i));
+    }
+}
+
+/// The identifiers that can start at a digit glued by a hyphen to a word (`UID-2345…`): only
+/// those whose context word is the word itself. The leading run is read first, so that ids
+/// like `build-17` cost one short look.
+pub(in crate::pii) fn after_hyphen(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    if matches!(run_len(b, i, 13, |c| c.is_ascii_digit()), 4 | 12) {
+        push(out, india::aadhaar_after_word(b, i));
     }
 }
 
