@@ -30,6 +30,9 @@ const BAND_FPR: [usize; 4] = [1_000, 300, 100, 25];
 
 struct Item {
     key: String,
+    /// From `injection-public.jsonl`: written by others, the nearest the corpus has to the
+    /// texts the detector will meet.
+    public: bool,
     attack: bool,
     family: String,
     lang: String,
@@ -55,12 +58,21 @@ fn main() {
     let rows: Vec<Rows> = samples.iter().map(Rows::of).collect();
     let labels: Vec<bool> = items.iter().map(|i| i.attack).collect();
     let folds: Vec<usize> = items.iter().map(|i| fold(&i.key)).collect();
+    let public: Vec<bool> = items.iter().map(|i| i.public).collect();
 
-    let grid = [(1e-6f32, 8usize), (1e-6, 12)];
+    // The weight of the texts written for this corpus is chosen with the rest. They are most of
+    // the non-English and hard-negative texts, but they share their writers with one another,
+    // and at full weight the model learns those writers' habits: the choice is made on the
+    // out-of-fold figures of the public texts alone.
+    let grid = [(1e-6f32, 12usize, 1.0f32), (1e-6, 12, 0.5), (1e-6, 12, 0.25), (1e-6, 12, 0.1)];
     let mut best: Option<Chosen> = None;
-    for (lambda, epochs) in grid {
-        let setting = Setting { lambda, epochs };
-        let oof = out_of_fold(&setting, &samples, &rows, &labels, &folds);
+    for (lambda, epochs, others) in grid {
+        let setting = Setting {
+            lambda,
+            epochs,
+            others,
+        };
+        let oof = out_of_fold(&setting, &samples, &rows, &labels, &public, &folds);
         let stack = fit_stack(&oof, &labels);
         let logits: Vec<f32> = oof
             .iter()
@@ -68,12 +80,20 @@ fn main() {
             .collect();
         let whole: Vec<f32> = oof.iter().map(|o| o.0).collect();
         let (t1, t2) = (tpr_at(&logits, &labels, 100), tpr_at(&logits, &labels, 200));
+        let only = |v: &[f32]| -> (Vec<f32>, Vec<bool>) {
+            (0..v.len())
+                .filter(|&i| public[i])
+                .map(|i| (v[i], labels[i]))
+                .unzip()
+        };
+        let (pl, py) = only(&logits);
+        let (p1, p2) = (tpr_at(&pl, &py, 100), tpr_at(&pl, &py, 200));
         println!(
-            "  lambda {lambda:e}, {epochs} epochs: whole text TPR {:.3} @1% / {:.3} @2% FPR; with windows {t1:.3} / {t2:.3}",
+            "  lambda {lambda:e}, {epochs} epochs, others ×{others}: whole text TPR {:.3} @1% / {:.3} @2% FPR; with windows {t1:.3} / {t2:.3}; public texts alone {p1:.3} / {p2:.3}",
             tpr_at(&whole, &labels, 100),
             tpr_at(&whole, &labels, 200),
         );
-        let m = t1 + t2;
+        let m = p1 + p2;
         if best.as_ref().is_none_or(|b| m > b.0) {
             best = Some((m, setting, oof));
         }
@@ -86,13 +106,14 @@ fn main() {
         .collect();
     let bands = bands(&logits, &labels);
     println!(
-        "chosen: lambda {:e}, {} epochs; stack {stack:?}; bands (logit) {bands:?}",
-        setting.lambda, setting.epochs
+        "chosen: lambda {:e}, {} epochs, others ×{}; stack {stack:?}; bands (logit) {bands:?}",
+        setting.lambda, setting.epochs, setting.others
     );
     report(&items, &logits, &labels, &bands);
+    floors(&samples, &logits, &labels, &bands);
 
     let all: Vec<usize> = (0..items.len()).collect();
-    let model = fit(&setting, &rows, &labels, &all);
+    let model = fit(&setting, &rows, &labels, &public, &all);
     let weights = quantise(&model, stack, bands);
     let bytes = weights.to_bytes();
     let out = root.join("src/injection/model/weights.bin");
@@ -159,6 +180,7 @@ fn load(dir: &Path) -> (Vec<Item>, Vec<String>) {
             texts.push(s("text").unwrap_or_else(|| panic!("{name}:{}: no text", n + 1)));
             items.push(Item {
                 key,
+                public: name == "injection-public.jsonl",
                 attack,
                 family,
                 lang,
@@ -229,6 +251,8 @@ impl Row {
 struct Setting {
     lambda: f32,
     epochs: usize,
+    /// The weight of an item not from public datasets (a public one weighs 1).
+    others: f32,
 }
 
 /// A model in floating point.
@@ -290,7 +314,7 @@ impl Rng {
     }
 }
 
-fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
+fn fit(s: &Setting, rows: &[Rows], labels: &[bool], public: &[bool], on: &[usize]) -> Model {
     let size = 1usize << learn::BITS;
     let mut m = Model {
         table: vec![0.0; size],
@@ -302,12 +326,22 @@ fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
         dense: [1e-6; DENSE],
         bias: 1e-6,
     };
+    let mut avg = Mean {
+        sum: Model {
+            table: vec![0.0; size],
+            dense: [0.0; DENSE],
+            bias: 0.0,
+        },
+        n: 0.0,
+    };
     let mut order = on.to_vec();
     let mut rng = Rng(SEED);
-    // Attacks and benign items weigh the same in total.
-    let pos = on.iter().filter(|&&i| labels[i]).count().max(1) as f32;
-    let neg = (on.len() as f32 - pos).max(1.0);
-    let (wp, wn) = (on.len() as f32 / (2.0 * pos), on.len() as f32 / (2.0 * neg));
+    // Attacks and benign items weigh the same in total, each item by its own weight.
+    let weight = |i: usize| if public[i] { 1.0 } else { s.others };
+    let total: f32 = on.iter().map(|&i| weight(i)).sum();
+    let pos: f32 = on.iter().filter(|&&i| labels[i]).map(|&i| weight(i)).sum();
+    let neg = (total - pos).max(f32::MIN_POSITIVE);
+    let (wp, wn) = (total / (2.0 * pos.max(f32::MIN_POSITIVE)), total / (2.0 * neg));
     for epoch in 0..s.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -319,7 +353,7 @@ fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
             // (short attacks, benign documents) teaches what the worst window looks like.
             let long_attack = labels[i] && !rows[i].windows.is_empty();
             if !long_attack {
-                m.step(&rows[i].whole, labels[i], s.lambda, &mut g2, (wp, wn));
+                m.step(&rows[i].whole, labels[i], s.lambda, &mut g2, (wp * weight(i), wn * weight(i)));
             }
             if epoch > 0 || !long_attack {
                 let worst = rows[i]
@@ -327,12 +361,49 @@ fn fit(s: &Setting, rows: &[Rows], labels: &[bool], on: &[usize]) -> Model {
                     .iter()
                     .max_by(|a, b| m.z(a).total_cmp(&m.z(b)));
                 if let Some(w) = worst {
-                    m.step(w, labels[i], s.lambda, &mut g2, (wp, wn));
+                    m.step(w, labels[i], s.lambda, &mut g2, (wp * weight(i), wn * weight(i)));
                 }
             }
         }
+        // The model returned is the mean of the models at the end of each epoch of the second
+        // half: one item more or less in the corpus reshuffles every epoch, and a single
+        // epoch's end moves the test figures by several points; the mean moves them less.
+        if 2 * (epoch + 1) > s.epochs {
+            avg.add(&m);
+        }
     }
-    m
+    avg.mean()
+}
+
+/// A running sum of models, for their mean.
+struct Mean {
+    sum: Model,
+    n: f32,
+}
+
+impl Mean {
+    fn add(&mut self, m: &Model) {
+        for (a, w) in self.sum.table.iter_mut().zip(&m.table) {
+            *a += w;
+        }
+        for (a, w) in self.sum.dense.iter_mut().zip(&m.dense) {
+            *a += w;
+        }
+        self.sum.bias += m.bias;
+        self.n += 1.0;
+    }
+
+    fn mean(mut self) -> Model {
+        let n = self.n.max(1.0);
+        for a in &mut self.sum.table {
+            *a /= n;
+        }
+        for a in &mut self.sum.dense {
+            *a /= n;
+        }
+        self.sum.bias /= n;
+        self.sum
+    }
 }
 
 /// The model as the crate reads it: the table in signed bytes of one step each.
@@ -390,12 +461,13 @@ fn out_of_fold(
     samples: &[Sample],
     rows: &[Rows],
     labels: &[bool],
+    public: &[bool],
     folds: &[usize],
 ) -> Vec<(f32, f32)> {
     let mut oof = vec![(0.0, 0.0); rows.len()];
     for f in 0..FOLDS {
         let on: Vec<usize> = (0..rows.len()).filter(|&i| folds[i] != f).collect();
-        let w = quantise(&fit(s, rows, labels, &on), [1.0, 0.0, 0.0], [0.0; 4]);
+        let w = quantise(&fit(s, rows, labels, public, &on), [1.0, 0.0, 0.0], [0.0; 4]);
         for i in (0..rows.len()).filter(|&i| folds[i] == f) {
             oof[i] = zs(&w, &samples[i]);
         }
@@ -501,6 +573,32 @@ fn tpr_at(logits: &[f32], labels: &[bool], fpr: usize) -> f64 {
         .map(|(&z, _)| z)
         .collect();
     pos.iter().filter(|&&z| z >= t).count() as f64 / pos.len().max(1) as f64
+}
+
+/// What the rules' severity as a floor on the score (`RULE_FLOOR` in `injection/model.rs`) does to
+/// the out-of-fold figures, from each level up.
+fn floors(samples: &[Sample], logits: &[f32], labels: &[bool], bands: &[f32; 4]) {
+    for (name, from) in [("none", 5u8), ("critical", 4), ("high", 3), ("medium", 2)] {
+        let floored: Vec<f32> = logits
+            .iter()
+            .zip(samples)
+            .map(|(&z, s)| {
+                // The rule severity, stored as a quarter of its level (0 to 4).
+                let level = (1..=4u8).filter(|&k| s.rules[1] * 4.0 >= f32::from(k) - 0.5).count();
+                let severity = u8::try_from(level).unwrap_or(0);
+                if severity >= from {
+                    z.max(bands[usize::from(severity) - 1])
+                } else {
+                    z
+                }
+            })
+            .collect();
+        println!(
+            "rule severity as a floor from {name}: TPR {:.3} @1% / {:.3} @2% FPR (out of fold)",
+            tpr_at(&floored, labels, 100),
+            tpr_at(&floored, labels, 200)
+        );
+    }
 }
 
 /// Out-of-fold rates at the `high` band by family and language.

@@ -876,11 +876,14 @@ pub struct Floors {
     pub pii_micro_precision: f64,
 }
 
-/// Set on 2026-11-28 from the rules alone (test split: TPR 24.2 % at FPR ≤ 2 %, 19.1 % at
-/// FPR ≤ 1 %; PII micro F1 0.988, precision 1.000), less about two points.
+/// The injection floors were set on 2026-11-29, when the constructed files (`injection-
+/// constructed-*.jsonl`, 2,795 test items in all, 1,030 more than before) joined the test split,
+/// from the learned stage's figures on it (TPR 40.3 % at FPR ≤ 2 %, 30.9 % at FPR ≤ 1 %; the
+/// weights before those files read 39.9 % and 29.7 % on the same items), less about two points.
+/// The PII floors from 2026-11-28 (micro F1 0.988, precision 1.000), less about two points.
 pub const DETECTOR_FLOORS: Floors = Floors {
-    injection_tpr_at_2pct_fpr: 0.42,
-    injection_tpr_at_1pct_fpr: 0.35,
+    injection_tpr_at_2pct_fpr: 0.38,
+    injection_tpr_at_1pct_fpr: 0.28,
     pii_micro_f1: 0.96,
     pii_micro_precision: 0.98,
 };
@@ -952,6 +955,11 @@ fn one_line(s: &str, max: usize) -> String {
 }
 
 /// One line of headline figures, for the train split beside the test split's tables.
+/// Whether an item comes from `injection-public.jsonl` (texts from public datasets, ids `pub-…`).
+pub fn is_public(id: &str) -> bool {
+    id.starts_with("pub-")
+}
+
 pub fn summary_line(f: &InjectionFigures) -> String {
     let (c, r) = (&f.combined, &f.rules);
     format!(
@@ -1010,6 +1018,20 @@ language rows read the same global thresholds.\n",
         pct(high(false))
     );
     let _ = writeln!(o, "\nTrain split, for reference: {}", summary_line(train));
+    let _ = writeln!(
+        o,
+        "\nBy origin, each with its own thresholds (the public texts were written by others; the \
+rest were written for this corpus, by the same hands as its training items):\n"
+    );
+    for (name, public) in [("public datasets", true), ("written for this corpus", false)] {
+        let items: Vec<Scored> = test
+            .items
+            .iter()
+            .filter(|s| is_public(&s.id) == public)
+            .cloned()
+            .collect();
+        let _ = writeln!(o, "- {name}: {}", summary_line(&InjectionFigures::new(items)));
+    }
 
     let attack_table = |o: &mut String, title: &str, col: &str, key: &dyn Fn(&Scored) -> String| {
         let _ = writeln!(o, "\n### {title}\n");

@@ -20,6 +20,13 @@ pub(crate) const SEED: u64 = 0x6761_6e67_6c69_6f6e; // "ganglion"
 /// A run this long without a sentence stop is cut at its next space.
 pub(crate) const LONG_RUN: usize = 192;
 
+/// Inside a run that repeats every one to `REPEAT_PERIOD` bytes, once `REPEAT_FROM` bytes have
+/// been read, the n-grams are not counted again.
+const REPEAT_PERIOD: u32 = 4;
+const REPEAT_FROM: usize = 9;
+/// The repeated-run rule as the weights header records it.
+pub(crate) const REPEAT_RULE: u32 = REPEAT_PERIOD << 8 | REPEAT_FROM as u32;
+
 const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Salts for the feature kinds, so a 3-gram and a word with the same bytes differ.
@@ -68,8 +75,9 @@ pub(crate) fn walk(text: &[u8], v: &mut impl Visit) {
         read += 1;
         // Inside a run that repeats every one to four bytes (`aaaa`, `abab`, an emoji over and
         // over), the n-grams repeat too: they are counted once, or a long run would outweigh
-        // the rest of the text.
-        let periodic = read >= 9 && {
+        // the rest of the text. (Periods 1 to `REPEAT_PERIOD`: the test below keeps the two
+        // in step.)
+        let periodic = read >= REPEAT_FROM && {
             let g8 = gram & 0xff_ffff_ffff;
             g8 == (gram >> 8) & 0xff_ffff_ffff
                 || g8 == (gram >> 16) & 0xff_ffff_ffff
@@ -211,6 +219,24 @@ mod tests {
         // repeats, one word. Ordinary text is read in full: fourteen grams, one word.
         assert_eq!(features("go go go go").0.len(), 10 + 1);
         assert_eq!(features("abcdefghij").0.len(), 14 + 1);
+    }
+
+    #[test]
+    fn the_repeated_run_rule_covers_its_periods_and_no_longer_ones() {
+        use super::{REPEAT_FROM, REPEAT_PERIOD};
+        let unit = "abcdefgh";
+        for period in 1..=REPEAT_PERIOD as usize + 1 {
+            let run = |n: usize| unit[..period].repeat(n);
+            let (short, long) = (features(&run(40)).0.len(), features(&run(80)).0.len());
+            if period <= REPEAT_PERIOD as usize {
+                assert_eq!(short, long, "period {period}");
+            } else {
+                assert!(long > short, "period {period}");
+            }
+        }
+        // Before `REPEAT_FROM` bytes nothing counts as a run.
+        let first = features(&"a".repeat(REPEAT_FROM - 1)).0.len();
+        assert_eq!(first, 2 + 2 * (REPEAT_FROM - 5) + 1);
     }
 
     #[test]
