@@ -6,8 +6,10 @@
 //! keeps the items whose `split` is `train` (an item without a `split` gets the corpus rule's),
 //! and fits a logistic model over the learned stage's own features (`injection::learn`):
 //! `AdaGrad` over the items in a fixed-seed order, L2 regularisation, on one thread, so running it
-//! twice writes the same bytes. The regularisation and the number of epochs are chosen by 5-fold
-//! cross-validation inside the training split (folds by `group`, else `id`); the out-of-fold
+//! twice writes the same bytes; the model kept is the mean of those at the end of each epoch of
+//! the second half. The regularisation, the number of epochs and the weight of the texts not
+//! from public datasets are chosen by 5-fold cross-validation inside the training split (folds
+//! by `group`, else `id`), on the out-of-fold figures of the public texts; the out-of-fold
 //! predictions of the chosen setting fit the whole/window combination (`stack`) and the severity
 //! bands. Prints the cross-validated figures; `--check` trains and compares with the file
 //! instead of writing it.
