@@ -8,7 +8,9 @@
  * //   reflex: { status: 'up', latency_ms: 0.3 }, redis: { status: 'disabled', latency_ms: 0 } }
  * ```
  *
- * The database answers `select 1`; Redis answers PING (through its connection's circuit, so a
+ * The database answers `select 1` (on PGlite, a probe that runs late behind this process's own
+ * statements reports the database up and `busy`: it waited for them, it did not find an outage);
+ * Redis answers PING (through its connection's circuit, so a
  * Redis known to be down is reported at once); the reflex layer (the in-process detector the
  * orchestrator screens goals with) must redact a known address; the job queue is up while this
  * process's pg-boss runs. A check that fails or runs past its limit is `down` with a short reason
@@ -26,6 +28,11 @@ export interface DependencyCheck {
   latency_ms: number
   /** Why it is down: `timed out after 500 ms` or `check failed`. */
   error?: string
+  /**
+   * Up, but its probe ran past the limit queued behind this process's own statements on an
+   * embedded database (PGlite runs one statement at a time): busy, not down.
+   */
+  busy?: true
 }
 
 export interface CheckedDeps {
@@ -70,7 +77,10 @@ export async function checkDependencies(deps: CheckedDeps): Promise<DependencyCh
 }
 
 export function checkDatabase(sql: Sql): Promise<DependencyCheck> {
-  return timed(() => sql.query('select 1'))
+  // Read before the probe itself joins the queue.
+  const queued = sql.busy?.() ?? false
+  const busy: DependencyCheck = { status: 'up', latency_ms: CHECK_TIMEOUT_MS, busy: true }
+  return timed(() => sql.query('select 1'), queued ? busy : undefined)
 }
 
 async function answersUp(check: () => Promise<'up' | 'down'>): Promise<void> {
@@ -81,14 +91,17 @@ function ping(redis: RedisConnection): Promise<unknown> {
   return redis.run((client) => client.ping())
 }
 
-/** Runs `check` against the clock: up when it returns in time, down when it throws or runs late. */
-async function timed(check: () => unknown): Promise<DependencyCheck> {
+/**
+ * Runs `check` against the clock: up when it returns in time, down when it throws, and when it
+ * runs late `whenLate` if given, else down.
+ */
+async function timed(check: () => unknown, whenLate?: DependencyCheck): Promise<DependencyCheck> {
   const started = performance.now()
   const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<DependencyCheck>((resolve) => {
     timer = setTimeout(
-      () => resolve({ status: 'down', latency_ms: CHECK_TIMEOUT_MS, error: `timed out after ${CHECK_TIMEOUT_MS} ms` }),
+      () => resolve(whenLate ?? { status: 'down', latency_ms: CHECK_TIMEOUT_MS, error: `timed out after ${CHECK_TIMEOUT_MS} ms` }),
       CHECK_TIMEOUT_MS,
     )
   })

@@ -59,6 +59,8 @@ class PgliteTxSql implements Sql {
 export class PgliteSql implements Sql {
   readonly dialect = 'pglite' as const
   readonly jobBackend: JobBackend
+  /** Statements and transactions issued through this adapter and not yet settled. */
+  private pending = 0
 
   private constructor(
     private readonly db: PGlite,
@@ -78,18 +80,33 @@ export class PgliteSql implements Sql {
   }
 
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
-    return run<T>(this.db, text, params)
+    return this.counted(() => run<T>(this.db, text, params))
   }
 
-  async exec(script: string): Promise<void> {
-    await this.db.exec(script)
+  exec(script: string): Promise<void> {
+    return this.counted(async () => {
+      await this.db.exec(script)
+    })
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgliteTxSql(tx, this.schema, this.jobBackend)))
+    return this.counted(() => this.db.transaction((tx) => fn(new PgliteTxSql(tx, this.schema, this.jobBackend))))
+  }
+
+  busy(): boolean {
+    return this.pending > 0
   }
 
   async close(): Promise<void> {
     if (!this.db.closed) await this.db.close()
+  }
+
+  private async counted<T>(work: () => Promise<T>): Promise<T> {
+    this.pending++
+    try {
+      return await work()
+    } finally {
+      this.pending--
+    }
   }
 }

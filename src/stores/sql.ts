@@ -45,6 +45,12 @@ export interface Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
   /** Closes the connections this adapter opened; a second call does nothing. A transaction's `tx` cannot be closed. */
   close(): Promise<void>
+  /**
+   * On an embedded database (PGlite, one connection in this process): whether statements of this
+   * process are running or waiting. A statement issued now waits behind them, so how long it takes
+   * measures them, not the database's health. Absent on PostgreSQL.
+   */
+  busy?(): boolean
 }
 
 /** The part of a PGlite instance pg-boss's `fromPglite` adapter uses. */
