@@ -4,7 +4,7 @@
 //! `valgrind --tool=callgrind --toggle-collect=check_loop::measured \
 //!     target/release/examples/check_loop <stage> <text> [n]`
 //!
-//! stage: `check`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
+//! stage: `check`, `json`, `injection`, `pii`, `route` or `key`; text: `clean`, `pii`, `typographic` or `attack`
 //! (as in bench/texts.ts and examples/stages.rs), or `file:<path>` for any other text.
 //!
 //! A fourth argument `cold` walks 1 MiB between calls (as an HTTP request's own work does): with `--cache-sim=yes` the misses per call are then those of a check

@@ -1,15 +1,16 @@
 //! One stage of a check by name, for `check_loop`, and the walk that makes a check's caches cold:
 //! `#[path = "common/stage.rs"] mod stage;`.
 //!
-//! `injection`, `pii`, `route` (routing alone) or `key` (the cache key); `none` does nothing (a
-//! loop's own cost); anything else is the whole `detector.check`.
+//! `injection`, `pii`, `route` (routing alone), `key` (the cache key) or `json` (the whole check
+//! written as the addon's answer); `none` does nothing (a loop's own cost); anything else is the
+//! whole `detector.check`.
 
 #![allow(dead_code)] // each example uses some of it
 
 use std::hint::black_box;
 
 use reflex_core::detector::{CheckOptions, Detector, DetectorConfig};
-use reflex_core::{injection, normalize, pii, routing};
+use reflex_core::{injection, normalize, pii, reply, routing};
 
 /// The detector the whole check runs on, with its tables built.
 pub fn detector() -> Detector {
@@ -23,6 +24,7 @@ pub fn run(stage: &str, detector: &Detector, text: &str) {
         "pii" => drop(black_box(pii::detect(text))),
         "route" => drop(black_box(routing::route(text, false, false, false))),
         "key" => drop(black_box(normalize::cache_key(text, 3))),
+        "json" => drop(black_box(reply::check_result(&detector.check(text, CheckOptions::default())))),
         "none" => {}
         _ => drop(black_box(detector.check(text, CheckOptions::default()))),
     }
