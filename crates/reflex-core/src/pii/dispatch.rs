@@ -33,7 +33,7 @@ pub(super) fn word(b: &[u8], start: usize, out: &mut Vec<PiiMatch>) -> usize {
             email::spoken(b, start, out);
         }
     } else {
-        // Heroku, Cloudflare and Datadog keys: a UUID (a word of 8, then `-`), 32 or 40 bytes.
+        // Heroku, Cloudflare and Datadog keys: a UUID (a word of 8, then `-`), 32, 37 or 40 bytes.
         if (i - start >= 32 || next == b'-') && secret_shapes::may_be_keyed(b, start) {
             push(out, secret_shapes::keyed(b, start));
         }
@@ -119,8 +119,13 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         // A credential value is the exception: a card or wallet inside it outranks it.
         if scan::inside_cluster(b, i) || out.last().is_some_and(|m| m.kind != PiiKind::Password && m.start < i && i < m.end) {
             // `Aadhaar-2345 6789 0126`: a number glued by a hyphen to the word that names it.
-            if b[i - 1] == b'-' && i >= 2 && b[i - 2].is_ascii_alphabetic() {
-                national::after_hyphen(b, i, out);
+            if i >= 2 && b[i - 2].is_ascii_alphabetic() {
+                match b[i - 1] {
+                    b'-' => national::after_hyphen(b, i, out),
+                    // `DL#123456789`, `DL No.123456789`: a licence glued to its label's mark.
+                    b'#' | b'.' => national::after_mark(b, i, out),
+                    _ => {}
+                }
             }
             return;
         }
@@ -207,6 +212,9 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             if passport::may_start_mrz(b, i) {
                 push(out, passport::mrz(b, i));
             }
+        } else if matches!(b[i - 1], b'#' | b'.') && b[i - 2].is_ascii_alphabetic() && scan::at(b, i + 1).is_ascii_digit() {
+            // `DL#D1234567`: a licence glued to its label's mark (a capital, then a digit).
+            national::after_mark(b, i, out);
         }
         if c <= b'F' && !scan::inside_cluster(b, i) {
             push(out, mac::find(b, i));

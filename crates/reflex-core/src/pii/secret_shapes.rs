@@ -4,7 +4,8 @@
 //! the `-us<n>` data-centre suffix), Telegram bot tokens (digits, `:`, `A…`), Discord bot tokens
 //! (the base64 of a numeric user id, then two more segments), AWS secret access keys (40
 //! base64 characters, only with AWS context before them) and Heroku, Cloudflare and Datadog keys
-//! (a UUID, 40 base64url bytes, 32 or 40 hex digits, only after their provider's word).
+//! (a UUID, 40 base64url bytes or 37 lower-case hex digits, 32 or 40 hex digits, only after
+//! their provider's word).
 
 use memchr::memmem;
 
@@ -190,7 +191,8 @@ pub(super) fn discord_bot(b: &[u8], start: usize) -> Option<PiiMatch> {
 }
 
 /// Words naming Heroku (`HEROKU_API_KEY` starts with one), Cloudflare and Datadog, whose keys
-/// have shapes plenty of other values have (a UUID, 32 or 40 hex digits, 40 base64url bytes).
+/// have shapes plenty of other values have (a UUID, 32, 37 or 40 hex digits, 40 base64url
+/// bytes).
 const HEROKU_CONTEXT: Keywords = Keywords::new(&[b"heroku"]);
 const CLOUDFLARE_CONTEXT: Keywords = Keywords::new(&[b"cloudflare", b"cf_api_token", b"cf-api-token", b"cf_api_key", b"cf_token"]);
 const DATADOG_CONTEXT: Keywords = Keywords::new(&[b"datadog", b"dd_api_key", b"dd_app_key", b"dd_application_key", b"dd-api-key", b"dd-application-key"]);
@@ -201,13 +203,15 @@ const PROVIDER_WINDOW: usize = 40;
 /// length ends: three compares for a word that has none.
 #[inline]
 pub(super) fn may_be_keyed(b: &[u8], i: usize) -> bool {
-    at(b, i + 8) == b'-' || (url64(at(b, i + 31)) && !url64(at(b, i + 32))) || (url64(at(b, i + 39)) && !url64(at(b, i + 40)))
+    let ends_at = |len: usize| url64(at(b, i + len - 1)) && !url64(at(b, i + len));
+    at(b, i + 8) == b'-' || ends_at(32) || ends_at(37) || ends_at(40)
 }
 
 /// Keys known by their shape and their provider's word before them only: a Heroku API key (a
-/// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`), a Datadog API key (32 hex digits) or
-/// application key (40 hex digits). The same shapes without the word (build ids, commit hashes,
-/// checksums) are left alone.
+/// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`) or Global API Key (37 lower-case hex
+/// digits), a Datadog API key (32 hex digits) or application key (40 hex digits). The same
+/// shapes without the word (build ids, commit hashes, checksums, a hash cut short) are left
+/// alone.
 #[inline(never)]
 pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
     if start > 0 && (url64(b[start - 1]) || b[start - 1] == b'.') {
@@ -221,10 +225,13 @@ pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
         return None;
     }
     let uuid = len == 36 && token.iter().enumerate().all(|(k, &c)| if matches!(k, 8 | 13 | 18 | 23) { c == b'-' } else { hex(c) });
+    let lower_hex = || token.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c));
     let found = if uuid {
         HEROKU_CONTEXT.before(b, start, PROVIDER_WINDOW)
-    } else if (len == 32 || len == 40) && token.iter().all(|&c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+    } else if (len == 32 || len == 40) && lower_hex() {
         DATADOG_CONTEXT.before(b, start, PROVIDER_WINDOW) || (len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW))
+    } else if len == 37 {
+        lower_hex() && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
     } else {
         len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
     };
@@ -344,6 +351,31 @@ mod tests {
             format!("CF_API_TOKEN={}", "abcdefghijklmnopqrstuvwxyzabcdefghijklmn"),
         ] {
             assert!(keys(&t).iter().all(|&(k, _)| k != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
+        }
+    }
+
+    #[test]
+    fn cloudflare_global_api_key_after_its_word() {
+        let k = "138fabb4442d3ffc427e10c2fe014d3088faf";
+        one_key(&format!("CLOUDFLARE_API_KEY={k}"), k);
+        one_key(&format!("export CF_API_KEY=\"{k}\""), k);
+        one_key(&format!("Cloudflare global API key: {k}"), k);
+        one_key(&format!("cloudflare:\n  email: ops\n  api_key: {k}"), k);
+        for t in [
+            // 37 hex digits with no Cloudflare word: a hash cut short.
+            format!("sha256 prefix {k} matched"),
+            format!("commit {k}"),
+            // 36 and 38 hex digits after the word.
+            format!("CF_API_KEY={}", &k[..36]),
+            format!("CF_API_KEY={k}0"),
+            // Upper case, glued to a file name, a run of one digit.
+            format!("CF_API_KEY={}", k.to_ascii_uppercase()),
+            format!("cloudflare log {k}.gz"),
+            format!("CF_API_KEY={}", "0".repeat(37)),
+            // The word further back than the window.
+            format!("Cloudflare was mentioned in the first part of this note; later on, checksum {k}"),
+        ] {
+            assert!(keys(&t).iter().all(|&(kind, _)| kind != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
         }
     }
 

@@ -2,7 +2,8 @@
 //! own (`D1234567`, `123456789`, `D400-7836-0001`), none with a public check digit, so a token
 //! is reported only right after a driving-licence phrase in one of a dozen languages: six to
 //! seventeen capitals and digits, at least five digits and at most five letters, groups joined
-//! by dashes only when it starts with a letter (so dates and phone numbers stay out).
+//! by dashes only when it starts with a letter (so dates and phone numbers stay out). A number
+//! glued to its label's mark (`DL#D1234567`, `DL No.123456789`) is tried by [`glued`].
 
 use super::{at, Context};
 use crate::pii::scan::{hit, is_word};
@@ -48,6 +49,29 @@ const CONTEXT: Context = Context::new(
 #[inline]
 pub(super) fn find(b: &[u8], start: usize) -> Option<PiiMatch> {
     if follows_words(b, start) {
+        token(b, start)
+    } else {
+        None
+    }
+}
+
+/// A token glued to the mark before it: `DL#D1234567`, `DL No.123456789`,
+/// `Führerschein-Nr.B072RRE2I55`. The main scan takes a token right after `#` or `.` and a
+/// letter for a fragment of the word before it (`HTML#section`, `page.html#D1234567`), so it
+/// reaches this function instead. A `#` counts only after `DL` standing alone: at the start of
+/// the text or after a space or opening punctuation, not in a path, a URL or a hashtag
+/// (`/DL#…`, `#DL#…`). A `.` counts only after `No` or `Nr`, whose licence phrase the context
+/// lookup then finds before them. The token itself must have the shape [`find`] accepts.
+pub(super) fn glued(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let mark = start - 1;
+    let word_is = |w: &[u8]| mark >= w.len() && b[mark - w.len()..mark].eq_ignore_ascii_case(w);
+    let alone = |k: usize| k == 0 || matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[' | b'"' | b'\'' | b',' | b';');
+    let labelled = match b[mark] {
+        b'#' => word_is(b"dl") && alone(mark - 2),
+        b'.' => (word_is(b"no") || word_is(b"nr")) && mark > 2 && !is_word(b[mark - 3]),
+        _ => false,
+    };
+    if labelled {
         token(b, start)
     } else {
         None
@@ -124,6 +148,40 @@ mod tests {
         assert!(found("HDL: 1234567").is_empty());
         assert!(found("DL 1234567 departs at 9").is_empty());
         assert!(found("DL: 12345").is_empty());
+    }
+
+    #[test]
+    fn dl_glued_to_its_label_mark() {
+        assert_eq!(found("DL#D1234567"), vec!["D1234567"]);
+        assert_eq!(found("DL#123456789"), vec!["123456789"]);
+        assert_eq!(found("Name: Ada King, DL#D400-7836-0001, exp 2030"), vec!["D400-7836-0001"]);
+        assert_eq!(found("(dl#D1234567)"), vec!["D1234567"]);
+        assert_eq!(found("DL:D1234567"), vec!["D1234567"]);
+        assert_eq!(found("DL:123456789"), vec!["123456789"]);
+        assert_eq!(found("DL No.D400-7836-0001"), vec!["D400-7836-0001"]);
+        assert_eq!(found("Führerschein-Nr.B072RRE2I55"), vec!["B072RRE2I55"]);
+        for t in [
+            // `#` after another word, or after `DL` inside a path, a URL or a hashtag.
+            "see HTML#section",
+            "HTML#D1234567",
+            "HDL#D1234567",
+            "DLQ#1234567",
+            "docs/DL#D1234567",
+            "https://example.com/forms/DL#D1234567",
+            "#DL#D1234567",
+            // `DL#` before a plain word, a hashtag, a year, a short number.
+            "DL#followup",
+            "DL#Overview2",
+            "DL# #teamwork",
+            "DL#2024",
+            "DL#D1234",
+            // `.` after something other than `No`/`Nr`, or with no licence phrase before it.
+            "DL.D1234567",
+            "Invoice No.12345678",
+            "Ref No.D1234567",
+        ] {
+            assert!(found(t).is_empty(), "{t}: {:?}", found(t));
+        }
     }
 
     #[test]

@@ -117,6 +117,12 @@ pub(in crate::pii) fn after_hyphen(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) 
     }
 }
 
+/// The identifiers that can start at a token glued by `#` or `.` to a word (`DL#D1234567`,
+/// `DL No.123456789`): only a driving licence, whose label ends in that mark.
+pub(in crate::pii) fn after_mark(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
+    push(out, licence::glued(b, i));
+}
+
 /// The identifiers that can start at a word beginning with a capital letter.
 pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     let len = run_len(b, i, 17, is_word);
