@@ -258,7 +258,7 @@ fn scan(text: &str, norm: &normalize::Normalized, depth: u8, budget: &mut usize,
         let rule = table.rules[i].0;
         if rule.keeps(&norm.text, b) {
             let (start, end) = norm.original_span(a, b);
-            push(out, &mut judge, a, b, start, end, rule.family, rule.severity, rule.confidence);
+            push(out, &mut judge, a, b, start, end, rule.family, rule.severity_at(a, depth), rule.confidence);
         }
     });
     if armed.rot13 {

@@ -44,6 +44,9 @@ pub(crate) struct Rule {
     unless: &'static [&'static str],
     /// Where matches can start when the row's first words cannot anchor it (`reach`).
     reach: Option<Reach>,
+    /// The severity of a match that opens the text, when it differs: a text that begins with
+    /// its own `System:` label is an operator's prompt, not a message pretending to be one.
+    opening: Option<Severity>,
 }
 
 impl Rule {
@@ -61,6 +64,18 @@ impl Rule {
 
     const fn lead(self, word: &'static str) -> Rule {
         Rule { reach: Some(Reach::Lead { word }), ..self }
+    }
+
+    const fn opening(self, severity: Severity) -> Rule {
+        Rule { opening: Some(severity), ..self }
+    }
+
+    /// The severity of a match at `start` of the text scanned at `depth` (0: the text itself).
+    pub fn severity_at(&self, start: usize, depth: u8) -> Severity {
+        match self.opening {
+            Some(s) if start == 0 && depth == 0 => s,
+            _ => self.severity,
+        }
     }
 
     /// False when the words right after the match turn it into an everyday phrase.
@@ -84,7 +99,7 @@ const fn rule(
     triggers: &'static [&'static str],
     pattern: &'static str,
 ) -> Rule {
-    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false, unless: &[], reach: None }
+    Rule { family, severity, confidence, triggers, needs: &[], pattern, raw: false, unless: &[], reach: None, opening: None }
 }
 
 /// A `rule` whose spaces stay literal: not widened to the gap pattern that lets words sit apart.
