@@ -17,12 +17,12 @@
 //! `a`, `c` and `d` are fitted on out-of-fold predictions of the training split, so the score
 //! reads as a probability; the severity bands are thresholds on the logit chosen there too. The
 //! rules' own severity is a floor: a text the rules find `high` scores at least the lowest logit
-//! of the `high` band, so no attack the rules block is let through by the model. The floor has a
-//! price, which `npm run train:injection` prints: the rules' `high` matches include hard
-//! negatives (an attack phrase in a spreadsheet question or a security course), and on the
-//! out-of-fold predictions a floor from `high` costs about two points of TPR at 2 % FPR
-//! against a floor from `critical` only. It stays, so that what a rule match says is what the
-//! verdict does.
+//! of the `high` band, so no attack the rules block is let through by the model. The floor can
+//! have a price, which `npm run train:injection` prints: a benign text a rule finds `high` (an
+//! attack phrase quoted in a security course) is blocked whatever the model says. With the
+//! current rules and weights a floor from `high` costs nothing at 1 % or 2 % FPR on the
+//! out-of-fold predictions against a floor from `critical` only. It stays, so that what a rule
+//! match says is what the verdict does.
 //!
 //! Integer sums and `f32` arithmetic in a fixed order, and an `exp` of basic operations only,
 //! give the same score on every platform.
