@@ -14,16 +14,15 @@
 //! bands. Prints the cross-validated figures; `--check` trains and compares with the file
 //! instead of writing it.
 
+#[path = "../tests/common/corpus_eval.rs"]
+mod corpus_eval;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use reflex_core::injection::learn::{self, Params, Sample, Weights, DENSE};
-use reflex_core::json::{self, Value};
 use sha2::{Digest, Sha256};
 
-/// The corpus split rule: `test` iff the first four bytes of SHA-256 of this prefix and the
-/// item's group (else its id), big-endian, mod 100 < 30.
-const SPLIT_PREFIX: &str = "ganglion-corpus-split-1:";
 const FOLDS: usize = 5;
 const SEED: u64 = 20_261_128;
 /// Severity bands: the share of out-of-fold benign training items at or above each threshold
@@ -32,8 +31,8 @@ const BAND_FPR: [usize; 4] = [1_000, 300, 100, 25];
 
 struct Item {
     key: String,
-    /// From `injection-public.jsonl`: written by others, the nearest the corpus has to the
-    /// texts the detector will meet.
+    /// From public datasets (`corpus_eval::is_public`): written by others, the nearest the
+    /// corpus has to the texts the detector will meet.
     public: bool,
     attack: bool,
     family: String,
@@ -135,74 +134,38 @@ fn main() {
 /// A setting's figure of merit, the setting, and its out-of-fold (whole, window) logits.
 type Chosen = (f64, Setting, Vec<(f32, f32)>);
 
-/// The training items and their texts, in file and line order.
+/// The training items and their texts, in file and line order, read as the corpus report and
+/// tests read them (`corpus_eval`: one reader, one split rule, one meaning of public).
 fn load(dir: &Path) -> (Vec<Item>, Vec<String>) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                n.starts_with("injection") && Path::new(n).extension().is_some_and(|e| e == "jsonl")
-            })
-        })
-        .collect();
-    files.sort();
     let (mut items, mut texts) = (Vec::new(), Vec::new());
-    for f in files {
-        let raw = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let name = f
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        for (n, line) in raw
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let v = json::parse(line).unwrap_or_else(|| panic!("{name}:{}: not JSON", n + 1));
-            let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-            let id = s("id").unwrap_or_else(|| format!("{name}:{}", n + 1));
-            let key = s("group").unwrap_or_else(|| id.clone());
-            let split = s("split").unwrap_or_else(|| split_of(&key).to_string());
+    for f in corpus_eval::corpus_files(dir, "injection") {
+        let all = corpus_eval::load_injection(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for i in all {
+            let split = i
+                .split
+                .as_deref()
+                .unwrap_or_else(|| corpus_eval::split_of(i.group.as_deref(), &i.id));
             if split != "train" {
                 continue;
             }
-            let label = s("label").unwrap_or_else(|| panic!("{name}:{}: no label", n + 1));
-            let attack = label != "benign";
-            let family = s("family")
-                .or_else(|| s("category"))
-                .unwrap_or_else(|| "-".into());
-            let family = if attack {
-                family
+            let family = if i.attack {
+                i.family_name().to_string()
             } else {
-                format!("benign {family}")
+                format!("benign {}", i.family_name())
             };
-            let lang = s("lang").unwrap_or_else(|| "?".into());
-            texts.push(s("text").unwrap_or_else(|| panic!("{name}:{}: no text", n + 1)));
             items.push(Item {
-                key,
-                public: name == "injection-public.jsonl",
-                attack,
+                key: i.group.clone().unwrap_or_else(|| i.id.clone()),
+                public: corpus_eval::is_public(&i.id),
+                attack: i.attack,
                 family,
-                lang,
+                lang: i.lang,
             });
+            texts.push(i.text);
         }
     }
     (items, texts)
 }
 
-fn split_of(key: &str) -> &'static str {
-    let h = Sha256::digest(format!("{SPLIT_PREFIX}{key}").as_bytes());
-    let v = u32::from_be_bytes([h[0], h[1], h[2], h[3]]);
-    if v % 100 < 30 {
-        "test"
-    } else {
-        "train"
-    }
-}
-
-/// The cross-validation fold of a group or id (its own hash, not the split's).
 fn fold(key: &str) -> usize {
     let h = Sha256::digest(format!("ganglion-injection-fold:{key}").as_bytes());
     (u32::from_be_bytes([h[0], h[1], h[2], h[3]]) as usize) % FOLDS
