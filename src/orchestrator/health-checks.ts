@@ -30,7 +30,7 @@ export interface DependencyCheck {
   error?: string
   /**
    * Up, but its probe ran past the limit queued behind this process's own statements on an
-   * embedded database (PGlite runs one statement at a time): busy, not down.
+   * embedded database (PGlite runs one statement at a time) that are still moving: busy, not down.
    */
   busy?: true
 }

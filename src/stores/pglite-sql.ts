@@ -20,7 +20,16 @@ export interface PgliteSqlOptions {
   dataDir?: string
   /** Schema for every unqualified name; created when missing. Default `public`. */
   schema?: string
+  /**
+   * How long the adapter may go without settling a statement and still call itself busy
+   * (`busy()`), in milliseconds. Past it, statements that are still pending are stuck (a
+   * transaction held open by work that never ends), not a queue, and a health probe behind them
+   * reads the database down. Default 30 s.
+   */
+  stallMs?: number
 }
+
+const DEFAULT_STALL_MS = 30_000
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction
 
@@ -61,10 +70,13 @@ export class PgliteSql implements Sql {
   readonly jobBackend: JobBackend
   /** Statements and transactions issued through this adapter and not yet settled. */
   private pending = 0
+  /** When a statement last settled, or the first of a run of pending ones was issued. */
+  private progressAt = 0
 
   private constructor(
     private readonly db: PGlite,
     readonly schema: string,
+    private readonly stallMs: number,
   ) {
     this.jobBackend = { kind: 'pglite', pglite: db }
   }
@@ -76,7 +88,7 @@ export class PgliteSql implements Sql {
     const db = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { vector } })
     // One session for the life of the instance, so a session-level search_path holds for every query.
     await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}", public`)
-    return new PgliteSql(db, schema)
+    return new PgliteSql(db, schema, options.stallMs ?? DEFAULT_STALL_MS)
   }
 
   query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
@@ -93,8 +105,9 @@ export class PgliteSql implements Sql {
     return this.counted(() => this.db.transaction((tx) => fn(new PgliteTxSql(tx, this.schema, this.jobBackend))))
   }
 
+  /** Statements are pending and one settled (or the first was issued) within `stallMs`. */
   busy(): boolean {
-    return this.pending > 0
+    return this.pending > 0 && performance.now() - this.progressAt < this.stallMs
   }
 
   async close(): Promise<void> {
@@ -102,11 +115,12 @@ export class PgliteSql implements Sql {
   }
 
   private async counted<T>(work: () => Promise<T>): Promise<T> {
-    this.pending++
+    if (this.pending++ === 0) this.progressAt = performance.now()
     try {
       return await work()
     } finally {
       this.pending--
+      this.progressAt = performance.now()
     }
   }
 }

@@ -47,8 +47,9 @@ export interface Sql {
   close(): Promise<void>
   /**
    * On an embedded database (PGlite, one connection in this process): whether statements of this
-   * process are running or waiting. A statement issued now waits behind them, so how long it takes
-   * measures them, not the database's health. Absent on PostgreSQL.
+   * process are running or waiting, and still moving (one settled lately). A statement issued now
+   * waits behind them, so how long it takes measures them, not the database's health. Absent on
+   * PostgreSQL.
    */
   busy?(): boolean
 }
