@@ -172,6 +172,13 @@ export interface CheckFlags {
   piiThreshold?: number
 }
 
+/**
+ * Marks every open descriptor from 3 up close-on-exec, so a program this process starts gets
+ * only the descriptors it is handed (libuv puts those in place in the child, unmarked). Returns
+ * how many were unmarked. Throws when `/proc/self/fd` cannot be read.
+ */
+export declare function closeDescriptorsOnExec(): number
+
 /** How a detector judges and remembers; every field is optional. */
 export interface DetectorOptions {
   /** Injection severity at which a check is blocked: low, medium, high (default) or critical. */

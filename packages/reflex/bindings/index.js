@@ -773,7 +773,7 @@ if (
   }
 }
 
-const { AnswerKeys, CacheTier, Detector, LinearRegex, RateLimiter, TermMatcher, answerCheck, checkEndpoint, sandboxSeccompFilters, version } = nativeBinding
+const { AnswerKeys, CacheTier, Detector, LinearRegex, RateLimiter, TermMatcher, answerCheck, checkEndpoint, closeDescriptorsOnExec, sandboxSeccompFilters, version } = nativeBinding
 export { AnswerKeys }
 export { CacheTier }
 export { Detector }
@@ -782,6 +782,7 @@ export { RateLimiter }
 export { TermMatcher }
 export { answerCheck }
 export { checkEndpoint }
+export { closeDescriptorsOnExec }
 export { sandboxSeccompFilters }
 export { version }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -16,10 +16,13 @@
 import { version as nativeVersion } from '../bindings/index.js'
 
 /**
- * The executor's shell-sandbox seccomp programs (x86_64), one Buffer of `struct sock_filter` each,
- * in the order bubblewrap is given them (`--add-seccomp-fd`): see packages/reflex/src/seccomp.rs.
+ * For the executor's sandbox: `closeDescriptorsOnExec` marks every open descriptor from 3 up
+ * close-on-exec, so a program started next gets only what it is handed, and returns how many were
+ * unmarked (packages/reflex/src/descriptors.rs); `sandboxSeccompFilters` gives the shell-sandbox
+ * seccomp programs (x86_64), one Buffer of `struct sock_filter` each, in the order bubblewrap is
+ * given them (`--add-seccomp-fd`): see packages/reflex/src/seccomp.rs.
  */
-export { sandboxSeccompFilters } from '../bindings/index.js'
+export { closeDescriptorsOnExec, sandboxSeccompFilters } from '../bindings/index.js'
 export { AnswerKeys } from './answer-keys.js'
 export { CacheTier } from './cache-tier.js'
 export { type AnswerFor, CheckEndpoint, type CheckEndpointOptions, type EndpointAnswer } from './check-endpoint.js'

@@ -1,7 +1,8 @@
 //! The Node.js binding of `reflex-core`: each call converts its arguments, calls the core and
 //! converts the answer back. No logic lives here; the typed API over it is `lib/` (TypeScript). The
-//! one export of its own is the executor's sandbox seccomp programs (`seccomp.rs`), shipped here
-//! so the service needs no second native module.
+//! exports of its own are for the executor's sandbox, shipped here so the service needs no second
+//! native module: its seccomp programs (`seccomp.rs`) and the step that keeps the service's
+//! inherited descriptors from the commands it starts (`descriptors.rs`).
 //!
 //! ```js
 //! import { Detector } from './bindings/index.js'
@@ -16,10 +17,12 @@
 
 // `#[napi]` functions receive owned values: napi-derive converts each JS argument into one.
 #![allow(clippy::needless_pass_by_value)]
-// napi-derive's generated glue allows `unsafe` for itself; this crate's own code has none.
+// napi-derive's generated glue allows `unsafe` for itself; this crate's own code has none but
+// two `fcntl` calls (`descriptors.rs`, which says why they are sound).
 #![deny(unsafe_code)]
 
 mod cache;
+mod descriptors;
 mod detector;
 mod endpoint;
 mod errors;

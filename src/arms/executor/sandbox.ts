@@ -24,7 +24,7 @@ import { basename, dirname } from 'node:path'
 import type { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 
-import { sandboxSeccompFilters } from '@ganglion/reflex'
+import { closeDescriptorsOnExec, sandboxSeccompFilters } from '@ganglion/reflex'
 
 import type { ExecutorLimits } from './limits.js'
 
@@ -177,9 +177,12 @@ type Stdio = 'pipe' | 'ignore'
 
 /**
  * Starts a `sandboxArgv` command line with no environment, handing bubblewrap its seccomp programs
- * on pipes at fds 3 and 4 (bubblewrap reads each to its end and closes it before the command starts).
+ * on pipes at fds 3 and 4 (bubblewrap reads each to its end and closes it before the command starts),
+ * and no other descriptor of this process: bubblewrap passes on whatever it inherits, and a
+ * descriptor the service's parent left open (a supervisor's pipe, a socket) would reach the command.
  */
 export function spawnSandbox(argv: readonly string[], opts: { detached?: boolean; stdio: [Stdio, Stdio, Stdio] }): ChildProcess {
+  closeDescriptorsOnExec()
   const [file, ...args] = argv
   const child = spawn(file!, args, {
     detached: opts.detached ?? false,
