@@ -99,6 +99,14 @@ fn aws_secret(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
     }
 }
 
+/// Whether the capital at `b[i]` starts a licence number's letters: one or two capitals, then
+/// a digit.
+#[inline]
+fn licence_start(b: &[u8], i: usize) -> bool {
+    let second = scan::at(b, i + 1);
+    second.is_ascii_digit() || (second.is_ascii_uppercase() && scan::at(b, i + 2).is_ascii_digit())
+}
+
 #[inline]
 fn push(out: &mut Vec<PiiMatch>, m: Option<PiiMatch>) {
     if let Some(m) = m {
@@ -212,8 +220,8 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             if passport::may_start_mrz(b, i) {
                 push(out, passport::mrz(b, i));
             }
-        } else if matches!(b[i - 1], b'#' | b'.') && b[i - 2].is_ascii_alphabetic() && scan::at(b, i + 1).is_ascii_digit() {
-            // `DL#D1234567`: a licence glued to its label's mark (a capital, then a digit).
+        } else if matches!(b[i - 1], b'#' | b'.') && b[i - 2].is_ascii_alphabetic() && licence_start(b, i) {
+            // `DL#D1234567`, `DL#TR538172`: a licence glued to its label's mark.
             national::after_mark(b, i, out);
         }
         if c <= b'F' && !scan::inside_cluster(b, i) {

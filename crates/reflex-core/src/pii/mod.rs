@@ -26,7 +26,8 @@
 //! | PHONE | 0.8–0.95 | 0.88 `+CC`; 0.8 North American; 0.78 CN/BR mobiles; 0.72 trunk-0 national; 0.7 IN; 0.6 MX; other shapes not reported |
 //! | EMAIL | 0.97; 0.9 obfuscated (`[at]`, `[dot]`, ` AT `); 0.8 spoken in lower case (` at `, ` dot `, a common TLD) | the same |
 //! | IBAN (mod-97), keys and wallets (checksums, prefixes) | 0.85–0.97 | the same |
-//! | `API_KEY` known by shape and provider word only (Heroku UUID, Cloudflare 40 or 37 lower-case hex, Datadog 32/40 hex) | 0.9 | not reported |
+//! | `API_KEY` known by shape and provider word only (Heroku UUID, Cloudflare 40 or 37 lower-case hex, Datadog 32/40 hex; the 37 hex also as the value of an `X-Auth-Key` header) | 0.9 | not reported |
+//! | `DRIVER_LICENSE` (no check digit; UK DVLA numbers carry a birth date) | 0.85 DVLA, 0.7 other layouts; a number starting with two letters (`TR538172`) only right after the licence phrase | not reported |
 //! | `IP_ADDRESS`, `MAC_ADDRESS` | 0.85–0.9 | the same |
 //! | `DATE_OF_BIRTH`, PASSPORT | 0.85, 0.75 | not reported |
 //! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |

@@ -5,7 +5,8 @@
 //! (the base64 of a numeric user id, then two more segments), AWS secret access keys (40
 //! base64 characters, only with AWS context before them) and Heroku, Cloudflare and Datadog keys
 //! (a UUID, 40 base64url bytes or 37 lower-case hex digits, 32 or 40 hex digits, only after
-//! their provider's word).
+//! their provider's word, or for Cloudflare's 37 hex digits as the value of its `X-Auth-Key`
+//! header).
 
 use memchr::memmem;
 
@@ -211,7 +212,8 @@ pub(super) fn may_be_keyed(b: &[u8], i: usize) -> bool {
 /// UUID), a Cloudflare API token (40 of `[A-Za-z0-9_-]`) or Global API Key (37 lower-case hex
 /// digits), a Datadog API key (32 hex digits) or application key (40 hex digits). The same
 /// shapes without the word (build ids, commit hashes, checksums, a hash cut short) are left
-/// alone.
+/// alone. The Global API Key is also known by the header it is sent in, `X-Auth-Key`, with no
+/// provider word at all (see [`auth_key_header`]).
 #[inline(never)]
 pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
     if start > 0 && (url64(b[start - 1]) || b[start - 1] == b'.') {
@@ -231,11 +233,35 @@ pub(super) fn keyed(b: &[u8], start: usize) -> Option<PiiMatch> {
     } else if (len == 32 || len == 40) && lower_hex() {
         DATADOG_CONTEXT.before(b, start, PROVIDER_WINDOW) || (len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW))
     } else if len == 37 {
-        lower_hex() && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
+        lower_hex() && (CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW) || auth_key_header(b, start))
     } else {
         len == 40 && CLOUDFLARE_CONTEXT.before(b, start, PROVIDER_WINDOW)
     };
     (found && random(token)).then(|| hit(PiiKind::ApiKey, start, end, 0.9))
+}
+
+/// Whether the token at `start` is the value of an `X-Auth-Key` header, the one Cloudflare's API
+/// reads the Global API Key from: `X-Auth-Key: …`, quoted in a curl line (`-H "X-Auth-Key: …"`)
+/// or in a JSON map of headers (`"X-Auth-Key": "…"`). The name must end at the colon and start
+/// the header (`X-Auth-Keyring:` and `My-X-Auth-Key:` do not count). The `X-Auth-Email` header
+/// sent beside it is not needed: a 37-hex value under this name is the key on its own. Reads
+/// at most 15 bytes back.
+fn auth_key_header(b: &[u8], start: usize) -> bool {
+    const NAME: &[u8] = b"x-auth-key";
+    // Spaces and quotes: up to three between the colon and the value, one before the colon.
+    let skip = |mut k: usize, max: usize| {
+        let from = k;
+        while k > 0 && from - k < max && matches!(b[k - 1], b' ' | b'\t' | b'"' | b'\'') {
+            k -= 1;
+        }
+        k
+    };
+    let colon = skip(start, 3);
+    if colon == 0 || b[colon - 1] != b':' {
+        return false;
+    }
+    let end = skip(colon - 1, 1);
+    end >= NAME.len() && b[end - NAME.len()..end].eq_ignore_ascii_case(NAME) && (end == NAME.len() || !url64(b[end - NAME.len() - 1]))
 }
 
 /// Words that put a 40-character token in AWS's context.
@@ -374,6 +400,35 @@ mod tests {
             format!("CF_API_KEY={}", "0".repeat(37)),
             // The word further back than the window.
             format!("Cloudflare was mentioned in the first part of this note; later on, checksum {k}"),
+        ] {
+            assert!(keys(&t).iter().all(|&(kind, _)| kind != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
+        }
+    }
+
+    #[test]
+    fn cloudflare_global_api_key_in_its_header() {
+        let k = "138fabb4442d3ffc427e10c2fe014d3088faf";
+        one_key(&format!("X-Auth-Key: {k}"), k);
+        one_key(&format!("x-auth-key:{k}"), k);
+        let curl = format!("curl -X GET \"https://api.example.net/client/v4/zones\" -H \"X-Auth-Email: ops@example.org\" -H \"X-Auth-Key: {k}\"");
+        assert_eq!(keys(&curl), vec![(PiiKind::Email, "ops@example.org"), (PiiKind::ApiKey, k)]);
+        one_key(&format!("curl https://api.example.net/v4/zones -H 'X-Auth-Key: {k}'"), k);
+        one_key(&format!("{{\"X-Auth-Key\": \"{k}\", \"Content-Type\": \"application/json\"}}"), k);
+        one_key(&format!("X-Auth-Key: {k} (the Cloudflare account's global key)"), k);
+        for t in [
+            // 36 and 38 hex digits, upper case, a word, a placeholder.
+            format!("X-Auth-Key: {}", &k[..36]),
+            format!("X-Auth-Key: {k}0"),
+            format!("X-Auth-Key: {}", k.to_ascii_uppercase()),
+            "X-Auth-Key: required for every request".to_string(),
+            "-H \"X-Auth-Key: $CF_KEY\"".to_string(),
+            // Another header whose name starts or ends the same way.
+            format!("X-Auth-Keyring: {k}"),
+            format!("My-X-Auth-Key: {k}"),
+            format!("X-Auth-Key-Id: {k}"),
+            // The name away from the colon, or the value glued to more.
+            format!("X-Auth-Key is sent later; digest: {k}"),
+            format!("X-Auth-Key: {k}.gz"),
         ] {
             assert!(keys(&t).iter().all(|&(kind, _)| kind != PiiKind::ApiKey), "{t}: {:?}", keys(&t));
         }

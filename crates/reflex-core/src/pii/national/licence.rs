@@ -4,8 +4,13 @@
 //! seventeen capitals and digits, at least five digits and at most five letters, groups joined
 //! by dashes only when it starts with a letter (so dates and phone numbers stay out). A number
 //! glued to its label's mark (`DL#D1234567`, `DL No.123456789`) is tried by [`glued`].
+//!
+//! A token starting with two letters (Ohio's `TR538172`) has the shape of flight numbers,
+//! product codes, passport and NI numbers too, so it must also sit right after the phrase's
+//! last word, with at most a number word between (`DL: TR538172`, `license no. TR538172`):
+//! see [`right_after_label`].
 
-use super::{at, Context};
+use super::{at, Context, NATIVE_WINDOW};
 use crate::pii::scan::{hit, is_word};
 use crate::pii::{PiiKind, PiiMatch};
 
@@ -102,7 +107,83 @@ fn token(b: &[u8], start: usize) -> Option<PiiMatch> {
     if dashes > 0 && !b[start].is_ascii_uppercase() {
         return None;
     }
+    // Two capitals first (`TR538172`): flight numbers and product codes look the same, so the
+    // phrase must come right before the token, not just somewhere in the window.
+    if b[start + 1].is_ascii_uppercase() && !right_after_label(b, start) {
+        return None;
+    }
     CONTEXT.before(b, start).then(|| hit(PiiKind::DriverLicense, start, i, 0.7))
+}
+
+/// The last words of the ASCII licence phrases of [`CONTEXT`] (`dl` only with a mark or a
+/// number word after it: `DL: …`, `DL No …`, never an airline's `DL 1234`).
+const PHRASE_ENDS: &[&[u8]] = &[
+    b"license",
+    b"licence",
+    b"dl",
+    b"f\xc3\xbchrerschein",
+    b"fuhrerschein",
+    b"conduire",
+    b"conducir",
+    b"manejo",
+    b"guida",
+    b"patente",
+    b"rijbewijs",
+    b"jazdy",
+    b"motorista",
+    b"condu\xc3\xa7\xc3\xa3o",
+    b"conducao",
+    b"k\xc3\xb6rkort",
+    b"ajokortti",
+    b"k\xc3\xb8rekort",
+    b"f\xc3\xb8rerkort",
+];
+
+/// Words that may stand between a licence phrase and its number: `no`, `Nr.`, `number`, `n°`,
+/// `№`…
+const NUMBER_WORDS: &[&[u8]] =
+    &[b"no", b"nr", b"n", b"num", b"number", b"nummer", b"numer", b"numero", b"n\xc3\xbamero", b"nro", b"id", b"n\xc2\xb0", b"n\xc2\xba", b"\xe2\x84\x96"];
+
+/// Whether the token at `start` follows a licence phrase's last word directly, past label
+/// punctuation and at most one number word: `license TR538172`, `DL: TR538172`,
+/// `DL#TR538172`, `licence no. TR538172`, `Führerschein-Nr. TR538172`, `운전면허번호 TR538172`.
+/// Looks at two words before the token at most, so it costs the same on any text.
+fn right_after_label(b: &[u8], start: usize) -> bool {
+    let (mut from, mut marks, mut word) = word_before(b, start);
+    let mut numbered = false;
+    if NUMBER_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        (from, marks, word) = word_before(b, from);
+        numbered = true;
+    }
+    if word.eq_ignore_ascii_case(b"dl") {
+        return numbered || marks;
+    }
+    if PHRASE_ENDS.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        return true;
+    }
+    // Another script: a native licence phrase that ends inside that word (`運転免許証番号`,
+    // `водительское удостоверение`), looked for in the bytes up to the word's end.
+    let end = from + word.len();
+    let window = &b[end.saturating_sub(NATIVE_WINDOW)..end];
+    let word_at = window.len() - word.len();
+    !word.is_ascii() && CONTEXT.native.iter().any(|w| memchr::memmem::rfind(window, w.as_bytes()).is_some_and(|k| k + w.len() > word_at))
+}
+
+/// The word before `pos`, past at most four bytes of label punctuation: where it starts,
+/// whether a `:` or `#` was among that punctuation, and the word (ASCII letters and bytes of
+/// other scripts, at most 48 bytes).
+fn word_before(b: &[u8], pos: usize) -> (usize, bool, &[u8]) {
+    let mut end = pos;
+    let mut marks = false;
+    while end > 0 && pos - end < 4 && matches!(b[end - 1], b' ' | b'\t' | b':' | b'#' | b'.' | b'-' | b'(' | b'"' | b'\'') {
+        marks |= matches!(b[end - 1], b':' | b'#');
+        end -= 1;
+    }
+    let mut from = end;
+    while from > 0 && end - from < 48 && (b[from - 1].is_ascii_alphabetic() || !b[from - 1].is_ascii()) {
+        from -= 1;
+    }
+    (from, marks, &b[from..end])
 }
 
 /// Whether the token at `start` comes after words (a letter or another script before it, past
@@ -181,6 +262,65 @@ mod tests {
             "Ref No.D1234567",
         ] {
             assert!(found(t).is_empty(), "{t}: {:?}", found(t));
+        }
+    }
+
+    #[test]
+    fn two_letter_prefix_right_after_the_label() {
+        for t in [
+            "DL: TR538172",
+            "DL # TR538172",
+            "DL No. TR538172",
+            "Driver's license TR538172",
+            "Ohio driver's license number: TR538172, class D",
+            "driver licence no TR538172",
+            "Führerschein-Nr. TR538172",
+            "Permis de conduire n° TR538172",
+            "運転免許証番号 TR538172",
+            "운전면허번호: TR538172",
+            "водительское удостоверение № TR538172",
+        ] {
+            assert_eq!(found(t), vec!["TR538172"], "{t}");
+        }
+    }
+
+    #[test]
+    fn two_letter_prefix_glued_to_the_label() {
+        assert_eq!(found("DL#TR538172"), vec!["TR538172"]);
+        assert_eq!(found("Renter: Ada King, dl#TR538172, exp 08/2029"), vec!["TR538172"]);
+        assert_eq!(found("DL:TR538172"), vec!["TR538172"]);
+        assert_eq!(found("DL No.TR538172"), vec!["TR538172"]);
+        assert_eq!(found("Driver license No.TR538172"), vec!["TR538172"]);
+    }
+
+    #[test]
+    fn two_letter_prefix_needs_the_label_before_it() {
+        for t in [
+            // No licence phrase: flight numbers, product codes, part numbers.
+            "flight TR5381 departs at 9",
+            "flight TR538172",
+            "SKU AB123456 is back in stock",
+            "part AB123456-01",
+            "DL TR538172",
+            "Flight DL TR538172",
+            // `DL` before an ordinary word, or glued to one.
+            "DL: Overview",
+            "DL: Overview AB123456",
+            "DL#Overview",
+            "DL#AB",
+            // The phrase earlier in the sentence, another word right before the token.
+            "Driver's license on file; flight TR538172 booked",
+            "DL: D1234567, passport AB1234567",
+            "DL: D1234567, NI number AB123456C",
+            "Driver's license checked, order no. AB123456",
+            "DL: D1234567, flight DL AB123456",
+            // Glued to another label's mark.
+            "Ref No.TR538172",
+            "HTML#TR538172",
+            "docs/DL#TR538172",
+        ] {
+            // Only the `D1234567` of a sentence may be reported, never a two-letter token.
+            assert!(found(t).iter().all(|m| m.as_bytes()[1].is_ascii_digit()), "{t}: {:?}", found(t));
         }
     }
 

@@ -152,7 +152,9 @@ pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
         }
         _ => {}
     }
-    if (len >= 2 && second.is_ascii_digit()) || at(b, i + len) == b'-' {
+    // Licence numbers: a capital then a digit (`D1234567`), two capitals then a digit
+    // (`TR538172`), or dashed groups (`ABC-1234567`).
+    if (len >= 2 && (second.is_ascii_digit() || (second.is_ascii_uppercase() && at(b, i + 2).is_ascii_digit()))) || at(b, i + len) == b'-' {
         push(out, licence::find(b, i));
     }
 }
