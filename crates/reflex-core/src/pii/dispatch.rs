@@ -193,9 +193,11 @@ fn word_start(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
             push(out, passport::find(b, i));
         }
         // National identifiers: a grouped number (`51 824…`, `2345 6789…`), or a run of the
-        // lengths they have, or five digits or more (licence numbers) not followed by a letter.
+        // lengths they have, or five digits or more (licence numbers) not followed by a letter,
+        // or a GSTIN's two-digit state code glued to its capitals.
         let decimal = next == b'.' && after.is_ascii_digit();
-        if next != b'_' && !decimal && ((run <= 4 && grouped) || matches!(run, 6 | 8..=13) || (run >= 5 && !letter)) {
+        let gstin = run == 2 && next.is_ascii_uppercase();
+        if next != b'_' && !decimal && ((run <= 4 && grouped) || matches!(run, 6 | 8..=13) || (run >= 5 && !letter) || gstin) {
             national::digits(b, i, run, next, out);
         }
         if passport::may_start_mrz(b, i) {

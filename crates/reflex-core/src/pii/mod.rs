@@ -28,6 +28,10 @@
 //! | IBAN (mod-97), keys and wallets (checksums, prefixes) | 0.85–0.97 | the same |
 //! | `API_KEY` known by shape and provider word only (Heroku UUID, Cloudflare 40 or 37 lower-case hex, Datadog 32/40 hex; the 37 hex also as the value of an `X-Auth-Key` header) | 0.9 | not reported |
 //! | `DRIVER_LICENSE` (no check digit; UK DVLA numbers carry a birth date) | 0.85 DVLA, 0.7 other layouts; a number starting with two letters (`TR538172`) only right after the licence phrase | not reported |
+//! | `IN_GSTIN` (base-36 check character) | 0.97 | 0.9 |
+//! | `SG_UEN` (check letter) | 0.9 digit-led, 0.95 `T09LL0001D` layout | 0.7 `T09LL0001D` layout; digit-led layouts not reported |
+//! | `IT_VAT_CODE` (Luhn, office code) | 0.9 bare or after `IT `, 0.95 `IT`-prefixed | 0.85 `IT`-prefixed; bare not reported |
+//! | `KR_BRN` (check digit), `NG_NIN` (Verhoeff) | 0.9 | not reported |
 //! | `IP_ADDRESS`, `MAC_ADDRESS` | 0.85–0.9 | the same |
 //! | `DATE_OF_BIRTH`, PASSPORT | 0.85, 0.75 | not reported |
 //! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |
@@ -51,7 +55,8 @@
 //! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
 //! `MAC_ADDRESS` = the checksum-validated national identifiers (`IN_AADHAAR`, `AU_TFN`, `AU_ABN`,
 //! `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`,
-//! `FI_PERSONAL_ID`, `TH_TNIN`) > `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers
+//! `FI_PERSONAL_ID`, `TH_TNIN`, `SG_UEN`, `IT_VAT_CODE`, `IN_GSTIN`, `KR_BRN`, `NG_NIN`) >
+//! `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers
 //! known by structure and context only (`UK_NINO`, `IN_PAN`, `US_ITIN`, `DRIVER_LICENSE`) >
 //! PASSWORD > PHONE. So a JWT, provider key, card or wallet assigned to `password=` is reported
 //! as that, not as `PASSWORD`; an e-mail's domain is never also something else; an NHS number
@@ -113,10 +118,15 @@ pub enum PiiKind {
     FiPersonalId,
     DriverLicense,
     ThTnin,
+    SgUen,
+    ItVatCode,
+    InGstin,
+    KrBrn,
+    NgNin,
 }
 
 impl PiiKind {
-    pub const ALL: [PiiKind; 31] = [
+    pub const ALL: [PiiKind; 36] = [
         PiiKind::Email,
         PiiKind::Phone,
         PiiKind::CreditCard,
@@ -148,6 +158,11 @@ impl PiiKind {
         PiiKind::FiPersonalId,
         PiiKind::DriverLicense,
         PiiKind::ThTnin,
+        PiiKind::SgUen,
+        PiiKind::ItVatCode,
+        PiiKind::InGstin,
+        PiiKind::KrBrn,
+        PiiKind::NgNin,
     ];
 
     #[must_use]
@@ -184,6 +199,11 @@ impl PiiKind {
             PiiKind::FiPersonalId => "FI_PERSONAL_ID",
             PiiKind::DriverLicense => "DRIVER_LICENSE",
             PiiKind::ThTnin => "TH_TNIN",
+            PiiKind::SgUen => "SG_UEN",
+            PiiKind::ItVatCode => "IT_VAT_CODE",
+            PiiKind::InGstin => "IN_GSTIN",
+            PiiKind::KrBrn => "KR_BRN",
+            PiiKind::NgNin => "NG_NIN",
         }
     }
 }
@@ -300,7 +320,12 @@ fn rank(kind: PiiKind) -> u8 {
         | PiiKind::SgNric
         | PiiKind::KrRrn
         | PiiKind::FiPersonalId
-        | PiiKind::ThTnin => 7,
+        | PiiKind::ThTnin
+        | PiiKind::SgUen
+        | PiiKind::ItVatCode
+        | PiiKind::InGstin
+        | PiiKind::KrBrn
+        | PiiKind::NgNin => 7,
         PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
         // Identifiers known by their structure and a context word only.
         PiiKind::Passport | PiiKind::UkNino | PiiKind::InPan | PiiKind::UsItin | PiiKind::DriverLicense => 5,

@@ -2,6 +2,11 @@
 //! 0 or 1) and PAN (Permanent Account Number: five letters, four digits, a letter; the fourth
 //! letter says who holds it). Aadhaar is a plain run of digits and PAN has no check character,
 //! so both are reported only after a context word.
+//!
+//! GSTIN (Goods and Services Tax Identification Number), fifteen characters: a state code
+//! (01–38, or 97 and 99 for other territories and foreign filers), the holder's PAN, an entity
+//! digit or letter, `Z`, and a base-36 check character. The layout and check make it safe to
+//! report without context.
 
 use super::{all_same, at, groups, layout, word_end, Context};
 use crate::pii::scan::{clean_end, hit, is_word, read_digits};
@@ -98,6 +103,29 @@ pub(super) fn pan(b: &[u8], start: usize) -> Option<PiiMatch> {
     PAN_CONTEXT.before(b, start).then(|| hit(PiiKind::InPan, start, start + 10, 0.85))
 }
 
+const GSTIN_CONTEXT: Context = Context::new(&[b"gstin", b"gst", b"goods and services tax"], &["जीएसटी"]);
+
+/// `27AAPFU0939F1ZV`.
+pub(super) fn gstin(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let s: &[u8; 15] = b.get(start..start + 15)?.try_into().ok()?;
+    if !s[0].is_ascii_digit() || !s[1].is_ascii_digit() {
+        return None;
+    }
+    let state = (s[0] - b'0') * 10 + (s[1] - b'0');
+    let pan = s[2..7].iter().all(u8::is_ascii_uppercase) && s[7..11].iter().all(u8::is_ascii_digit) && s[11].is_ascii_uppercase();
+    let tail = matches!(s[12], b'1'..=b'9' | b'A'..=b'Z') && s[13] == b'Z' && (s[14].is_ascii_digit() || s[14].is_ascii_uppercase());
+    if !matches!(state, 1..=38 | 97 | 99) || !pan || !tail || !b"PCHFATBLJG".contains(&s[5]) || !word_end(b, start + 15) {
+        return None;
+    }
+    let value = |c: u8| u32::from(if c.is_ascii_digit() { c - b'0' } else { c - b'A' + 10 });
+    let sum: u32 = s[..14].iter().enumerate().map(|(k, &c)| value(c) * (1 + (k as u32 & 1))).map(|p| p / 36 + p % 36).sum();
+    if value(s[14]) != (36 - sum % 36) % 36 {
+        return None;
+    }
+    let confidence = if GSTIN_CONTEXT.before(b, start) { 0.97 } else { 0.9 };
+    Some(hit(PiiKind::InGstin, start, start + 15, confidence))
+}
+
 #[cfg(test)]
 mod tests {
     use super::verhoeff;
@@ -159,5 +187,30 @@ mod tests {
         assert!(found("PAN: BNZPM25010F", PiiKind::InPan).is_empty());
         assert!(found("PAN: BNZP12501F", PiiKind::InPan).is_empty());
         assert!(found("ticket BNZPM2501F", PiiKind::InPan).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod gstin_tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn found(text: &str) -> Vec<(&str, f32)> {
+        detect(text).into_iter().filter(|m| m.kind == PiiKind::InGstin).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+    }
+
+    #[test]
+    fn finds_numbers_with_and_without_context() {
+        assert_eq!(found("GSTIN: 27AAPFU0939F1ZV"), vec![("27AAPFU0939F1ZV", 0.97)]);
+        assert_eq!(found("supplier 19AAGCB1286Q1Z1, invoice 17"), vec![("19AAGCB1286Q1Z1", 0.9)]);
+    }
+
+    #[test]
+    fn rejects_bad_checks_states_and_shapes() {
+        assert!(found("GSTIN: 27AAPFU0939F1ZW").is_empty());
+        assert!(found("GSTIN: 45AAPFU0939F1ZV").is_empty()); // no state 45
+        assert!(found("GSTIN: 27AAPXU0939F1ZV").is_empty()); // X is no holder type
+        assert!(found("GSTIN: 27AAPFU0939F1YV").is_empty());
+        assert!(found("GSTIN: 29ABCDE1234F2ZV").is_empty()); // holder type E does not exist
+        assert!(found("GSTIN: 27AAPFU0939F1ZV9").is_empty());
     }
 }

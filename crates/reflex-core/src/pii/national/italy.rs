@@ -3,9 +3,15 @@
 //! check letter. Where two people would share a code, digits are replaced by letters
 //! (omocodia: `LMNPQRSTUV` for 0–9), so the digit positions also accept those letters. Its
 //! structure and check letter make it safe to report without context.
+//!
+//! The partita IVA (VAT number), eleven digits: the company serial, a three-digit office code
+//! (001–100, 120, 121, 888 or 999) and a Luhn check digit. Bare, it is a plain run of digits and
+//! needs a context word; with the `IT` country prefix of an EU VAT number (`IT12345678903`) it is
+//! reported on its own.
 
-use super::{valid_date, word_end, Context};
-use crate::pii::scan::hit;
+use super::{all_same, valid_date, word_end, Context};
+use crate::pii::scan::is_word;
+use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
 
 const CONTEXT: Context =
@@ -51,6 +57,47 @@ pub(super) fn fiscal_code(b: &[u8], start: usize) -> Option<PiiMatch> {
     Some(hit(PiiKind::ItFiscalCode, start, start + 16, confidence))
 }
 
+const VAT_CONTEXT: Context = Context::new(
+    &[b"partita iva", b"partita i.v.a", b"p.iva", b"p. iva", b"p.i.", b"piva", b"iva", b"vat", b"codice iva", b"numero iva"],
+    &[],
+);
+
+/// A partita IVA of eleven digits at `start`, after a context word (or right after `IT `).
+pub(super) fn vat(b: &[u8], start: usize) -> Option<PiiMatch> {
+    let prefixed = start >= 3 && &b[start - 3..start] == b"IT " && (start == 3 || !is_word(b[start - 4]));
+    let end = vat_digits(b, start)?;
+    (prefixed || VAT_CONTEXT.before(b, start)).then(|| hit(PiiKind::ItVatCode, start, end, 0.9))
+}
+
+/// A partita IVA with its country prefix glued on: `IT12345678903`.
+pub(super) fn vat_prefixed(b: &[u8], start: usize) -> Option<PiiMatch> {
+    if b.get(start..start + 2)? != b"IT" {
+        return None;
+    }
+    let end = vat_digits(b, start + 2)?;
+    let confidence = if VAT_CONTEXT.before(b, start) { 0.95 } else { 0.85 };
+    Some(hit(PiiKind::ItVatCode, start, end, confidence))
+}
+
+/// The end of a valid eleven-digit partita IVA at `start`.
+fn vat_digits(b: &[u8], start: usize) -> Option<usize> {
+    let d = read_digits::<11>(b, start, b"");
+    if d.overflow || d.len != 11 || !clean_end(b, d.end) || all_same(&d.digits[..7]) {
+        return None;
+    }
+    let office = u32::from(d.digits[7]) * 100 + u32::from(d.digits[8]) * 10 + u32::from(d.digits[9]);
+    if !matches!(office, 1..=100 | 120 | 121 | 888 | 999) || !luhn(&d.digits) {
+        return None;
+    }
+    Some(d.end)
+}
+
+/// Luhn's check over digit values: from the right, every second digit doubled.
+fn luhn(d: &[u8]) -> bool {
+    let sum: u32 = d.iter().rev().enumerate().map(|(k, &x)| u32::from(if k % 2 == 1 { if x > 4 { 2 * x - 9 } else { 2 * x } } else { x })).sum();
+    sum.is_multiple_of(10)
+}
+
 fn check_ok(s: &[u8; 16]) -> bool {
     let value = |c: u8| if c.is_ascii_digit() { c - b'0' } else { c - b'A' };
     let sum: u32 = s[..15].iter().enumerate().map(|(k, &c)| u32::from(if k % 2 == 0 { ODD[usize::from(value(c))] } else { value(c) })).sum();
@@ -84,5 +131,35 @@ mod tests {
         assert!(found("CF RSSMRA85T10A562SX").is_empty());
         assert!(found("CF RSSMR185T10A562S").is_empty());
         assert!(found("ABCDEFGHIJKLMNOP").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod vat_tests {
+    use crate::pii::{detect, PiiKind};
+
+    fn found(text: &str) -> Vec<(&str, f32)> {
+        detect(text).into_iter().filter(|m| m.kind == PiiKind::ItVatCode).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+    }
+
+    #[test]
+    fn finds_numbers_after_context_or_prefix() {
+        assert_eq!(found("Partita IVA: 07624580010"), vec![("07624580010", 0.9)]);
+        assert_eq!(found("P.IVA 13579240501"), vec![("13579240501", 0.9)]);
+        assert_eq!(found("VAT IT 02468130998"), vec![("02468130998", 0.9)]);
+        assert_eq!(found("IT 02468130204"), vec![("02468130204", 0.9)]);
+        assert_eq!(found("fornitore IT13579240501, fattura 42"), vec![("IT13579240501", 0.85)]);
+        assert_eq!(found("P.IVA IT07624580010"), vec![("IT07624580010", 0.95)]);
+    }
+
+    #[test]
+    fn rejects_bad_checks_offices_and_no_context() {
+        assert!(found("Partita IVA 07624580011").is_empty());
+        assert!(found("Partita IVA 12345672005").is_empty()); // office 200 does not exist
+        assert!(found("ordine 07624580010").is_empty());
+        assert!(found("IT076245800100").is_empty());
+        assert!(found("P.IVA 12345678903").is_empty()); // Luhn passes, office 890 does not exist
+        assert!(found("BIT 02468130998").is_empty());
+        assert!(found("tel. IVA 0762458001").is_empty());
     }
 }

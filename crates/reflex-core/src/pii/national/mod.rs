@@ -18,6 +18,7 @@ mod india;
 mod italy;
 mod korea;
 mod licence;
+mod nigeria;
 mod poland;
 mod singapore;
 mod spain;
@@ -69,12 +70,16 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
         }
-        (3, 2) => push(out, us::itin(b, i)),
+        (3, 2) => {
+            push(out, us::itin(b, i));
+            push(out, korea::brn(b, i));
+        }
         (4, 4) => push(out, india::aadhaar(b, i)),
         (4, 5) => push(out, australia::medicare(b, i)),
         _ => {}
     }
     match run {
+        2 if next.is_ascii_uppercase() => push(out, india::gstin(b, i)),
         6 => {
             if matches!(next, b'+' | b'-' | b'A'..=b'F' | b'U'..=b'Y') {
                 push(out, finland::personal_id(b, i));
@@ -83,18 +88,29 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
                 push(out, korea::rrn(b, i));
             }
         }
-        8 if next.is_ascii_uppercase() || (matches!(next, b'-' | b' ') && at(b, i + 9).is_ascii_uppercase()) => push(out, spain::nif(b, i)),
+        8 if next.is_ascii_uppercase() || (matches!(next, b'-' | b' ') && at(b, i + 9).is_ascii_uppercase()) => {
+            push(out, spain::nif(b, i));
+            if next.is_ascii_uppercase() {
+                push(out, singapore::uen_digits(b, i, 8));
+            }
+        }
         8 if !is_word(next) => push(out, australia::tfn(b, i)),
+        9 if next.is_ascii_uppercase() => push(out, singapore::uen_digits(b, i, 9)),
         9 => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
             push(out, us::itin(b, i));
         }
-        10 => push(out, australia::medicare(b, i)),
+        10 => {
+            push(out, australia::medicare(b, i));
+            push(out, korea::brn(b, i));
+        }
         11 => {
             push(out, australia::abn(b, i));
             push(out, poland::pesel(b, i));
             push(out, australia::medicare(b, i));
+            push(out, italy::vat(b, i));
+            push(out, nigeria::nin(b, i));
         }
         12 => push(out, india::aadhaar(b, i)),
         13 => {
@@ -145,7 +161,13 @@ pub(in crate::pii) fn upper(b: &[u8], i: usize, out: &mut Vec<PiiMatch>) {
                 push(out, singapore::nric(b, i));
             }
         }
-        10 if at(b, i + 5).is_ascii_digit() => push(out, india::pan(b, i)),
+        10 if at(b, i + 5).is_ascii_digit() => {
+            push(out, india::pan(b, i));
+            if matches!(c, b'T' | b'S' | b'R') && second.is_ascii_digit() {
+                push(out, singapore::uen_entity(b, i));
+            }
+        }
+        13 if c == b'I' && second == b'T' => push(out, italy::vat_prefixed(b, i)),
         16 => {
             push(out, italy::fiscal_code(b, i));
             push(out, uk::driving_licence(b, i));
