@@ -48,6 +48,11 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
     if rule.prefix == b"dapi" && at(b, end) == b'-' && at(b, end + 1).is_ascii_digit() {
         end += 2;
     }
+    // GitLab's routable tokens end in `.`, 2 and 7 lower-case alphanumerics (the instance and
+    // a checksum).
+    if matches!(rule.prefix, b"glpat-" | b"glrt-") && at(b, end) == b'.' && routable_suffix(&b[end + 1..]) {
+        end += 10;
+    }
     // A key glued to more word bytes is something else (`AKIA…` inside a longer identifier).
     if url64(at(b, end)) {
         return None;
@@ -57,6 +62,11 @@ pub(super) fn api_key(b: &[u8], start: usize) -> Option<PiiMatch> {
         return None;
     }
     Some(hit(PiiKind::ApiKey, start, end, rule.confidence))
+}
+
+/// Nine lower-case alphanumerics, then no more token bytes.
+fn routable_suffix(rest: &[u8]) -> bool {
+    rest.len() >= 9 && rest[..9].iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit()) && !url64(at(rest, 9))
 }
 
 /// Real keys are random: they mix letters and digits, or (long all-letter bodies such as
