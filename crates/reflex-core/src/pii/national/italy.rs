@@ -10,6 +10,7 @@
 //! reported on its own.
 
 use super::{all_same, valid_date, word_end, Context};
+use crate::pii::card::luhn;
 use crate::pii::scan::is_word;
 use crate::pii::scan::{clean_end, hit, read_digits};
 use crate::pii::{PiiKind, PiiMatch};
@@ -90,12 +91,6 @@ fn vat_digits(b: &[u8], start: usize) -> Option<usize> {
         return None;
     }
     Some(d.end)
-}
-
-/// Luhn's check over digit values: from the right, every second digit doubled.
-fn luhn(d: &[u8]) -> bool {
-    let sum: u32 = d.iter().rev().enumerate().map(|(k, &x)| u32::from(if k % 2 == 1 { if x > 4 { 2 * x - 9 } else { 2 * x } } else { x })).sum();
-    sum.is_multiple_of(10)
 }
 
 fn check_ok(s: &[u8; 16]) -> bool {
