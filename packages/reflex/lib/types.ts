@@ -46,7 +46,7 @@ export interface CheckOptions {
 
 /** Personal data found in a text. Offsets are UTF-16 code units: `text.slice(start, end) === matched_text`. */
 export interface PiiMatch {
-  /** `EMAIL`, `PHONE`, `CREDIT_CARD`, `SSN`, `IBAN`, `IP_ADDRESS`, `MAC_ADDRESS`, `CRYPTO_WALLET`, `API_KEY`, `PRIVATE_KEY`, `PASSWORD`, `DATE_OF_BIRTH`, `UK_NHS`, `PASSPORT`, `UK_NINO`, `IN_AADHAAR`, `IN_PAN`, `AU_TFN`, `AU_ABN`, `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`, `US_ITIN`, `FI_PERSONAL_ID`, `TH_TNIN`, `SG_UEN`, `IT_VAT_CODE`, `IN_GSTIN`, `KR_BRN`, `NG_NIN`, `DRIVER_LICENSE` */
+  /** `EMAIL`, `PHONE`, `CREDIT_CARD`, `SSN`, `IBAN`, `IP_ADDRESS`, `MAC_ADDRESS`, `CRYPTO_WALLET`, `API_KEY`, `PRIVATE_KEY`, `PASSWORD`, `DATE_OF_BIRTH`, `UK_NHS`, `PASSPORT`, `UK_NINO`, `IN_AADHAAR`, `IN_PAN`, `AU_TFN`, `AU_ABN`, `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`, `US_ITIN`, `FI_PERSONAL_ID`, `TH_TNIN`, `SG_UEN`, `IT_VAT_CODE`, `IN_GSTIN`, `KR_BRN`, `NG_NIN`, `CA_SIN`, `DRIVER_LICENSE` */
   type: string
   start: number
   end: number

@@ -31,7 +31,7 @@
 //! | `IN_GSTIN` (base-36 check character) | 0.97 | 0.9 |
 //! | `SG_UEN` (check letter) | 0.9 digit-led, 0.95 `T09LL0001D` layout | 0.7 `T09LL0001D` layout; digit-led layouts not reported |
 //! | `IT_VAT_CODE` (Luhn, office code) | 0.9 bare or after `IT `, 0.95 `IT`-prefixed | 0.85 `IT`-prefixed; bare not reported |
-//! | `KR_BRN` (check digit), `NG_NIN` (Verhoeff) | 0.9 | not reported |
+//! | `KR_BRN` (check digit), `NG_NIN` (Verhoeff), `CA_SIN` (Luhn) | 0.9 | not reported |
 //! | `IP_ADDRESS`, `MAC_ADDRESS` | 0.85–0.9 | the same |
 //! | `DATE_OF_BIRTH`, PASSPORT | 0.85, 0.75 | not reported |
 //! | PASSWORD | 0.8–0.9 (a credential key or noun is its context) | not reported |
@@ -55,7 +55,7 @@
 //! `PRIVATE_KEY` > `API_KEY` = `CRYPTO_WALLET` > `CREDIT_CARD` = IBAN = EMAIL > SSN = `UK_NHS` =
 //! `MAC_ADDRESS` = the checksum-validated national identifiers (`IN_AADHAAR`, `AU_TFN`, `AU_ABN`,
 //! `AU_ACN`, `AU_MEDICARE`, `ES_NIF`, `ES_NIE`, `IT_FISCAL_CODE`, `PL_PESEL`, `SG_NRIC`, `KR_RRN`,
-//! `FI_PERSONAL_ID`, `TH_TNIN`, `SG_UEN`, `IT_VAT_CODE`, `IN_GSTIN`, `KR_BRN`, `NG_NIN`) >
+//! `FI_PERSONAL_ID`, `TH_TNIN`, `SG_UEN`, `IT_VAT_CODE`, `IN_GSTIN`, `KR_BRN`, `NG_NIN`, `CA_SIN`) >
 //! `IP_ADDRESS` = `DATE_OF_BIRTH` > PASSPORT = the identifiers
 //! known by structure and context only (`UK_NINO`, `IN_PAN`, `US_ITIN`, `DRIVER_LICENSE`) >
 //! PASSWORD > PHONE. So a JWT, provider key, card or wallet assigned to `password=` is reported
@@ -123,10 +123,11 @@ pub enum PiiKind {
     InGstin,
     KrBrn,
     NgNin,
+    CaSin,
 }
 
 impl PiiKind {
-    pub const ALL: [PiiKind; 36] = [
+    pub const ALL: [PiiKind; 37] = [
         PiiKind::Email,
         PiiKind::Phone,
         PiiKind::CreditCard,
@@ -163,6 +164,7 @@ impl PiiKind {
         PiiKind::InGstin,
         PiiKind::KrBrn,
         PiiKind::NgNin,
+        PiiKind::CaSin,
     ];
 
     #[must_use]
@@ -204,6 +206,7 @@ impl PiiKind {
             PiiKind::InGstin => "IN_GSTIN",
             PiiKind::KrBrn => "KR_BRN",
             PiiKind::NgNin => "NG_NIN",
+            PiiKind::CaSin => "CA_SIN",
         }
     }
 }
@@ -325,7 +328,8 @@ fn rank(kind: PiiKind) -> u8 {
         | PiiKind::ItVatCode
         | PiiKind::InGstin
         | PiiKind::KrBrn
-        | PiiKind::NgNin => 7,
+        | PiiKind::NgNin
+        | PiiKind::CaSin => 7,
         PiiKind::IpAddress | PiiKind::DateOfBirth => 6,
         // Identifiers known by their structure and a context word only.
         PiiKind::Passport | PiiKind::UkNino | PiiKind::InPan | PiiKind::UsItin | PiiKind::DriverLicense => 5,

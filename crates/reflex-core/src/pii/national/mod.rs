@@ -13,6 +13,7 @@
 //! numbers) need a context word too.
 
 mod australia;
+mod canada;
 mod finland;
 mod india;
 mod italy;
@@ -69,6 +70,7 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
         (3, 3) => {
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
+            push(out, canada::sin(b, i));
         }
         (3, 2) => {
             push(out, us::itin(b, i));
@@ -100,6 +102,7 @@ pub(in crate::pii) fn digits(b: &[u8], i: usize, run: usize, next: u8, out: &mut
             push(out, australia::tfn(b, i));
             push(out, australia::acn(b, i));
             push(out, us::itin(b, i));
+            push(out, canada::sin(b, i));
         }
         10 => {
             push(out, australia::medicare(b, i));
