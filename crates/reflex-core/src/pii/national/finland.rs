@@ -41,10 +41,11 @@ pub(super) fn personal_id(b: &[u8], start: usize) -> Option<PiiMatch> {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::FiPersonalId).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::FiPersonalId)
     }
 
     #[test]

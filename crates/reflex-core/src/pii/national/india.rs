@@ -129,10 +129,11 @@ pub(super) fn gstin(b: &[u8], start: usize) -> Option<PiiMatch> {
 #[cfg(test)]
 mod tests {
     use super::verhoeff;
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported_text;
+    use crate::pii::PiiKind;
 
     fn found(text: &str, kind: PiiKind) -> Vec<&str> {
-        detect(text).into_iter().filter(|m| m.kind == kind).map(|m| &text[m.start..m.end]).collect()
+        reported_text(text, kind)
     }
 
     #[test]
@@ -192,10 +193,11 @@ mod tests {
 
 #[cfg(test)]
 mod gstin_tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::InGstin).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::InGstin)
     }
 
     #[test]

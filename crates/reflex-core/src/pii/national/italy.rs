@@ -101,10 +101,11 @@ fn check_ok(s: &[u8; 16]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::ItFiscalCode).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::ItFiscalCode)
     }
 
     #[test]
@@ -131,10 +132,11 @@ mod tests {
 
 #[cfg(test)]
 mod vat_tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::ItVatCode).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::ItVatCode)
     }
 
     #[test]

@@ -67,10 +67,11 @@ pub(super) fn brn(b: &[u8], start: usize) -> Option<PiiMatch> {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::KrRrn).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::KrRrn)
     }
 
     #[test]
@@ -97,10 +98,11 @@ mod tests {
 
 #[cfg(test)]
 mod brn_tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported_text;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<&str> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::KrBrn).map(|m| &text[m.start..m.end]).collect()
+        reported_text(text, PiiKind::KrBrn)
     }
 
     #[test]

@@ -201,10 +201,11 @@ fn follows_words(b: &[u8], start: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported_text;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<&str> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::DriverLicense).map(|m| &text[m.start..m.end]).collect()
+        reported_text(text, PiiKind::DriverLicense)
     }
 
     #[test]

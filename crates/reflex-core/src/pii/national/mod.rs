@@ -231,6 +231,19 @@ pub(super) fn word_end(b: &[u8], end: usize) -> bool {
     !is_word(at(b, end))
 }
 
+/// The text and confidence of each match of `kind` that `detect` reports in `text`: what every
+/// identifier's tests look at.
+#[cfg(test)]
+pub(super) fn reported(text: &str, kind: super::PiiKind) -> Vec<(&str, f32)> {
+    super::detect(text).into_iter().filter(|m| m.kind == kind).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+}
+
+/// The text of each match of `kind` that `detect` reports in `text`.
+#[cfg(test)]
+pub(super) fn reported_text(text: &str, kind: super::PiiKind) -> Vec<&str> {
+    reported(text, kind).into_iter().map(|(t, _)| t).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

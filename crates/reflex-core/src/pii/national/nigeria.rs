@@ -21,10 +21,11 @@ pub(super) fn nin(b: &[u8], start: usize) -> Option<PiiMatch> {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported_text;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<&str> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::NgNin).map(|m| &text[m.start..m.end]).collect()
+        reported_text(text, PiiKind::NgNin)
     }
 
     #[test]

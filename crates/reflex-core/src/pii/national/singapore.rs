@@ -99,10 +99,11 @@ pub(super) fn uen_entity(b: &[u8], start: usize) -> Option<PiiMatch> {
 
 #[cfg(test)]
 mod tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::SgNric).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::SgNric)
     }
 
     #[test]
@@ -126,10 +127,11 @@ mod tests {
 
 #[cfg(test)]
 mod uen_tests {
-    use crate::pii::{detect, PiiKind};
+    use crate::pii::national::reported;
+    use crate::pii::PiiKind;
 
     fn found(text: &str) -> Vec<(&str, f32)> {
-        detect(text).into_iter().filter(|m| m.kind == PiiKind::SgUen).map(|m| (&text[m.start..m.end], m.confidence)).collect()
+        reported(text, PiiKind::SgUen)
     }
 
     #[test]
